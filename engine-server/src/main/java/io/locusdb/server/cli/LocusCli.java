@@ -1,0 +1,46 @@
+package io.locusdb.server.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code ./locus} command line: one entry point, one subcommand per job. */
+@Command(name = "locus",
+        mixinStandardHelpOptions = true,
+        versionProvider = LocusCli.Version.class,
+        description = "LocusDB: a NUMA-aware main-memory column store.",
+        subcommands = {TopologyCommand.class, CommandLine.HelpCommand.class})
+public final class LocusCli implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new LocusCli());
+        // Bad arguments and bad settings are user errors: one clear line, no stack trace.
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof IllegalArgumentException) {
+                commandLine.getErr().println("locus: " + e.getMessage());
+                return 2;
+            }
+            throw e;
+        });
+        return cli;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = LocusCli.class.getPackage().getImplementationVersion();
+            return new String[] {"LocusDB " + (version == null ? "(development build)" : version)
+                    + " on Java " + Runtime.version()};
+        }
+    }
+}
