@@ -1,0 +1,83 @@
+package io.locusdb.core.storage.column;
+
+import io.locusdb.core.storage.type.ColumnType;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Builds DOUBLE columns. Values are encoded as order-preserving long keys so the long encoder sorts them in
+ * {@link Double#compare} order; -0.0 becomes 0.0 (SQL equality) and every NaN the canonical NaN.
+ */
+public final class DoubleColumnBuilder extends ColumnBuilder {
+    private final ChunkedLongs keys = new ChunkedLongs();
+
+    DoubleColumnBuilder(ColumnType type) {
+        super(type);
+    }
+
+    public void append(double value) {
+        keys.add(sortableKey(value));
+        countRow();
+    }
+
+    @Override
+    public void appendBoxed(Object value) {
+        switch (value) {
+            case null -> appendNull();
+            case Number n -> append(n.doubleValue());
+            default -> throw new IllegalArgumentException("a DOUBLE column cannot hold " + value.getClass()
+                    .getSimpleName() + " '" + value + "'");
+        }
+    }
+
+    @Override
+    public void copyRowTo(long row, ColumnBuilder target) {
+        if (isNull(row)) {
+            target.appendNull();
+        } else {
+            ((DoubleColumnBuilder) target).append(fromSortableKey(keys.get(row)));
+        }
+    }
+
+    @Override
+    protected void appendPlaceholder() {
+        keys.add(0);
+    }
+
+    static long sortableKey(double value) {
+        double v = value == 0.0 ? 0.0 : value;
+        long bits = Double.doubleToLongBits(v);
+        return bits ^ ((bits >> 63) & Long.MAX_VALUE);
+    }
+
+    static double fromSortableKey(long key) {
+        return Double.longBitsToDouble(key ^ ((key >> 63) & Long.MAX_VALUE));
+    }
+
+    @Override
+    public Column build(SegmentAllocator allocator) {
+        int nonNull = (int) (rows - nulls.cardinality());
+        long[] present = new long[nonNull];
+        int k = 0;
+        for (long r = 0; r < rows; r++) {
+            if (!isNull(r)) {
+                present[k++] = keys.get(r);
+            }
+        }
+        SortedLongEncoder encoded = SortedLongEncoder.encode(present);
+        MemorySegment dictionarySegment = allocator.allocate(
+                Math.max(Double.BYTES, (long) encoded.size * Double.BYTES), Double.BYTES);
+        for (int i = 0; i < encoded.size; i++) {
+            dictionarySegment.setAtIndex(ValueLayout.JAVA_DOUBLE, i, fromSortableKey(encoded.dictionary[i]));
+        }
+        PackedLayout layout = PackedLayout.forDistinctValues(encoded.size);
+        PackedCodes.Writer writer = codesWriter(allocator, layout, rows);
+        k = 0;
+        for (long r = 0; r < rows; r++) {
+            writer.add(isNull(r) ? 0 : encoded.ids[k++]);
+        }
+        return new Column(type, new DoubleDictionary(dictionarySegment, encoded.size), writer.finish(),
+                rows - nonNull);
+    }
+}

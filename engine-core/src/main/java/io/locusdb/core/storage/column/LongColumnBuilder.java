@@ -1,0 +1,73 @@
+package io.locusdb.core.storage.column;
+
+import io.locusdb.core.storage.type.ColumnType;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SegmentAllocator;
+import java.lang.foreign.ValueLayout;
+
+/** Builds BOOLEAN, INTEGER, BIGINT, DECIMAL and DATE columns (all physically longs). */
+public final class LongColumnBuilder extends ColumnBuilder {
+    private final ChunkedLongs values = new ChunkedLongs();
+
+    LongColumnBuilder(ColumnType type) {
+        super(type);
+    }
+
+    public void append(long value) {
+        values.add(value);
+        countRow();
+    }
+
+    @Override
+    public void appendBoxed(Object value) {
+        switch (value) {
+            case null -> appendNull();
+            case Boolean b -> append(b ? 1 : 0);
+            case Number n -> append(n.longValue());
+            default -> throw new IllegalArgumentException("a " + type + " column cannot hold " + value.getClass()
+                    .getSimpleName() + " '" + value + "'");
+        }
+    }
+
+    public long valueAt(long row) {
+        return values.get(row);
+    }
+
+    @Override
+    public void copyRowTo(long row, ColumnBuilder target) {
+        if (isNull(row)) {
+            target.appendNull();
+        } else {
+            ((LongColumnBuilder) target).append(values.get(row));
+        }
+    }
+
+    @Override
+    protected void appendPlaceholder() {
+        values.add(0);
+    }
+
+    @Override
+    public Column build(SegmentAllocator allocator) {
+        int nonNull = (int) (rows - nulls.cardinality());
+        long[] keys = new long[nonNull];
+        int k = 0;
+        for (long r = 0; r < rows; r++) {
+            if (!isNull(r)) {
+                keys[k++] = values.get(r);
+            }
+        }
+        SortedLongEncoder encoded = SortedLongEncoder.encode(keys);
+        MemorySegment dictionarySegment = allocator.allocate(Math.max(Long.BYTES, (long) encoded.size * Long.BYTES),
+                Long.BYTES);
+        MemorySegment.copy(encoded.dictionary, 0, dictionarySegment, ValueLayout.JAVA_LONG, 0, encoded.size);
+        PackedLayout layout = PackedLayout.forDistinctValues(encoded.size);
+        PackedCodes.Writer writer = codesWriter(allocator, layout, rows);
+        k = 0;
+        for (long r = 0; r < rows; r++) {
+            writer.add(isNull(r) ? 0 : encoded.ids[k++]);
+        }
+        return new Column(type, new LongDictionary(dictionarySegment, encoded.size), writer.finish(),
+                rows - nonNull);
+    }
+}

@@ -1,0 +1,118 @@
+package io.locusdb.core.storage.column;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Sorted distinct strings as UTF-8 in an off-heap byte heap, with {@code size+1} int offsets into it. Sorted by
+ * unsigned UTF-8 bytes, which is Unicode code point order (binary collation).
+ */
+public final class StringDictionary implements Dictionary {
+    private final MemorySegment offsets;
+    private final MemorySegment bytes;
+    private final int size;
+
+    public StringDictionary(MemorySegment offsets, MemorySegment bytes, int size) {
+        if (offsets.byteSize() < (long) (size + 1) * Integer.BYTES) {
+            throw new IllegalArgumentException("offsets segment too small for " + size + " values");
+        }
+        this.offsets = offsets;
+        this.bytes = bytes;
+        this.size = size;
+    }
+
+    public MemorySegment offsetsSegment() {
+        return offsets;
+    }
+
+    public MemorySegment bytesSegment() {
+        return bytes;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public long byteSize() {
+        return (long) (size + 1) * Integer.BYTES + heapBytes();
+    }
+
+    public long heapBytes() {
+        return offsets.getAtIndex(ValueLayout.JAVA_INT, size);
+    }
+
+    /** The UTF-8 bytes of a value, as a slice (no copy). */
+    public MemorySegment valueBytes(int id) {
+        int start = offsets.getAtIndex(ValueLayout.JAVA_INT, id - 1);
+        int end = offsets.getAtIndex(ValueLayout.JAVA_INT, id);
+        return bytes.asSlice(start, end - start);
+    }
+
+    public String value(int id) {
+        int start = offsets.getAtIndex(ValueLayout.JAVA_INT, id - 1);
+        int end = offsets.getAtIndex(ValueLayout.JAVA_INT, id);
+        byte[] utf8 = new byte[end - start];
+        MemorySegment.copy(bytes, ValueLayout.JAVA_BYTE, start, utf8, 0, utf8.length);
+        return new String(utf8, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public Object boxedValue(int id) {
+        return id == 0 ? null : value(id);
+    }
+
+    /** Unsigned byte comparison of value {@code id} with {@code probe}. */
+    public int compare(int id, MemorySegment probe) {
+        MemorySegment value = valueBytes(id);
+        long mismatch = value.mismatch(probe);
+        if (mismatch < 0) {
+            return 0;
+        }
+        if (mismatch == value.byteSize()) {
+            return -1;
+        }
+        if (mismatch == probe.byteSize()) {
+            return 1;
+        }
+        return Integer.compare(Byte.toUnsignedInt(value.get(ValueLayout.JAVA_BYTE, mismatch)),
+                Byte.toUnsignedInt(probe.get(ValueLayout.JAVA_BYTE, mismatch)));
+    }
+
+    public int ceilingId(String probe) {
+        MemorySegment p = MemorySegment.ofArray(probe.getBytes(StandardCharsets.UTF_8));
+        int lo = 1;
+        int hi = size + 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compare(mid, p) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    public int floorId(String probe) {
+        MemorySegment p = MemorySegment.ofArray(probe.getBytes(StandardCharsets.UTF_8));
+        int lo = 1;
+        int hi = size + 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compare(mid, p) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo - 1;
+    }
+
+    public int idOf(String probe) {
+        int id = ceilingId(probe);
+        return id <= size && value(id).equals(probe) ? id : -1;
+    }
+}

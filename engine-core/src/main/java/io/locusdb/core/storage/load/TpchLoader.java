@@ -1,0 +1,131 @@
+package io.locusdb.core.storage.load;
+
+import io.locusdb.core.storage.column.LongColumnBuilder;
+import io.locusdb.core.storage.column.StringColumnBuilder;
+import io.locusdb.core.storage.table.Catalog;
+import io.locusdb.core.storage.table.InitialPlacement;
+import io.locusdb.core.storage.table.PartitionSpec;
+import io.locusdb.core.storage.table.Schema;
+import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.table.TableGroup;
+import io.locusdb.core.storage.table.TablePart;
+import io.locusdb.core.storage.table.TablePartBuilder;
+import io.locusdb.natives.memory.NodeMemory;
+import io.trino.tpch.TpchColumn;
+import io.trino.tpch.TpchEntity;
+import io.trino.tpch.TpchTable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Generates TPC-H tables with the {@code io.trino.tpch} generator straight into table parts, one generator chunk
+ * per part and several parts at a time. The generator emits each chunk as a contiguous key range, so the parts are
+ * RANGE partitions of the table's key, and orders/lineitem (and part/partsupp) chunks line up: they form table
+ * groups whose part i lives on one node.
+ */
+public final class TpchLoader {
+    private final NodeMemory memory;
+    private final int threads;
+
+    public TpchLoader(NodeMemory memory, int threads) {
+        this.memory = memory;
+        this.threads = Math.max(1, threads);
+    }
+
+    /** Generates and registers all eight tables (and the two table groups) in {@code catalog}. */
+    public List<Table> loadAll(Catalog catalog, double scaleFactor, int parts, InitialPlacement placement,
+                               LoadProgress progress) {
+        List<Table> loaded = new ArrayList<>();
+        try {
+            for (TpchTable<?> table : TpchTable.getTables()) {
+                loaded.add(generate(table, scaleFactor, parts, placement, progress));
+            }
+        } catch (RuntimeException | Error e) {
+            loaded.forEach(t -> t.version().parts().forEach(TablePart::release));
+            throw e;
+        }
+        for (Table table : loaded) {
+            catalog.register(table);
+            String group = TpchSchemas.groupOf(TpchTable.getTable(table.name()));
+            if (group != null) {
+                TableGroup g = catalog.findGroup(group).orElseGet(() -> catalog.createGroup(group));
+                g.add(table);
+            }
+        }
+        return loaded;
+    }
+
+    /** Generates one table into {@code parts} parts (nation and region always get one). Not registered. */
+    public <E extends TpchEntity> Table generate(TpchTable<E> table, double scaleFactor, int parts,
+                                                 InitialPlacement placement, LoadProgress progress) {
+        if (!(scaleFactor > 0)) {
+            throw new IllegalArgumentException("scale factor must be positive, got " + scaleFactor);
+        }
+        String key = TpchSchemas.partitionKey(table);
+        int partCount = key == null ? 1 : parts;
+        Schema schema = TpchSchemas.schemaOf(table);
+        long expected = TpchSchemas.expectedRows(table, scaleFactor);
+        List<TablePartBuilder> builders = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, partCount),
+                Thread.ofPlatform().name("locus-tpch-", 0).daemon().factory())) {
+            List<Future<TablePartBuilder>> futures = new ArrayList<>();
+            for (int p = 0; p < partCount; p++) {
+                int chunk = p + 1;
+                futures.add(pool.submit(() -> fill(table, schema, scaleFactor, chunk, partCount, expected,
+                        progress)));
+            }
+            for (Future<TablePartBuilder> f : futures) {
+                builders.add(f.get());
+            }
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r
+                    : new IllegalStateException("TPC-H generation failed", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("TPC-H generation interrupted", e);
+        }
+        List<Long> bounds = new ArrayList<>();
+        if (key != null) {
+            int keyColumn = schema.indexOf(key);
+            for (int p = 1; p < partCount; p++) {
+                LongColumnBuilder keys = (LongColumnBuilder) builders.get(p).column(keyColumn);
+                bounds.add(keys.rows() == 0 ? (bounds.isEmpty() ? Long.MIN_VALUE : bounds.getLast())
+                        : keys.valueAt(0));
+            }
+        }
+        List<TablePart> built = PartAssembler.buildAll(builders, memory, placement, threads);
+        PartitionSpec spec = key == null ? PartitionSpec.none() : new PartitionSpec.Range(key, partCount);
+        return new Table(table.getTableName().toLowerCase(Locale.ROOT), schema, spec, built, bounds);
+    }
+
+    private static <E extends TpchEntity> TablePartBuilder fill(TpchTable<E> table, Schema schema,
+                                                                double scaleFactor, int chunk, int chunks,
+                                                                long expected, LoadProgress progress) {
+        TablePartBuilder builder = new TablePartBuilder(schema);
+        List<TpchColumn<E>> columns = table.getColumns();
+        int n = columns.size();
+        long rows = 0;
+        for (E entity : table.createGenerator(scaleFactor, chunk, chunks)) {
+            for (int c = 0; c < n; c++) {
+                TpchColumn<E> column = columns.get(c);
+                switch (column.getType().getBase()) {
+                    case IDENTIFIER, DOUBLE -> ((LongColumnBuilder) builder.column(c)).append(
+                            column.getIdentifier(entity));
+                    case INTEGER -> ((LongColumnBuilder) builder.column(c)).append(column.getInteger(entity));
+                    case DATE -> ((LongColumnBuilder) builder.column(c)).append(column.getDate(entity));
+                    case VARCHAR -> ((StringColumnBuilder) builder.column(c)).append(column.getString(entity));
+                }
+            }
+            if ((++rows & 0xFFFF) == 0) {
+                progress.rowsDone(table.getTableName(), 0x10000, expected);
+            }
+        }
+        progress.rowsDone(table.getTableName(), rows & 0xFFFF, expected);
+        return builder;
+    }
+}

@@ -1,0 +1,15 @@
+package io.locusdb.core.storage.placement;
+
+/** How a table part gets to another node. */
+public enum MoveStrategy {
+    /**
+     * Build a copy of the part on the target node, switch the table to it atomically, free the old part once no
+     * query holds it. Readers never see a half-moved part; memory peaks at twice the part.
+     */
+    COPY,
+    /**
+     * Re-bind the part's segments and let the kernel migrate their pages in place ({@code move_pages}). No extra
+     * memory; readers keep their addresses while pages move under them.
+     */
+    MIGRATE_PAGES
+}

@@ -1,0 +1,273 @@
+package io.locusdb.core.storage.placement;
+
+import io.locusdb.core.storage.column.Column;
+import io.locusdb.core.storage.load.PartAssembler;
+import io.locusdb.core.storage.load.PartitionRouter;
+import io.locusdb.core.storage.table.PartMemory;
+import io.locusdb.core.storage.table.PartPlacement;
+import io.locusdb.core.storage.table.PartitionSpec;
+import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.table.TableGroup;
+import io.locusdb.core.storage.table.TablePart;
+import io.locusdb.core.storage.table.TablePartBuilder;
+import io.locusdb.core.storage.table.TableVersion;
+import io.locusdb.natives.memory.NodeMemory;
+import io.locusdb.natives.memory.NodeSegment;
+import io.locusdb.natives.memory.PageMoveReport;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The placer's actuators: move a table part (or table-group part) to a node, double a table's parts, merge a table
+ * into one part. All run online: new parts are built beside the old ones and installed atomically; queries keep
+ * reading the snapshot they took and never wait. Operations on one table are serialized.
+ */
+public final class TablePlacementOps {
+    private final NodeMemory memory;
+    private final int threads;
+
+    public TablePlacementOps(NodeMemory memory, int threads) {
+        this.memory = memory;
+        this.threads = Math.max(1, threads);
+    }
+
+    public PlacementReport move(Table table, int partIndex, int targetNode) {
+        return move(table, partIndex, targetNode, MoveStrategy.COPY);
+    }
+
+    public PlacementReport move(Table table, int partIndex, int targetNode, MoveStrategy strategy) {
+        memory.topology().checkNode(targetNode);
+        table.maintenanceLock().lock();
+        try {
+            long start = System.nanoTime();
+            TableVersion version = table.version();
+            checkPart(table, version, partIndex);
+            TablePart old = version.parts().get(partIndex);
+            long pages;
+            if (strategy == MoveStrategy.MIGRATE_PAGES) {
+                pages = migrateInPlace(old, targetNode);
+                return new PlacementReport("move(migrate)", table.name(), version.parts().size(),
+                        version.parts().size(), old.rows(), pages, System.nanoTime() - start);
+            }
+            PartMemory target = new PartMemory(memory, PartPlacement.boundTo(targetNode));
+            TablePart moved;
+            try {
+                List<Column> columns = new ArrayList<>();
+                for (Column c : old.columns()) {
+                    columns.add(ColumnCopier.copy(c, target));
+                }
+                moved = new TablePart(partIndex, columns, old.rows(), target);
+            } catch (RuntimeException | Error e) {
+                target.close();
+                throw e;
+            }
+            List<TablePart> parts = new ArrayList<>(version.parts());
+            parts.set(partIndex, moved);
+            table.install(version, version.spec(), parts, version.rangeBounds());
+            pages = target.mappedBytes() / memory.pageSize();
+            return new PlacementReport("move", table.name(), parts.size(), parts.size(), old.rows(), pages,
+                    System.nanoTime() - start);
+        } finally {
+            table.maintenanceLock().unlock();
+        }
+    }
+
+    /** Moves part {@code partIndex} of every table in the group, keeping the table-group part on one node. */
+    public List<PlacementReport> moveGroupPart(TableGroup group, int partIndex, int targetNode) {
+        List<PlacementReport> reports = new ArrayList<>();
+        for (Table table : group.tables()) {
+            reports.add(move(table, partIndex, targetNode));
+        }
+        return reports;
+    }
+
+    /**
+     * Doubles the parts: each part p is split in parallel into two children. HASH keeps its invariant (children
+     * p and p + n hold hash mod 2n), RANGE splits each range at its median key (children 2p and 2p + 1), other
+     * specs split rows in halves. Children start on the parent's node; balancing is the placer's job.
+     */
+    public PlacementReport repartition(Table table) {
+        table.maintenanceLock().lock();
+        try {
+            long start = System.nanoTime();
+            TableVersion version = table.version();
+            int n = version.parts().size();
+            if (2L * n > PartitionSpec.MAX_PARTS) {
+                throw new IllegalArgumentException("table " + table.name() + " already has " + n + " parts");
+            }
+            PartitionSpec spec = version.spec() instanceof PartitionSpec.None
+                    ? new PartitionSpec.RoundRobin(2) : version.spec().withParts(2 * n);
+            TablePartBuilder[] children = new TablePartBuilder[2 * n];
+            PartPlacement[] placements = new PartPlacement[2 * n];
+            long[] splitKeys = new long[n];
+            List<Runnable> work = new ArrayList<>();
+            for (int p = 0; p < n; p++) {
+                int parent = p;
+                int[] childIndex = childIndices(spec, parent, n);
+                children[childIndex[0]] = new TablePartBuilder(table.schema());
+                children[childIndex[1]] = new TablePartBuilder(table.schema());
+                placements[childIndex[0]] = version.parts().get(parent).placement();
+                placements[childIndex[1]] = version.parts().get(parent).placement();
+                work.add(() -> splitPart(table, version, spec, parent, n, children[childIndex[0]],
+                        children[childIndex[1]], splitKeys));
+            }
+            runAll(work);
+            List<TablePart> parts = PartAssembler.buildAll(Arrays.asList(children), memory,
+                    Arrays.asList(placements), threads);
+            List<Long> bounds = List.of();
+            if (spec instanceof PartitionSpec.Range) {
+                List<Long> b = new ArrayList<>();
+                for (int p = 0; p < n; p++) {
+                    if (p > 0) {
+                        b.add(version.rangeBounds().get(p - 1));
+                    }
+                    b.add(splitKeys[p]);
+                }
+                bounds = b;
+            }
+            installOrFree(table, version, spec, parts, bounds);
+            return report("repartition", table, n, parts, start);
+        } finally {
+            table.maintenanceLock().unlock();
+        }
+    }
+
+    /** Repartitions every table of a group, so the group stays co-partitioned. */
+    public List<PlacementReport> repartitionGroup(TableGroup group) {
+        List<PlacementReport> reports = new ArrayList<>();
+        for (Table table : group.tables()) {
+            reports.add(repartition(table));
+        }
+        return reports;
+    }
+
+    /** Merges all parts into one part bound to {@code targetNode}. */
+    public PlacementReport merge(Table table, int targetNode) {
+        memory.topology().checkNode(targetNode);
+        table.maintenanceLock().lock();
+        try {
+            long start = System.nanoTime();
+            TableVersion version = table.version();
+            TablePartBuilder builder = new TablePartBuilder(table.schema());
+            for (TablePart part : version.parts()) {
+                for (long r = 0; r < part.rows(); r++) {
+                    RowCopier.copyRow(part, r, builder);
+                }
+            }
+            PartitionSpec spec = version.spec().withParts(1);
+            List<TablePart> parts = PartAssembler.buildAll(List.of(builder), memory,
+                    List.of(PartPlacement.boundTo(targetNode)), 1);
+            installOrFree(table, version, spec, parts, List.of());
+            return report("merge", table, version.parts().size(), parts, start);
+        } finally {
+            table.maintenanceLock().unlock();
+        }
+    }
+
+    private void splitPart(Table table, TableVersion version, PartitionSpec spec, int parent, int n,
+                           TablePartBuilder first, TablePartBuilder second, long[] splitKeys) {
+        TablePart part = version.parts().get(parent);
+        long rows = part.rows();
+        switch (spec) {
+            case PartitionSpec.Hash hash -> {
+                Column key = part.column(table.schema().indexOf(hash.column()));
+                for (long r = 0; r < rows; r++) {
+                    int target = PartitionRouter.hashPart(RowCopier.boxedKey(key, r), hash);
+                    RowCopier.copyRow(part, r, target == parent ? first : second);
+                }
+            }
+            case PartitionSpec.Range range -> {
+                Column key = part.column(table.schema().indexOf(range.column()));
+                long split = medianKey(key, rows);
+                splitKeys[parent] = split;
+                for (long r = 0; r < rows; r++) {
+                    Long k = RowCopier.longKey(key, r);
+                    RowCopier.copyRow(part, r, k == null || k < split ? first : second);
+                }
+            }
+            default -> {
+                for (long r = 0; r < rows; r++) {
+                    RowCopier.copyRow(part, r, r < rows / 2 ? first : second);
+                }
+            }
+        }
+    }
+
+    private static long medianKey(Column key, long rows) {
+        long[] keys = new long[(int) rows];
+        int k = 0;
+        for (long r = 0; r < rows; r++) {
+            Long v = RowCopier.longKey(key, r);
+            if (v != null) {
+                keys[k++] = v;
+            }
+        }
+        if (k == 0) {
+            return Long.MAX_VALUE;
+        }
+        Arrays.sort(keys, 0, k);
+        return keys[k / 2];
+    }
+
+    private static int[] childIndices(PartitionSpec spec, int parent, int n) {
+        return spec instanceof PartitionSpec.Hash ? new int[] {parent, parent + n}
+                : new int[] {2 * parent, 2 * parent + 1};
+    }
+
+    private long migrateInPlace(TablePart part, int targetNode) {
+        long pages = 0;
+        for (NodeSegment segment : part.memory().segments()) {
+            PageMoveReport report = memory.move(segment, targetNode);
+            if (!report.complete()) {
+                throw new IllegalStateException("moving part " + part.index() + " left " + report.failed()
+                        + " pages behind: " + report.failures());
+            }
+            pages += report.moved();
+        }
+        part.memory().rehome(PartPlacement.boundTo(targetNode));
+        return pages;
+    }
+
+    private void runAll(List<Runnable> work) {
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(Math.min(threads, work.size()),
+                Thread.ofPlatform().name("locus-split-", 0).daemon().factory())) {
+            List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+            for (Runnable r : work) {
+                futures.add(pool.submit(r));
+            }
+            for (var f : futures) {
+                f.get();
+            }
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static void installOrFree(Table table, TableVersion version, PartitionSpec spec, List<TablePart> parts,
+                                      List<Long> bounds) {
+        try {
+            table.install(version, spec, parts, bounds);
+        } catch (RuntimeException e) {
+            parts.forEach(TablePart::release);
+            throw e;
+        }
+    }
+
+    private PlacementReport report(String operation, Table table, int before, List<TablePart> parts, long start) {
+        long pages = parts.stream().mapToLong(p -> p.memory().mappedBytes()).sum() / memory.pageSize();
+        long rows = parts.stream().mapToLong(TablePart::rows).sum();
+        return new PlacementReport(operation, table.name(), before, parts.size(), rows, pages,
+                System.nanoTime() - start);
+    }
+
+    private static void checkPart(Table table, TableVersion version, int partIndex) {
+        if (partIndex < 0 || partIndex >= version.parts().size()) {
+            throw new IllegalArgumentException("table " + table.name() + " has no part " + partIndex + " (parts 0.."
+                    + (version.parts().size() - 1) + ")");
+        }
+    }
+}

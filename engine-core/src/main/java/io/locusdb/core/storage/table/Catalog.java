@@ -1,0 +1,101 @@
+package io.locusdb.core.storage.table;
+
+import io.locusdb.natives.memory.NodeMemory;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Tables and table groups by case-insensitive name. A table appears only once it is complete (loaders build all
+ * parts first and then {@link #register}), so no query ever sees half a table.
+ */
+public final class Catalog {
+    private final NodeMemory memory;
+    private final Map<String, Table> tables = new ConcurrentHashMap<>();
+    private final Map<String, TableGroup> groups = new ConcurrentHashMap<>();
+
+    public Catalog(NodeMemory memory) {
+        this.memory = memory;
+    }
+
+    public NodeMemory memory() {
+        return memory;
+    }
+
+    public Table register(Table table) {
+        Table existing = tables.putIfAbsent(key(table.name()), table);
+        if (existing != null) {
+            throw new IllegalArgumentException("table '" + table.name() + "' already exists");
+        }
+        return table;
+    }
+
+    public Optional<Table> find(String name) {
+        return Optional.ofNullable(tables.get(key(name)));
+    }
+
+    public Table table(String name) {
+        return find(name).orElseThrow(() -> new IllegalArgumentException("no table '" + name + "'"));
+    }
+
+    public List<Table> tables() {
+        List<Table> list = new ArrayList<>(tables.values());
+        list.sort(Comparator.comparing(Table::name, String.CASE_INSENSITIVE_ORDER));
+        return list;
+    }
+
+    /** Removes a table; its memory is freed once queries that still read it finish. */
+    public void drop(String name) {
+        Table table = tables.remove(key(name));
+        if (table == null) {
+            throw new IllegalArgumentException("no table '" + name + "'");
+        }
+        if (table.group() != null) {
+            TableGroup group = groups.get(key(table.group()));
+            if (group != null) {
+                group.remove(table);
+            }
+        }
+        table.drop();
+    }
+
+    public TableGroup createGroup(String name) {
+        TableGroup group = new TableGroup(name);
+        if (groups.putIfAbsent(key(name), group) != null) {
+            throw new IllegalArgumentException("table group '" + name + "' already exists");
+        }
+        return group;
+    }
+
+    public Optional<TableGroup> findGroup(String name) {
+        return Optional.ofNullable(groups.get(key(name)));
+    }
+
+    public TableGroup group(String name) {
+        return findGroup(name).orElseThrow(() -> new IllegalArgumentException("no table group '" + name + "'"));
+    }
+
+    public List<TableGroup> groups() {
+        return List.copyOf(groups.values());
+    }
+
+    public void dropGroup(String name) {
+        TableGroup group = groups.get(key(name));
+        if (group == null) {
+            throw new IllegalArgumentException("no table group '" + name + "'");
+        }
+        if (!group.tables().isEmpty()) {
+            throw new IllegalArgumentException("table group '" + name + "' still has tables "
+                    + group.tables().stream().map(Table::name).toList());
+        }
+        groups.remove(key(name));
+    }
+
+    private static String key(String name) {
+        return name.toLowerCase(Locale.ROOT);
+    }
+}

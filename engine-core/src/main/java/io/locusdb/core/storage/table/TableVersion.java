@@ -1,0 +1,30 @@
+package io.locusdb.core.storage.table;
+
+import java.util.List;
+
+/**
+ * One immutable state of a table: its partitioning and parts. Placement operations install a new version; queries
+ * read whichever version they snapshotted.
+ *
+ * @param rangeBounds for RANGE partitioning, the lowest key of parts 1..n-1 (part 0 takes everything below);
+ *                    empty otherwise
+ */
+public record TableVersion(long number, PartitionSpec spec, List<TablePart> parts, List<Long> rangeBounds) {
+    public TableVersion {
+        parts = List.copyOf(parts);
+        rangeBounds = List.copyOf(rangeBounds);
+        for (int i = 0; i < parts.size(); i++) {
+            if (parts.get(i).index() != i) {
+                throw new IllegalArgumentException("part at position " + i + " has index " + parts.get(i).index());
+            }
+        }
+        if (spec instanceof PartitionSpec.Range && rangeBounds.size() != parts.size() - 1) {
+            throw new IllegalArgumentException(parts.size() + " range parts need " + (parts.size() - 1)
+                    + " bounds, got " + rangeBounds.size());
+        }
+    }
+
+    public long rows() {
+        return parts.stream().mapToLong(TablePart::rows).sum();
+    }
+}

@@ -1,0 +1,30 @@
+package io.locusdb.core.storage.type;
+
+/** SQL types LocusDB stores, and how each is held physically. */
+public enum TypeKind {
+    BOOLEAN(Physical.LONG),
+    INTEGER(Physical.LONG),
+    BIGINT(Physical.LONG),
+    DOUBLE(Physical.DOUBLE),
+    /** DECIMAL(p,s): the value times 10^s, in a long (p ≤ 18). */
+    DECIMAL(Physical.LONG),
+    /** Days since 1970-01-01. */
+    DATE(Physical.LONG),
+    VARCHAR(Physical.STRING),
+    CHAR(Physical.STRING);
+
+    /** The representation in dictionaries and row buffers. */
+    public enum Physical {
+        LONG, DOUBLE, STRING
+    }
+
+    private final Physical physical;
+
+    TypeKind(Physical physical) {
+        this.physical = physical;
+    }
+
+    public Physical physical() {
+        return physical;
+    }
+}

@@ -1,0 +1,108 @@
+package io.locusdb.core.storage.column;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.locusdb.core.storage.TestStorage;
+import io.locusdb.core.storage.table.PartMemory;
+import io.locusdb.core.storage.table.PartPlacement;
+import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.natives.memory.NodeMemory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+class ColumnEncodingTest {
+    private final NodeMemory memory = TestStorage.memory();
+
+    @Test
+    void packedLayoutUsesCeilLog2OfDistinctPlusOneBitsWithADelimiterPerField() {
+        assertThat(PackedLayout.forDistinctValues(0).codeBits()).isEqualTo(1);
+        assertThat(PackedLayout.forDistinctValues(1).codeBits()).isEqualTo(1);
+        assertThat(PackedLayout.forDistinctValues(3).codeBits()).isEqualTo(2);
+        assertThat(PackedLayout.forDistinctValues(4).codeBits()).isEqualTo(3);
+        PackedLayout twenty = PackedLayout.forDistinctValues(1_000_000);
+        assertThat(twenty.codeBits()).isEqualTo(20);
+        assertThat(twenty.codesPerWord()).isEqualTo(3);
+        assertThat(Long.bitCount(twenty.delimiterMask())).isEqualTo(3);
+    }
+
+    @Test
+    void longColumnsRoundTripWithNullsInSortedDictionaryOrder() {
+        Random random = new Random(7);
+        for (long spread : new long[] {10, 1_000, 1L << 40}) {
+            ColumnBuilder builder = ColumnBuilder.forType(ColumnType.BIGINT);
+            List<Long> expected = new ArrayList<>();
+            for (int i = 0; i < 50_000; i++) {
+                Long v = random.nextInt(20) == 0 ? null : (long) (random.nextDouble() * spread) - spread / 2;
+                builder.appendBoxed(v);
+                expected.add(v);
+            }
+            try (PartMemory part = new PartMemory(memory, PartPlacement.boundTo(1))) {
+                Column column = builder.build(part);
+                LongDictionary dictionary = (LongDictionary) column.dictionary();
+                assertThat(dictionary.size()).isEqualTo(new TreeSet<>(expected.stream().filter(v -> v != null)
+                        .toList()).size());
+                for (int id = 2; id <= dictionary.size(); id++) {
+                    assertThat(dictionary.value(id)).isGreaterThan(dictionary.value(id - 1));
+                }
+                for (int r = 0; r < expected.size(); r++) {
+                    assertThat(column.boxedValue(r)).isEqualTo(expected.get(r));
+                }
+                assertThat(column.nullCount()).isEqualTo(expected.stream().filter(v -> v == null).count());
+            }
+        }
+    }
+
+    @Test
+    void doubleColumnsTreatNegativeZeroAsZeroAndSortNaNLast() {
+        ColumnBuilder builder = ColumnBuilder.forType(ColumnType.DOUBLE);
+        for (Double v : new Double[] {2.5, -0.0, 0.0, Double.NaN, -1e300, null, Double.POSITIVE_INFINITY}) {
+            builder.appendBoxed(v);
+        }
+        try (PartMemory part = new PartMemory(memory, PartPlacement.boundTo(0))) {
+            Column column = builder.build(part);
+            DoubleDictionary d = (DoubleDictionary) column.dictionary();
+            assertThat(d.size()).isEqualTo(5);
+            assertThat(d.value(1)).isEqualTo(-1e300);
+            assertThat(d.value(2)).isEqualTo(0.0);
+            assertThat(d.value(5)).isNaN();
+            assertThat(column.boxedValue(1)).isEqualTo(0.0);
+            assertThat(column.boxedValue(5)).isNull();
+        }
+    }
+
+    @Test
+    void stringDictionariesAreInCodePointOrderAndFindRanges() {
+        ColumnBuilder builder = ColumnBuilder.forType(ColumnType.VARCHAR);
+        String[] values = {"pear", "apple", "\uD83D\uDE00 emoji", "\uFFFD replacement", "apple", null, "", "Zebra"};
+        for (String v : values) {
+            builder.appendBoxed(v);
+        }
+        try (PartMemory part = new PartMemory(memory, PartPlacement.boundTo(0))) {
+            Column column = builder.build(part);
+            StringDictionary d = (StringDictionary) column.dictionary();
+            assertThat(d.size()).isEqualTo(6);
+            assertThat(d.value(1)).isEmpty();
+            assertThat(d.value(2)).isEqualTo("Zebra");
+            // U+FFFD sorts before U+1F600 in code point order, although not in UTF-16 order.
+            assertThat(d.value(5)).startsWith("\uFFFD");
+            assertThat(d.value(6)).startsWith("\uD83D");
+            assertThat(d.idOf("pear")).isEqualTo(4);
+            assertThat(d.idOf("peach")).isEqualTo(-1);
+            assertThat(d.ceilingId("b")).isEqualTo(4);
+            assertThat(d.floorId("b")).isEqualTo(3);
+            for (int r = 0; r < values.length; r++) {
+                assertThat(column.boxedValue(r)).isEqualTo(values[r]);
+            }
+        }
+    }
+
+    @Test
+    void refusesValuesOfTheWrongType() {
+        ColumnBuilder builder = ColumnBuilder.forType(ColumnType.INTEGER);
+        assertThatThrownBy(() -> builder.appendBoxed("seven")).hasMessageContaining("cannot hold String");
+    }
+}

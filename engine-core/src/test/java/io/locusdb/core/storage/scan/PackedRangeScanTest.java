@@ -1,0 +1,72 @@
+package io.locusdb.core.storage.scan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.locusdb.core.storage.TestStorage;
+import io.locusdb.core.storage.column.PackedCodes;
+import io.locusdb.core.storage.column.PackedLayout;
+import io.locusdb.natives.memory.MemoryPolicy;
+import io.locusdb.natives.memory.NodeMemory;
+import java.lang.foreign.Arena;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class PackedRangeScanTest {
+    private final NodeMemory memory = TestStorage.memory();
+
+    @Test
+    void countAndSelectAgreeWithANaiveLoopForEveryCodeWidth() {
+        Random random = new Random(42);
+        try (Arena arena = Arena.ofConfined()) {
+            for (int bits = 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
+                PackedLayout layout = new PackedLayout(bits);
+                int rows = 1000 + random.nextInt(3000);
+                int[] codes = new int[rows];
+                PackedCodes.Writer writer = new PackedCodes.Writer(
+                        memory.allocate(layout.bytesFor(rows) + 8, MemoryPolicy.bind(0), arena).segment(), layout);
+                for (int r = 0; r < rows; r++) {
+                    codes[r] = (int) (random.nextLong() & layout.codeMask());
+                    writer.add(codes[r]);
+                }
+                PackedCodes packed = writer.finish();
+                for (int trial = 0; trial < 20; trial++) {
+                    long a = 1 + (random.nextLong() & Long.MAX_VALUE) % layout.maxCode();
+                    long b = 1 + (random.nextLong() & Long.MAX_VALUE) % layout.maxCode();
+                    IdRange range = trial == 0 ? new IdRange(1, (int) layout.maxCode())
+                            : new IdRange((int) Math.min(a, b), (int) Math.max(a, b));
+                    long expected = 0;
+                    long[] expectedBits = new long[(rows + 63) / 64];
+                    for (int r = 0; r < rows; r++) {
+                        if (codes[r] >= range.lo() && codes[r] <= range.hi()) {
+                            expected++;
+                            expectedBits[r >>> 6] |= 1L << r;
+                        }
+                        assertThat(packed.get(r)).isEqualTo(codes[r]);
+                    }
+                    ScanBytes bytes = new ScanBytes();
+                    assertThat(PackedRangeScan.count(packed, range, bytes)).as("bits=%d %s", bits, range)
+                            .isEqualTo(expected);
+                    assertThat(PackedRangeScan.countScalar(packed, range)).isEqualTo(expected);
+                    long[] selection = new long[(rows + 63) / 64];
+                    assertThat(PackedRangeScan.select(packed, range, selection, bytes)).isEqualTo(expected);
+                    assertThat(selection).as("bits=%d %s", bits, range).isEqualTo(expectedBits);
+                    assertThat(bytes.packedBytes()).isEqualTo(2 * packed.byteSize());
+                }
+            }
+        }
+    }
+
+    @Test
+    void emptyRangesMatchNothing() {
+        try (Arena arena = Arena.ofConfined()) {
+            PackedLayout layout = new PackedLayout(3);
+            PackedCodes.Writer writer = new PackedCodes.Writer(
+                    memory.allocate(64, MemoryPolicy.bind(0), arena).segment(), layout);
+            writer.add(0);
+            writer.add(5);
+            PackedCodes codes = writer.finish();
+            assertThat(PackedRangeScan.count(codes, IdRange.EMPTY, new ScanBytes())).isZero();
+            assertThat(PackedRangeScan.count(codes, new IdRange(1, 7), new ScanBytes())).isEqualTo(1);
+        }
+    }
+}
