@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = LocusCli.Version.class,
         description = "LocusDB: a NUMA-aware main-memory column store.",
-        subcommands = {TopologyCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {TopologyCommand.class, LoadCommand.class, CommandLine.HelpCommand.class})
 public final class LocusCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -51,7 +51,41 @@ public abstract sealed class ColumnBuilder permits LongColumnBuilder, DoubleColu
     public abstract void copyRowTo(long row, ColumnBuilder target);
 
     /** Encodes what was appended. The builder must not be used afterwards. */
-    public abstract Column build(SegmentAllocator allocator);
+    public Column build(SegmentAllocator allocator) {
+        return buildConcatenated(java.util.List.of(this), allocator);
+    }
+
+    /**
+     * Encodes the rows of several builders of this type, in order, as one column: lets a part be generated or
+     * parsed by several threads and encoded once.
+     */
+    public static Column buildConcatenated(java.util.List<? extends ColumnBuilder> pieces,
+                                           SegmentAllocator allocator) {
+        ColumnBuilder first = pieces.getFirst();
+        for (ColumnBuilder piece : pieces) {
+            if (piece.getClass() != first.getClass() || !piece.type.equals(first.type)) {
+                throw new IllegalArgumentException("cannot concatenate " + piece.type + " with " + first.type);
+            }
+        }
+        long total = pieces.stream().mapToLong(ColumnBuilder::rows).sum();
+        if (total > Integer.MAX_VALUE) {
+            throw new IllegalStateException("a table part holds at most " + Integer.MAX_VALUE + " rows");
+        }
+        try {
+            return first.encode(pieces, allocator);
+        } finally {
+            pieces.forEach(ColumnBuilder::release);
+        }
+    }
+
+    /** Frees the staged values; the builder is unusable afterwards. Safe to call twice. */
+    public abstract void release();
+
+    protected abstract Column encode(java.util.List<? extends ColumnBuilder> pieces, SegmentAllocator allocator);
+
+    protected static long nullCount(java.util.List<? extends ColumnBuilder> pieces) {
+        return pieces.stream().mapToLong(p -> p.nulls.cardinality()).sum();
+    }
 
     public final boolean isNull(long row) {
         return nulls.get((int) row);

@@ -4,13 +4,14 @@ import io.locusdb.core.storage.type.ColumnType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 
 /**
  * Builds DOUBLE columns. Values are encoded as order-preserving long keys so the long encoder sorts them in
  * {@link Double#compare} order; -0.0 becomes 0.0 (SQL equality) and every NaN the canonical NaN.
  */
 public final class DoubleColumnBuilder extends ColumnBuilder {
-    private final ChunkedLongs keys = new ChunkedLongs();
+    private final StagingLongs keys = new StagingLongs();
 
     DoubleColumnBuilder(ColumnType type) {
         super(type);
@@ -41,6 +42,11 @@ public final class DoubleColumnBuilder extends ColumnBuilder {
     }
 
     @Override
+    public void release() {
+        keys.release();
+    }
+
+    @Override
     protected void appendPlaceholder() {
         keys.add(0);
     }
@@ -56,13 +62,17 @@ public final class DoubleColumnBuilder extends ColumnBuilder {
     }
 
     @Override
-    public Column build(SegmentAllocator allocator) {
-        int nonNull = (int) (rows - nulls.cardinality());
-        long[] present = new long[nonNull];
+    protected Column encode(List<? extends ColumnBuilder> pieces, SegmentAllocator allocator) {
+        long rows = pieces.stream().mapToLong(ColumnBuilder::rows).sum();
+        long nulls = nullCount(pieces);
+        long[] present = new long[(int) (rows - nulls)];
         int k = 0;
-        for (long r = 0; r < rows; r++) {
-            if (!isNull(r)) {
-                present[k++] = keys.get(r);
+        for (ColumnBuilder piece : pieces) {
+            DoubleColumnBuilder p = (DoubleColumnBuilder) piece;
+            for (long r = 0; r < p.rows; r++) {
+                if (!p.isNull(r)) {
+                    present[k++] = p.keys.get(r);
+                }
             }
         }
         SortedLongEncoder encoded = SortedLongEncoder.encode(present);
@@ -74,10 +84,11 @@ public final class DoubleColumnBuilder extends ColumnBuilder {
         PackedLayout layout = PackedLayout.forDistinctValues(encoded.size);
         PackedCodes.Writer writer = codesWriter(allocator, layout, rows);
         k = 0;
-        for (long r = 0; r < rows; r++) {
-            writer.add(isNull(r) ? 0 : encoded.ids[k++]);
+        for (ColumnBuilder piece : pieces) {
+            for (long r = 0; r < piece.rows; r++) {
+                writer.add(piece.isNull(r) ? 0 : encoded.ids[k++]);
+            }
         }
-        return new Column(type, new DoubleDictionary(dictionarySegment, encoded.size), writer.finish(),
-                rows - nonNull);
+        return new Column(type, new DoubleDictionary(dictionarySegment, encoded.size), writer.finish(), nulls);
     }
 }

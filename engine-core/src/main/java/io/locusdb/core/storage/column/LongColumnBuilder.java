@@ -4,10 +4,11 @@ import io.locusdb.core.storage.type.ColumnType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 
 /** Builds BOOLEAN, INTEGER, BIGINT, DECIMAL and DATE columns (all physically longs). */
 public final class LongColumnBuilder extends ColumnBuilder {
-    private final ChunkedLongs values = new ChunkedLongs();
+    private final StagingLongs values = new StagingLongs();
 
     LongColumnBuilder(ColumnType type) {
         super(type);
@@ -43,18 +44,27 @@ public final class LongColumnBuilder extends ColumnBuilder {
     }
 
     @Override
+    public void release() {
+        values.release();
+    }
+
+    @Override
     protected void appendPlaceholder() {
         values.add(0);
     }
 
     @Override
-    public Column build(SegmentAllocator allocator) {
-        int nonNull = (int) (rows - nulls.cardinality());
-        long[] keys = new long[nonNull];
+    protected Column encode(List<? extends ColumnBuilder> pieces, SegmentAllocator allocator) {
+        long rows = pieces.stream().mapToLong(ColumnBuilder::rows).sum();
+        long nulls = nullCount(pieces);
+        long[] keys = new long[(int) (rows - nulls)];
         int k = 0;
-        for (long r = 0; r < rows; r++) {
-            if (!isNull(r)) {
-                keys[k++] = values.get(r);
+        for (ColumnBuilder piece : pieces) {
+            LongColumnBuilder p = (LongColumnBuilder) piece;
+            for (long r = 0; r < p.rows; r++) {
+                if (!p.isNull(r)) {
+                    keys[k++] = p.values.get(r);
+                }
             }
         }
         SortedLongEncoder encoded = SortedLongEncoder.encode(keys);
@@ -64,10 +74,11 @@ public final class LongColumnBuilder extends ColumnBuilder {
         PackedLayout layout = PackedLayout.forDistinctValues(encoded.size);
         PackedCodes.Writer writer = codesWriter(allocator, layout, rows);
         k = 0;
-        for (long r = 0; r < rows; r++) {
-            writer.add(isNull(r) ? 0 : encoded.ids[k++]);
+        for (ColumnBuilder piece : pieces) {
+            for (long r = 0; r < piece.rows; r++) {
+                writer.add(piece.isNull(r) ? 0 : encoded.ids[k++]);
+            }
         }
-        return new Column(type, new LongDictionary(dictionarySegment, encoded.size), writer.finish(),
-                rows - nonNull);
+        return new Column(type, new LongDictionary(dictionarySegment, encoded.size), writer.finish(), nulls);
     }
 }

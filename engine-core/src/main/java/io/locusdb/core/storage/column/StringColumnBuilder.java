@@ -5,13 +5,16 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HashMap;
+import java.util.List;
 
-/** Builds VARCHAR and CHAR columns: distinct strings sorted in code point (= UTF-8 byte) order. */
+/**
+ * Builds VARCHAR and CHAR columns. Values are staged off-heap as UTF-8; encoding finds the distinct values with an
+ * open-addressing map over the staged bytes, sorts them in unsigned byte (= code point) order and writes them into
+ * the dictionary heap, without materializing a String per row.
+ */
 public final class StringColumnBuilder extends ColumnBuilder {
-    private final ChunkedObjects<String> values = new ChunkedObjects<>();
+    private final StagingBytes bytes = new StagingBytes();
+    private final StagingLongs references = new StagingLongs();
 
     StringColumnBuilder(ColumnType type) {
         super(type);
@@ -22,7 +25,13 @@ public final class StringColumnBuilder extends ColumnBuilder {
             appendNull();
             return;
         }
-        values.add(value);
+        references.add(bytes.add(value));
+        countRow();
+    }
+
+    /** Appends a value given as UTF-8 bytes (copied). */
+    public void appendUtf8(MemorySegment utf8) {
+        references.add(bytes.add(utf8));
         countRow();
     }
 
@@ -36,85 +45,73 @@ public final class StringColumnBuilder extends ColumnBuilder {
         }
     }
 
+    /** The value of a staged row (null for NULL); for tests and tools. */
+    public String valueAt(long row) {
+        if (isNull(row)) {
+            return null;
+        }
+        return new String(bytes.slice(references.get(row)).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+    }
+
     @Override
     public void copyRowTo(long row, ColumnBuilder target) {
-        ((StringColumnBuilder) target).append(values.get(row));
+        if (isNull(row)) {
+            target.appendNull();
+        } else {
+            ((StringColumnBuilder) target).appendUtf8(bytes.slice(references.get(row)));
+        }
     }
 
     @Override
     protected void appendPlaceholder() {
-        values.add(null);
+        references.add(0);
     }
 
     @Override
-    public Column build(SegmentAllocator allocator) {
-        HashMap<String, Integer> ids = new HashMap<>();
-        for (long r = 0; r < rows; r++) {
-            String v = values.get(r);
-            if (v != null) {
-                ids.putIfAbsent(v, 0);
+    public void release() {
+        bytes.release();
+        references.release();
+    }
+
+    @Override
+    protected Column encode(List<? extends ColumnBuilder> pieces, SegmentAllocator allocator) {
+        long rows = pieces.stream().mapToLong(ColumnBuilder::rows).sum();
+        long nulls = nullCount(pieces);
+        StagedStrings distinct = new StagedStrings(pieces.size(), (int) Math.min(rows - nulls, 1 << 20));
+        int[] provisional = new int[(int) rows];
+        int row = 0;
+        for (int p = 0; p < pieces.size(); p++) {
+            StringColumnBuilder piece = (StringColumnBuilder) pieces.get(p);
+            for (long r = 0; r < piece.rows; r++) {
+                provisional[row++] = piece.isNull(r) ? 0
+                        : distinct.idOf(p, piece.bytes, piece.references.get(r));
             }
         }
-        String[] distinct = ids.keySet().toArray(String[]::new);
-        boolean surrogates = Arrays.stream(distinct).anyMatch(StringColumnBuilder::hasSurrogate);
-        // String.compareTo is UTF-16 order; it equals code point order unless surrogate pairs are involved.
-        Arrays.sort(distinct, surrogates ? StringColumnBuilder::compareCodePoints : Comparator.naturalOrder());
-        byte[][] utf8 = new byte[distinct.length][];
-        long heap = 0;
-        for (int i = 0; i < distinct.length; i++) {
-            ids.put(distinct[i], i + 1);
-            utf8[i] = distinct[i].getBytes(StandardCharsets.UTF_8);
-            heap += utf8[i].length;
-        }
+        int size = distinct.size();
+        long heap = distinct.totalBytes();
         if (heap > Integer.MAX_VALUE) {
             throw new IllegalStateException("the distinct strings of one column part exceed 2 GiB; partition the"
                     + " table into more parts");
         }
-        MemorySegment offsets = allocator.allocate((long) (distinct.length + 1) * Integer.BYTES, Integer.BYTES);
-        MemorySegment bytes = allocator.allocate(Math.max(1, heap), 1);
+        int[] order = distinct.sortedOrder();
+        int[] rank = new int[size + 1];
+        MemorySegment offsets = allocator.allocate((long) (size + 1) * Integer.BYTES, Integer.BYTES);
+        MemorySegment dictionaryBytes = allocator.allocate(Math.max(1, heap), 1);
         int offset = 0;
-        for (int i = 0; i < utf8.length; i++) {
-            offsets.setAtIndex(ValueLayout.JAVA_INT, i, offset);
-            MemorySegment.copy(utf8[i], 0, bytes, ValueLayout.JAVA_BYTE, offset, utf8[i].length);
-            offset += utf8[i].length;
+        for (int k = 0; k < size; k++) {
+            int entry = order[k];
+            rank[entry + 1] = k + 1;
+            offsets.setAtIndex(ValueLayout.JAVA_INT, k, offset);
+            MemorySegment value = distinct.bytes(entry);
+            MemorySegment.copy(value, 0, dictionaryBytes, offset, value.byteSize());
+            offset += (int) value.byteSize();
         }
-        offsets.setAtIndex(ValueLayout.JAVA_INT, utf8.length, offset);
-        PackedLayout layout = PackedLayout.forDistinctValues(distinct.length);
+        offsets.setAtIndex(ValueLayout.JAVA_INT, size, offset);
+        PackedLayout layout = PackedLayout.forDistinctValues(size);
         PackedCodes.Writer writer = codesWriter(allocator, layout, rows);
-        for (long r = 0; r < rows; r++) {
-            String v = values.get(r);
-            writer.add(v == null ? 0 : ids.get(v));
+        for (int r = 0; r < rows; r++) {
+            writer.add(rank[provisional[r]]);
         }
-        return new Column(type, new StringDictionary(offsets, bytes, distinct.length), writer.finish(),
-                nulls.cardinality());
-    }
-
-    private static boolean hasSurrogate(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            if (Character.isSurrogate(s.charAt(i))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    static int compareCodePoints(String a, String b) {
-        int n = Math.min(a.length(), b.length());
-        for (int i = 0; i < n; i++) {
-            char x = a.charAt(i);
-            char y = b.charAt(i);
-            if (x != y) {
-                return Integer.compare(fixUp(x), fixUp(y));
-            }
-        }
-        return Integer.compare(a.length(), b.length());
-    }
-
-    // Moves surrogates above U+E000..U+FFFF so UTF-16 units compare in code point order.
-    private static int fixUp(char c) {
-        if (c >= 0xD800 && c <= 0xDFFF) {
-            return c + 0x2000;
-        }
-        return c >= 0xE000 ? c - 0x800 : c;
+        return new Column(type, new StringDictionary(offsets, dictionaryBytes, size), writer.finish(), nulls);
     }
 }

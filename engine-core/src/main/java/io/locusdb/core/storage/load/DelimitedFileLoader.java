@@ -48,6 +48,7 @@ public final class DelimitedFileLoader {
         RowSink sink = new RowSink(schema);
         long expectedBytes = sizeOf(file);
         long rows = 0;
+        boolean parsed = false;
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file),
                 StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                         .onUnmappableCharacter(CodingErrorAction.REPORT)), 1 << 16)) {
@@ -84,18 +85,28 @@ public final class DelimitedFileLoader {
                 }
             }
             progress.rowsDone(tableName, rows & 0xFFFF, 0);
+            parsed = true;
         } catch (CharacterCodingException e) {
             throw new LoadException(source, 0, null, "the file is not valid UTF-8 (" + e.getMessage() + ")");
         } catch (NoSuchFileException e) {
             throw new LoadException(source, 0, null, "no such file");
         } catch (IOException e) {
             throw new LoadException(source, "cannot read: " + e.getMessage(), e);
+        } finally {
+            if (!parsed) {
+                builders.forEach(TablePartBuilder::discard);
+            }
         }
         List<Long> bounds = List.of();
         if (spec instanceof PartitionSpec.Range) {
-            RangeSplitter splitter = new RangeSplitter(builders.getFirst(), keyColumn, spec.parts());
-            builders = splitter.builders;
-            bounds = splitter.bounds;
+            TablePartBuilder staged = builders.getFirst();
+            try {
+                RangeSplitter splitter = new RangeSplitter(staged, keyColumn, spec.parts());
+                builders = splitter.builders;
+                bounds = splitter.bounds;
+            } finally {
+                staged.discard();
+            }
         }
         List<TablePart> parts = PartAssembler.buildAll(builders, memory, placement, threads);
         return new Table(tableName, schema, spec, parts, bounds);

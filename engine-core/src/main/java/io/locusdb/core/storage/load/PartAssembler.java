@@ -31,6 +31,12 @@ public final class PartAssembler {
 
     public static List<TablePart> buildAll(List<TablePartBuilder> builders, NodeMemory memory,
                                            List<PartPlacement> placements, int threads) {
+        return buildAllFromPieces(builders.stream().map(List::of).toList(), memory, placements, threads);
+    }
+
+    /** Like {@link #buildAll} with each part given as several builders whose rows are concatenated. */
+    public static List<TablePart> buildAllFromPieces(List<List<TablePartBuilder>> builders, NodeMemory memory,
+                                                     List<PartPlacement> placements, int threads) {
         int n = builders.size();
         TablePart[] parts = new TablePart[n];
         Throwable failure = null;
@@ -39,7 +45,8 @@ public final class PartAssembler {
             List<Future<TablePart>> futures = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 int index = i;
-                futures.add(pool.submit(() -> builders.get(index).build(index, memory, placements.get(index))));
+                futures.add(pool.submit(() -> TablePartBuilder.buildConcatenated(builders.get(index), index, memory,
+                        placements.get(index))));
             }
             for (int i = 0; i < n; i++) {
                 try {

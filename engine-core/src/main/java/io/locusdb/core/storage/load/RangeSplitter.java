@@ -41,6 +41,15 @@ final class RangeSplitter {
         for (int p = 0; p < parts; p++) {
             builders.add(new TablePartBuilder(schema));
         }
+        try {
+            split(staged, keys, rows, schema);
+        } catch (RuntimeException | Error e) {
+            builders.forEach(TablePartBuilder::discard);
+            throw e;
+        }
+    }
+
+    private void split(TablePartBuilder staged, LongColumnBuilder keys, long rows, Schema schema) {
         for (long r = 0; r < rows; r++) {
             int part = keys.isNull(r) ? 0 : partOf(keys.valueAt(r), bounds);
             TablePartBuilder target = builders.get(part);

@@ -4,6 +4,7 @@ import io.locusdb.core.storage.column.LongColumnBuilder;
 import io.locusdb.core.storage.column.StringColumnBuilder;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.InitialPlacement;
+import io.locusdb.core.storage.table.PartPlacement;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.Table;
@@ -70,17 +71,32 @@ public final class TpchLoader {
         int partCount = key == null ? 1 : parts;
         Schema schema = TpchSchemas.schemaOf(table);
         long expected = TpchSchemas.expectedRows(table, scaleFactor);
-        List<TablePartBuilder> builders = new ArrayList<>();
-        try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, partCount),
+        // Several generator chunks per part so every thread has work even when parts < threads; the chunks of a
+        // part are consecutive key ranges and are encoded together.
+        int piecesPerPart = key == null ? 1 : Math.max(1, (threads + partCount - 1) / partCount);
+        int chunks = partCount * piecesPerPart;
+        long t0 = System.nanoTime();
+        List<TablePartBuilder> pieces = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, chunks),
                 Thread.ofPlatform().name("locus-tpch-", 0).daemon().factory())) {
             List<Future<TablePartBuilder>> futures = new ArrayList<>();
-            for (int p = 0; p < partCount; p++) {
-                int chunk = p + 1;
-                futures.add(pool.submit(() -> fill(table, schema, scaleFactor, chunk, partCount, expected,
+            for (int c = 0; c < chunks; c++) {
+                int chunk = c + 1;
+                futures.add(pool.submit(() -> fill(table, schema, scaleFactor, chunk, chunks, expected,
                         progress)));
             }
-            for (Future<TablePartBuilder> f : futures) {
-                builders.add(f.get());
+            try {
+                for (Future<TablePartBuilder> f : futures) {
+                    pieces.add(f.get());
+                }
+            } catch (ExecutionException | InterruptedException e) {
+                pieces.forEach(TablePartBuilder::discard);
+                for (Future<TablePartBuilder> f : futures) {
+                    if (f.state() == Future.State.SUCCESS && !pieces.contains(f.resultNow())) {
+                        f.resultNow().discard();
+                    }
+                }
+                throw e;
             }
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException r ? r
@@ -89,16 +105,34 @@ public final class TpchLoader {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("TPC-H generation interrupted", e);
         }
+        List<List<TablePartBuilder>> builders = new ArrayList<>();
+        for (int p = 0; p < partCount; p++) {
+            builders.add(pieces.subList(p * piecesPerPart, (p + 1) * piecesPerPart));
+        }
         List<Long> bounds = new ArrayList<>();
         if (key != null) {
             int keyColumn = schema.indexOf(key);
             for (int p = 1; p < partCount; p++) {
-                LongColumnBuilder keys = (LongColumnBuilder) builders.get(p).column(keyColumn);
-                bounds.add(keys.rows() == 0 ? (bounds.isEmpty() ? Long.MIN_VALUE : bounds.getLast())
-                        : keys.valueAt(0));
+                Long first = null;
+                for (TablePartBuilder piece : builders.get(p)) {
+                    if (piece.rows() > 0) {
+                        first = ((LongColumnBuilder) piece.column(keyColumn)).valueAt(0);
+                        break;
+                    }
+                }
+                bounds.add(first != null ? first : bounds.isEmpty() ? Long.MIN_VALUE : bounds.getLast());
             }
         }
-        List<TablePart> built = PartAssembler.buildAll(builders, memory, placement, threads);
+        List<PartPlacement> placements = new ArrayList<>();
+        for (int p = 0; p < partCount; p++) {
+            placements.add(placement.place(p, memory.topology()));
+        }
+        long t1 = System.nanoTime();
+        List<TablePart> built = PartAssembler.buildAllFromPieces(builders, memory, placements, threads);
+        if (Boolean.getBoolean("locus.debug.load")) {
+            System.err.printf("%s: generate %.2f s, encode %.2f s%n", table.getTableName(), (t1 - t0) / 1e9,
+                    (System.nanoTime() - t1) / 1e9);
+        }
         PartitionSpec spec = key == null ? PartitionSpec.none() : new PartitionSpec.Range(key, partCount);
         return new Table(table.getTableName().toLowerCase(Locale.ROOT), schema, spec, built, bounds);
     }

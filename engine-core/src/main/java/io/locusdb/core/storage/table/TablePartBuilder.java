@@ -31,6 +31,15 @@ public final class TablePartBuilder {
         return columns[0].rows();
     }
 
+    /** Frees what was staged without building (a load that failed or was abandoned). */
+    public void discard() {
+        for (ColumnBuilder c : columns) {
+            if (c != null) {
+                c.release();
+            }
+        }
+    }
+
     /** Appends one row of boxed values (schema order); for INSERT and tests. */
     public void appendRow(Object... values) {
         if (values.length != columns.length) {
@@ -51,22 +60,49 @@ public final class TablePartBuilder {
      * Encodes every column into segments placed per {@code placement}. On failure nothing stays allocated.
      */
     public TablePart build(int index, NodeMemory memory, PartPlacement placement) {
-        long rows = rows();
-        for (ColumnBuilder c : columns) {
-            if (c.rows() != rows) {
-                throw new IllegalStateException("column " + c.type() + " has " + c.rows() + " rows, expected " + rows);
+        return buildConcatenated(List.of(this), index, memory, placement);
+    }
+
+    /**
+     * Encodes the rows of several builders (in order) as one part, columns in parallel. The builders must not be
+     * used afterwards. On failure nothing stays allocated.
+     */
+    public static TablePart buildConcatenated(List<TablePartBuilder> pieces, int index, NodeMemory memory,
+                                              PartPlacement placement) {
+        TablePartBuilder first = pieces.getFirst();
+        int columnCount = first.columns.length;
+        long rows = 0;
+        for (TablePartBuilder piece : pieces) {
+            if (piece.columns.length != columnCount) {
+                throw new IllegalArgumentException("pieces of a part must share a schema");
             }
+            long pieceRows = piece.rows();
+            for (ColumnBuilder c : piece.columns) {
+                if (c.rows() != pieceRows) {
+                    throw new IllegalStateException("column " + c.type() + " has " + c.rows() + " rows, expected "
+                            + pieceRows);
+                }
+            }
+            rows += pieceRows;
         }
         PartMemory partMemory = new PartMemory(memory, placement);
         try {
-            List<Column> built = new ArrayList<>(columns.length);
-            for (int i = 0; i < columns.length; i++) {
-                built.add(columns[i].build(partMemory));
-                columns[i] = null; // let the heap copy go as soon as it is encoded
-            }
-            return new TablePart(index, built, rows, partMemory);
+            Column[] built = new Column[columnCount];
+            // Columns encode independently; the common pool spreads them over the cores.
+            java.util.stream.IntStream.range(0, columnCount).parallel().forEach(c -> {
+                List<ColumnBuilder> columnPieces = new ArrayList<>(pieces.size());
+                for (TablePartBuilder piece : pieces) {
+                    columnPieces.add(piece.columns[c]);
+                }
+                built[c] = ColumnBuilder.buildConcatenated(columnPieces, partMemory);
+                for (TablePartBuilder piece : pieces) {
+                    piece.columns[c] = null; // let the heap copy go as soon as it is encoded
+                }
+            });
+            return new TablePart(index, List.of(built), rows, partMemory);
         } catch (RuntimeException | Error e) {
             partMemory.close();
+            pieces.forEach(TablePartBuilder::discard);
             throw e;
         }
     }

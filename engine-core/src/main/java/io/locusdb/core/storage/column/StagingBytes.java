@@ -1,0 +1,105 @@
+package io.locusdb.core.storage.column;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Strings staged off-heap as UTF-8, back to back in 1 MiB chunks (a value never straddles chunks), each addressed
+ * by a packed reference (chunk, offset, length) that callers keep in {@link StagingLongs}. No String object
+ * survives the append, so staging a column of millions of strings creates no long-lived garbage.
+ */
+final class StagingBytes {
+    private static final int CHUNK = 1 << 20;
+    private Arena arena = Arena.ofShared();
+    private final List<MemorySegment> chunks = new ArrayList<>();
+    private MemorySegment current;
+    private int used = CHUNK;
+    private long totalBytes;
+
+    /** Appends the UTF-8 form of {@code value}; returns its reference. */
+    long add(String value) {
+        byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+        return add(utf8, 0, utf8.length);
+    }
+
+    long add(byte[] bytes, int from, int length) {
+        if (arena == null) {
+            throw new IllegalStateException("staging buffer already released");
+        }
+        if (length > CHUNK - used) {
+            current = arena.allocate(Math.max(CHUNK, length), 8);
+            chunks.add(current);
+            used = 0;
+        }
+        MemorySegment.copy(bytes, from, current, ValueLayout.JAVA_BYTE, used, length);
+        long reference = reference(chunks.size() - 1, used, length);
+        used += length;
+        totalBytes += length;
+        return reference;
+    }
+
+    /** Appends a copy of {@code source} (UTF-8 bytes from another staging buffer or a dictionary). */
+    long add(MemorySegment source) {
+        int length = (int) source.byteSize();
+        if (arena == null) {
+            throw new IllegalStateException("staging buffer already released");
+        }
+        if (length > CHUNK - used) {
+            current = arena.allocate(Math.max(CHUNK, length), 8);
+            chunks.add(current);
+            used = 0;
+        }
+        MemorySegment.copy(source, 0, current, used, length);
+        long reference = reference(chunks.size() - 1, used, length);
+        used += length;
+        totalBytes += length;
+        return reference;
+    }
+
+    long totalBytes() {
+        return totalBytes;
+    }
+
+    /** The bytes of a reference, as a slice of the staging chunk. */
+    MemorySegment slice(long reference) {
+        return chunks.get(chunk(reference)).asSlice(offset(reference), length(reference));
+    }
+
+    MemorySegment chunkOf(long reference) {
+        return chunks.get(chunk(reference));
+    }
+
+    // Reference layout: chunk index (20 bits) | offset in chunk (22 bits) | length (22 bits). Oversized values get
+    // a chunk of their own at offset 0, so length is bounded by the 4 MiB the layout allows.
+    static long reference(int chunk, int offset, int length) {
+        if (length >= 1 << 22) {
+            throw new IllegalArgumentException("a string of " + length + " bytes exceeds the 4 MiB value limit");
+        }
+        return ((long) chunk << 44) | ((long) offset << 22) | length;
+    }
+
+    static int chunk(long reference) {
+        return (int) (reference >>> 44);
+    }
+
+    static int offset(long reference) {
+        return (int) ((reference >>> 22) & ((1 << 22) - 1));
+    }
+
+    static int length(long reference) {
+        return (int) (reference & ((1 << 22) - 1));
+    }
+
+    void release() {
+        if (arena != null) {
+            arena.close();
+            arena = null;
+            chunks.clear();
+            current = null;
+        }
+    }
+}
