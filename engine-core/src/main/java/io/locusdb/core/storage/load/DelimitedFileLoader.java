@@ -12,6 +12,15 @@ import io.locusdb.natives.memory.NodeMemory;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -22,8 +31,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Loads a CSV or TPC-H {@code .tbl} file into a new table. Lines are parsed as they stream in and routed to their
- * part (HASH, ROUND_ROBIN; RANGE is split by key quantiles at the end); then all parts are encoded in parallel.
+ * Loads a CSV or TPC-H {@code .tbl} file into a new table. The file is mapped and parsed by all threads at once, each
+ * over a newline-aligned range, straight from its bytes; rows are routed to their part (HASH, ROUND_ROBIN; RANGE is
+ * split by key quantiles at the end), then all parts are encoded in parallel. A file with quoted fields (which may
+ * hide line breaks) is parsed serially instead.
  * The first malformed row stops the load with file, line, column and reason, and nothing is left allocated: the
  * caller registers the returned table only on success.
  */
@@ -38,6 +49,122 @@ public final class DelimitedFileLoader {
 
     public Table load(Path file, String tableName, Schema schema, PartitionSpec spec, DelimitedFormat format,
                       InitialPlacement placement, LoadProgress progress) {
+        try {
+            return loadMapped(file, tableName, schema, spec, format, placement, progress);
+        } catch (MappedChunkParser.QuotedFieldFound e) {
+            // Quoted fields may hide line breaks, so the file cannot be cut at arbitrary newlines: parse serially.
+            return loadSerial(file, tableName, schema, spec, format, placement, progress);
+        }
+    }
+
+    /**
+     * The fast path: the file is mapped, cut into newline-aligned ranges and parsed by all threads at once straight
+     * from its bytes; each thread's rows become pieces of the parts, encoded together.
+     */
+    private Table loadMapped(Path file, String tableName, Schema schema, PartitionSpec spec, DelimitedFormat format,
+                             InitialPlacement placement, LoadProgress progress) {
+        String source = file.toString();
+        int keyColumn = spec.column() == null ? -1 : schema.indexOf(spec.column());
+        int stagingParts = spec instanceof PartitionSpec.Range ? 1 : spec.parts();
+        List<MappedChunkParser> parsers = new ArrayList<>();
+        try (Arena arena = Arena.ofShared();
+             FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = channel.size();
+            if (size == 0 && format.header()) {
+                throw new LoadException(source, 1, null, "empty file: expected a header line");
+            }
+            MemorySegment bytes = size == 0 ? MemorySegment.NULL
+                    : channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+            int chunks = (int) Math.max(1, Math.min(threads, size / (1 << 20)));
+            long[] bounds = new long[chunks + 1];
+            bounds[chunks] = size;
+            for (int k = 1; k < chunks; k++) {
+                long b = Math.max(bounds[k - 1], size * k / chunks);
+                while (b < size && bytes.get(ValueLayout.JAVA_BYTE, b - 1) != '\n') {
+                    b++;
+                }
+                bounds[k] = b;
+            }
+            for (int k = 0; k < chunks; k++) {
+                parsers.add(new MappedChunkParser(bytes, schema, spec, format, stagingParts, keyColumn));
+            }
+            runParsers(parsers, bounds, format.header());
+            MappedChunkParser.Failure first = parsers.stream().map(p -> p.failure).filter(f -> f != null)
+                    .min(java.util.Comparator.comparingLong(MappedChunkParser.Failure::lineOffset)).orElse(null);
+            if (first != null) {
+                throw new LoadException(source, lineNumber(bytes, first.lineOffset()), first.column(),
+                        first.reason());
+            }
+        } catch (NoSuchFileException e) {
+            throw new LoadException(source, 0, null, "no such file");
+        } catch (IOException e) {
+            throw new LoadException(source, "cannot read: " + e.getMessage(), e);
+        } catch (RuntimeException | Error e) {
+            parsers.forEach(p -> p.builders.forEach(TablePartBuilder::discard));
+            throw e;
+        }
+        progress.rowsDone(tableName, parsers.stream().mapToLong(p -> p.rows).sum(), 0);
+        List<List<TablePartBuilder>> parts = new ArrayList<>();
+        List<Long> bounds = List.of();
+        if (spec instanceof PartitionSpec.Range) {
+            List<TablePartBuilder> staged = parsers.stream().map(p -> p.builders.getFirst()).toList();
+            try {
+                RangeSplitter splitter = new RangeSplitter(staged, keyColumn, spec.parts());
+                splitter.builders.forEach(b -> parts.add(List.of(b)));
+                bounds = splitter.bounds;
+            } finally {
+                staged.forEach(TablePartBuilder::discard);
+            }
+        } else {
+            for (int p = 0; p < stagingParts; p++) {
+                int part = p;
+                parts.add(parsers.stream().map(parser -> parser.builders.get(part)).toList());
+            }
+        }
+        List<io.locusdb.core.storage.table.PartPlacement> placements = new ArrayList<>();
+        for (int p = 0; p < parts.size(); p++) {
+            placements.add(placement.place(p, memory.topology()));
+        }
+        List<TablePart> built = PartAssembler.buildAllFromPieces(parts, memory, placements, threads);
+        return new Table(tableName, schema, spec, built, bounds);
+    }
+
+    private void runParsers(List<MappedChunkParser> parsers, long[] bounds, boolean header) {
+        try (ExecutorService pool = Executors.newFixedThreadPool(parsers.size(),
+                Thread.ofPlatform().name("locus-parse-", 0).daemon().factory())) {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int k = 0; k < parsers.size(); k++) {
+                int chunk = k;
+                futures.add(pool.submit(() -> parsers.get(chunk).parse(bounds[chunk], bounds[chunk + 1],
+                        header && chunk == 0)));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException("parsing failed", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while loading", e);
+        }
+    }
+
+    /** 1-based line number of a byte offset: counted only when reporting an error. */
+    private static long lineNumber(MemorySegment bytes, long offset) {
+        long line = 1;
+        for (long i = 0; i < offset; i++) {
+            if (bytes.get(ValueLayout.JAVA_BYTE, i) == '\n') {
+                line++;
+            }
+        }
+        return line;
+    }
+
+    private Table loadSerial(Path file, String tableName, Schema schema, PartitionSpec spec, DelimitedFormat format,
+                             InitialPlacement placement, LoadProgress progress) {
         String source = file.toString();
         int keyColumn = spec.column() == null ? -1 : schema.indexOf(spec.column());
         int stagingParts = spec instanceof PartitionSpec.Range ? 1 : spec.parts();
@@ -101,7 +228,7 @@ public final class DelimitedFileLoader {
         if (spec instanceof PartitionSpec.Range) {
             TablePartBuilder staged = builders.getFirst();
             try {
-                RangeSplitter splitter = new RangeSplitter(staged, keyColumn, spec.parts());
+                RangeSplitter splitter = new RangeSplitter(List.of(staged), keyColumn, spec.parts());
                 builders = splitter.builders;
                 bounds = splitter.bounds;
             } finally {

@@ -16,18 +16,24 @@ final class RangeSplitter {
     final List<TablePartBuilder> builders = new ArrayList<>();
     final List<Long> bounds = new ArrayList<>();
 
-    RangeSplitter(TablePartBuilder staged, int keyColumn, int parts) {
-        Schema schema = staged.schema();
-        if (!(staged.column(keyColumn) instanceof LongColumnBuilder keys)) {
+    RangeSplitter(List<TablePartBuilder> pieces, int keyColumn, int parts) {
+        Schema schema = pieces.getFirst().schema();
+        if (!(pieces.getFirst().column(keyColumn) instanceof LongColumnBuilder)) {
             throw new IllegalArgumentException("RANGE partitioning needs an integer, decimal or date column; "
                     + schema.column(keyColumn).name() + " is " + schema.column(keyColumn).type());
         }
-        long rows = staged.rows();
-        long[] sorted = new long[(int) (rows - countNulls(keys, rows))];
+        long nonNull = 0;
+        for (TablePartBuilder piece : pieces) {
+            nonNull += piece.rows() - countNulls(piece.column(keyColumn), piece.rows());
+        }
+        long[] sorted = new long[(int) nonNull];
         int k = 0;
-        for (long r = 0; r < rows; r++) {
-            if (!keys.isNull(r)) {
-                sorted[k++] = keys.valueAt(r);
+        for (TablePartBuilder piece : pieces) {
+            LongColumnBuilder keys = (LongColumnBuilder) piece.column(keyColumn);
+            for (long r = 0; r < piece.rows(); r++) {
+                if (!keys.isNull(r)) {
+                    sorted[k++] = keys.valueAt(r);
+                }
             }
         }
         Arrays.sort(sorted);
@@ -42,7 +48,9 @@ final class RangeSplitter {
             builders.add(new TablePartBuilder(schema));
         }
         try {
-            split(staged, keys, rows, schema);
+            for (TablePartBuilder piece : pieces) {
+                split(piece, (LongColumnBuilder) piece.column(keyColumn), piece.rows(), schema);
+            }
         } catch (RuntimeException | Error e) {
             builders.forEach(TablePartBuilder::discard);
             throw e;

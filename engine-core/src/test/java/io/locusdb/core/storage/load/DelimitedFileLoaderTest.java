@@ -68,6 +68,31 @@ class DelimitedFileLoaderTest {
     }
 
     @Test
+    void largeFilesAreParsedInParallelAndReportTheFirstBadLineInFileOrder() throws IOException {
+        StringBuilder text = new StringBuilder();
+        int lines = 100_000;
+        for (int i = 1; i <= lines; i++) {
+            String price = i == 75_000 ? "1x.00" : i == 20_000 ? "2y.00" : (i % 1000) + ".25";
+            text.append(i).append('|').append(price).append("|1995-03-0").append(1 + i % 9).append("|n")
+                    .append(i % 97).append("|\n");
+        }
+        Path bad = write("big.tbl", text.toString());
+        assertThat(Files.size(bad)).isGreaterThan(2L << 20);
+        assertFailsCleanly(bad, "big.tbl:20000, column 2 (price)", "'2y.00' is not a DECIMAL(15,2)");
+
+        Path good = write("good.tbl", text.toString().replace("1x.00", "1.00").replace("2y.00", "2.00"));
+        Table table = load(good, new PartitionSpec.Hash("id", 3));
+        assertThat(table.version().rows()).isEqualTo(lines);
+        long sum = 0;
+        for (var part : table.version().parts()) {
+            for (long r = 0; r < part.rows(); r++) {
+                sum += (Long) part.column(0).boxedValue(r);
+            }
+        }
+        assertThat(sum).isEqualTo((long) lines * (lines + 1) / 2);
+    }
+
+    @Test
     void truncatedFileIsAClearError() throws IOException {
         Path file = write("t.tbl", "1|10.50|1998-12-01|hello|\n2|0.01|19");
         assertFailsCleanly(file, "t.tbl:2", "truncated");

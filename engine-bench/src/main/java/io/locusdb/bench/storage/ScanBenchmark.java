@@ -1,0 +1,155 @@
+package io.locusdb.bench.storage;
+
+import io.locusdb.core.storage.column.Column;
+import io.locusdb.core.storage.column.PackedCodes;
+import io.locusdb.core.storage.load.LoadProgress;
+import io.locusdb.core.storage.load.TpchLoader;
+import io.locusdb.core.storage.scan.IdRange;
+import io.locusdb.core.storage.scan.PackedRangeScan;
+import io.locusdb.core.storage.scan.ScanBytes;
+import io.locusdb.core.storage.table.InitialPlacement;
+import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.table.TablePart;
+import io.locusdb.natives.memory.NodeMemory;
+import io.locusdb.natives.topology.Topologies;
+import io.trino.tpch.TpchTable;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Bit-packed range scans over lineitem columns (one pass over each column's packed codes per operation), next to a
+ * plain sequential-read kernel over exactly the same bytes. The {@code bytes} aux counter is reported as bytes/s:
+ * GB/s of packed data; the ratio kernel/baseline is the figure of merit (goal ≥ 0.8).
+ *
+ * <p>Columns: l_shipdate (12-bit codes), l_quantity (6), l_discount (4), l_extendedprice (20), l_orderkey (21);
+ * predicate: the middle half of each dictionary.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector",
+        "-Xmx6g"})
+@State(Scope.Benchmark)
+public class ScanBenchmark {
+    private static final VectorSpecies<Long> SPECIES = LongVector.SPECIES_PREFERRED;
+    static final String[] COLUMNS = {"l_shipdate", "l_quantity", "l_discount", "l_extendedprice", "l_orderkey"};
+
+    @Param({"1"})
+    public double scaleFactor;
+
+    private Table table;
+    private final List<PackedCodes> codes = new ArrayList<>();
+    private final List<IdRange> ranges = new ArrayList<>();
+    private long packedBytes;
+    private long[] selection;
+
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.OPERATIONS)
+    public static class Bytes {
+        public long bytes;
+    }
+
+    @Setup(Level.Trial)
+    public void load() {
+        NodeMemory memory = new NodeMemory(Topologies.real());
+        table = new TpchLoader(memory, Runtime.getRuntime().availableProcessors()).generate(TpchTable.LINE_ITEM,
+                scaleFactor, 1, new InitialPlacement.RoundRobin(), LoadProgress.NONE);
+        TablePart part = table.version().parts().getFirst();
+        long maxRows = 0;
+        for (String name : COLUMNS) {
+            Column column = part.column(table.schema().indexOf(name));
+            int size = column.dictionary().size();
+            codes.add(column.codes());
+            ranges.add(new IdRange(Math.max(1, size / 4), Math.max(1, 3 * size / 4)));
+            packedBytes += column.codes().byteSize();
+            maxRows = Math.max(maxRows, column.rows());
+        }
+        selection = new long[(int) ((maxRows + 63) / 64)];
+        System.out.printf("%n[scan setup] %d rows, %.1f MiB of packed codes over %d columns%n", maxRows,
+                packedBytes / 1048576.0, COLUMNS.length);
+    }
+
+    @TearDown(Level.Trial)
+    public void free() {
+        table.version().parts().forEach(TablePart::release);
+    }
+
+    @Benchmark
+    public long rangeCountVector(Bytes counter) {
+        ScanBytes bytes = new ScanBytes();
+        long matches = 0;
+        for (int c = 0; c < codes.size(); c++) {
+            matches += PackedRangeScan.count(codes.get(c), ranges.get(c), bytes);
+        }
+        counter.bytes += packedBytes;
+        return matches;
+    }
+
+    @Benchmark
+    public long rangeCountScalar(Bytes counter) {
+        long matches = 0;
+        for (int c = 0; c < codes.size(); c++) {
+            matches += PackedRangeScan.countScalar(codes.get(c), ranges.get(c));
+        }
+        counter.bytes += packedBytes;
+        return matches;
+    }
+
+    @Benchmark
+    public long rangeSelectBitmap(Bytes counter) {
+        ScanBytes bytes = new ScanBytes();
+        long matches = 0;
+        for (int c = 0; c < codes.size(); c++) {
+            java.util.Arrays.fill(selection, 0);
+            matches += PackedRangeScan.select(codes.get(c), ranges.get(c), selection, bytes);
+        }
+        counter.bytes += packedBytes;
+        return matches;
+    }
+
+    /** The baseline: a vectorized sum over the same words, i.e. reading the bytes and nothing else. */
+    @Benchmark
+    public long sequentialReadBaseline(Bytes counter) {
+        long sum = 0;
+        for (PackedCodes column : codes) {
+            sum += sumWords(column.words(), column.wordCount());
+        }
+        counter.bytes += packedBytes;
+        return sum;
+    }
+
+    static long sumWords(MemorySegment segment, long words) {
+        LongVector acc = LongVector.zero(SPECIES);
+        long vectorWords = words - words % SPECIES.length();
+        long stride = (long) SPECIES.length() * Long.BYTES;
+        for (long offset = 0; offset < vectorWords * Long.BYTES; offset += stride) {
+            acc = acc.add(LongVector.fromMemorySegment(SPECIES, segment, offset, ByteOrder.nativeOrder()));
+        }
+        long sum = acc.reduceLanes(VectorOperators.ADD);
+        for (long w = vectorWords; w < words; w++) {
+            sum += segment.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, w);
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,112 @@
+package io.locusdb.core.storage.guest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.locusdb.core.storage.column.LongDictionary;
+import io.locusdb.core.storage.load.LoadProgress;
+import io.locusdb.core.storage.load.TpchLoader;
+import io.locusdb.core.storage.placement.PlacementReport;
+import io.locusdb.core.storage.placement.TablePlacementOps;
+import io.locusdb.core.storage.scan.IdRange;
+import io.locusdb.core.storage.scan.PackedRangeScan;
+import io.locusdb.core.storage.scan.ScanBytes;
+import io.locusdb.core.storage.table.InitialPlacement;
+import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.table.TablePart;
+import io.locusdb.core.storage.table.TableSnapshot;
+import io.locusdb.natives.memory.NodeMemory;
+import io.locusdb.natives.memory.NodeSegment;
+import io.locusdb.natives.memory.PageLocations;
+import io.locusdb.natives.topology.Topologies;
+import io.locusdb.natives.topology.Topology;
+import io.locusdb.natives.topology.TopologyKind;
+import io.trino.tpch.TpchTable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** Table-part placement on real (emulated) NUMA nodes: run inside a 2-node guest by scripts/run-guest-tests. */
+@Tag("numa-guest")
+class StoragePlacementGuestTest {
+    @Test
+    void partsLandOnTheirNodesAndAPartMovesUnderConcurrentScansWithoutErrors() throws Exception {
+        Topology topology = Topologies.real();
+        assertThat(topology.kind()).isEqualTo(TopologyKind.REAL);
+        assertThat(topology.nodeCount()).isGreaterThanOrEqualTo(2);
+        NodeMemory memory = new NodeMemory(topology);
+        Table table = new TpchLoader(memory, 2).generate(TpchTable.LINE_ITEM, 0.01, 2,
+                new InitialPlacement.RoundRobin(), LoadProgress.NONE);
+        for (TablePart part : table.version().parts()) {
+            assertThat(fractionOn(memory, part, part.index())).as("part %d on node %d", part.index(), part.index())
+                    .isEqualTo(1.0);
+        }
+        long expected = countQuantityAtMost(table, 2400);
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong scans = new AtomicLong();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread[] readers = new Thread[2];
+        for (int t = 0; t < readers.length; t++) {
+            readers[t] = Thread.ofPlatform().start(() -> {
+                try {
+                    while (!stop.get()) {
+                        long count = countQuantityAtMost(table, 2400);
+                        if (count != expected) {
+                            throw new AssertionError("scan counted " + count + ", expected " + expected);
+                        }
+                        scans.incrementAndGet();
+                    }
+                } catch (Throwable e) {
+                    failure.set(e);
+                }
+            });
+        }
+        while (scans.get() < 3) {
+            Thread.sleep(10);
+        }
+        TablePart old = table.version().parts().get(1);
+        PlacementReport report = new TablePlacementOps(memory, 2).move(table, 1, 0);
+        long scansAfterMove = scans.get();
+        while (scans.get() < scansAfterMove + 3) {
+            Thread.sleep(10);
+        }
+        stop.set(true);
+        for (Thread reader : readers) {
+            reader.join();
+        }
+        System.out.println("move under load: " + report + "; " + scans.get() + " concurrent scans");
+        assertThat(failure.get()).isNull();
+        TablePart moved = table.version().parts().get(1);
+        assertThat(moved.homeNode()).isZero();
+        assertThat(fractionOn(memory, moved, 0)).isEqualTo(1.0);
+        assertThat(old.isFreed()).isTrue();
+        assertThat(old.memory().isClosed()).isTrue();
+        assertThat(memory.usage().bytesOnNode(1)).isZero();
+    }
+
+    private static double fractionOn(NodeMemory memory, TablePart part, int node) {
+        long on = 0;
+        long present = 0;
+        for (NodeSegment segment : part.memory().segments()) {
+            segment.touchPages(memory.pageSize());
+            PageLocations where = memory.locate(segment.segment());
+            on += where.pagesOnNode(node);
+            present += where.presentPages();
+        }
+        return present == 0 ? 0 : (double) on / present;
+    }
+
+    private static long countQuantityAtMost(Table table, long cents) {
+        int column = table.schema().indexOf("l_quantity");
+        long count = 0;
+        try (TableSnapshot snapshot = table.snapshot()) {
+            for (TablePart part : snapshot.parts()) {
+                LongDictionary dictionary = (LongDictionary) part.column(column).dictionary();
+                count += PackedRangeScan.count(part.column(column).codes(),
+                        IdRange.between(dictionary, Long.MIN_VALUE, cents), new ScanBytes());
+            }
+        }
+        return count;
+    }
+}
