@@ -26,6 +26,45 @@ public final class Catalog {
         return memory;
     }
 
+    /**
+     * Creates an empty table with its parts placed per {@code placement} (CREATE TABLE), optionally in a table
+     * group, which must be co-partitioned with it.
+     */
+    public Table createTable(String name, Schema schema, PartitionSpec spec, InitialPlacement placement,
+                             String groupName) {
+        if (find(name).isPresent()) {
+            throw new IllegalArgumentException("table '" + name + "' already exists");
+        }
+        TableGroup group = groupName == null ? null : group(groupName);
+        List<TablePart> parts = new ArrayList<>();
+        try {
+            for (int p = 0; p < spec.parts(); p++) {
+                parts.add(new TablePartBuilder(schema).build(p, memory, placement.place(p, memory.topology())));
+            }
+            List<Long> bounds = new ArrayList<>();
+            if (spec instanceof PartitionSpec.Range) {
+                for (int p = 1; p < spec.parts(); p++) {
+                    bounds.add(Long.MAX_VALUE);
+                }
+            }
+            Table table = new Table(name, schema, spec, parts, bounds);
+            if (group != null) {
+                group.add(table);
+            }
+            try {
+                return register(table);
+            } catch (RuntimeException e) {
+                if (group != null) {
+                    group.remove(table);
+                }
+                throw e;
+            }
+        } catch (RuntimeException | Error e) {
+            parts.forEach(TablePart::release);
+            throw e;
+        }
+    }
+
     public Table register(Table table) {
         Table existing = tables.putIfAbsent(key(table.name()), table);
         if (existing != null) {
