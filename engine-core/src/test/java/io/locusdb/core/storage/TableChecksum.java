@@ -14,10 +14,15 @@ public record TableChecksum(long rows, long sum, long xor) {
         long xor = 0;
         try (TableSnapshot snapshot = table.snapshot()) {
             for (TablePart part : snapshot.parts()) {
-                for (long r = 0; r < part.rows(); r++) {
+                long total = part.rows() + snapshot.deltaRows(part);
+                for (long r = 0; r < total; r++) {
+                    if (!snapshot.isVisible(part, r)) {
+                        continue;
+                    }
                     long h = 17;
                     for (int c = 0; c < part.columns().size(); c++) {
-                        Object v = part.column(c).boxedValue(r);
+                        Object v = r < part.rows() ? part.column(c).boxedValue(r)
+                                : part.delta().row((int) (r - part.rows()))[c];
                         h = h * 31 + (v == null ? 0x5bd1e995 : Objects.hashCode(v));
                     }
                     long mixed = PartitionRouter.hash(h);

@@ -22,6 +22,13 @@ final class RowCopier {
         }
     }
 
+    /** Appends a delta row (normalized boxed values) to a builder. */
+    static void copyDeltaRow(Object[] row, TablePartBuilder target) {
+        for (int c = 0; c < row.length; c++) {
+            target.column(c).appendBoxed(row[c]);
+        }
+    }
+
     static void copyValue(Column column, long row, ColumnBuilder target) {
         int id = column.codes().get(row);
         if (id == 0) {

@@ -3,6 +3,7 @@ package io.locusdb.core.storage.placement;
 import io.locusdb.core.storage.column.Column;
 import io.locusdb.core.storage.load.PartAssembler;
 import io.locusdb.core.storage.load.PartitionRouter;
+import io.locusdb.core.storage.table.PartDelta;
 import io.locusdb.core.storage.table.PartMemory;
 import io.locusdb.core.storage.table.PartPlacement;
 import io.locusdb.core.storage.table.PartitionSpec;
@@ -57,7 +58,8 @@ public final class TablePlacementOps {
                 for (Column c : old.columns()) {
                     columns.add(ColumnCopier.copy(c, target));
                 }
-                moved = new TablePart(partIndex, columns, old.rows(), target);
+                // The delta (inserts and deletions since the part was built) travels with the part as it is.
+                moved = new TablePart(partIndex, columns, old.rows(), target, old.delta());
             } catch (RuntimeException | Error e) {
                 target.close();
                 throw e;
@@ -150,10 +152,9 @@ public final class TablePlacementOps {
             long start = System.nanoTime();
             TableVersion version = table.version();
             TablePartBuilder builder = new TablePartBuilder(table.schema());
+            long commit = table.committed();
             for (TablePart part : version.parts()) {
-                for (long r = 0; r < part.rows(); r++) {
-                    RowCopier.copyRow(part, r, builder);
-                }
+                copyVisibleRows(part, commit, builder);
             }
             PartitionSpec spec = version.spec().withParts(1);
             List<TablePart> parts = PartAssembler.buildAll(List.of(builder), memory,
@@ -169,27 +170,104 @@ public final class TablePlacementOps {
                            TablePartBuilder first, TablePartBuilder second, long[] splitKeys) {
         TablePart part = version.parts().get(parent);
         long rows = part.rows();
+        long commit = table.committed();
+        PartDelta delta = part.delta();
+        int deltaRows = delta.visibleRows(commit);
         switch (spec) {
             case PartitionSpec.Hash hash -> {
-                Column key = part.column(table.schema().indexOf(hash.column()));
+                int keyIndex = table.schema().indexOf(hash.column());
+                Column key = part.column(keyIndex);
                 for (long r = 0; r < rows; r++) {
-                    int target = PartitionRouter.hashPart(RowCopier.boxedKey(key, r), hash);
-                    RowCopier.copyRow(part, r, target == parent ? first : second);
+                    if (!delta.isDeleted(r, commit)) {
+                        int target = PartitionRouter.hashPart(RowCopier.boxedKey(key, r), hash);
+                        RowCopier.copyRow(part, r, target == parent ? first : second);
+                    }
+                }
+                for (int i = 0; i < deltaRows; i++) {
+                    if (!delta.isDeleted(rows + i, commit)) {
+                        Object[] row = delta.row(i);
+                        RowCopier.copyDeltaRow(row,
+                                PartitionRouter.hashPart(row[keyIndex], hash) == parent ? first : second);
+                    }
                 }
             }
             case PartitionSpec.Range range -> {
-                Column key = part.column(table.schema().indexOf(range.column()));
+                int keyIndex = table.schema().indexOf(range.column());
+                Column key = part.column(keyIndex);
                 long split = medianKey(key, rows);
                 splitKeys[parent] = split;
                 for (long r = 0; r < rows; r++) {
-                    Long k = RowCopier.longKey(key, r);
-                    RowCopier.copyRow(part, r, k == null || k < split ? first : second);
+                    if (!delta.isDeleted(r, commit)) {
+                        Long k = RowCopier.longKey(key, r);
+                        RowCopier.copyRow(part, r, k == null || k < split ? first : second);
+                    }
+                }
+                for (int i = 0; i < deltaRows; i++) {
+                    if (!delta.isDeleted(rows + i, commit)) {
+                        Object[] row = delta.row(i);
+                        Long k = (Long) row[keyIndex];
+                        RowCopier.copyDeltaRow(row, k == null || k < split ? first : second);
+                    }
                 }
             }
             default -> {
-                for (long r = 0; r < rows; r++) {
-                    RowCopier.copyRow(part, r, r < rows / 2 ? first : second);
+                long total = rows + deltaRows;
+                for (long r = 0; r < total; r++) {
+                    if (!delta.isDeleted(r, commit)) {
+                        TablePartBuilder target = r < total / 2 ? first : second;
+                        if (r < rows) {
+                            RowCopier.copyRow(part, r, target);
+                        } else {
+                            RowCopier.copyDeltaRow(delta.row((int) (r - rows)), target);
+                        }
+                    }
                 }
+            }
+        }
+    }
+
+    /**
+     * Folds a part's delta into a new main part (new dictionaries), dropping deleted rows; the part keeps its index
+     * and placement. Queries that hold the old part keep reading it.
+     */
+    public PlacementReport mergeDelta(Table table, int partIndex) {
+        table.maintenanceLock().lock();
+        try {
+            long start = System.nanoTime();
+            TableVersion version = table.version();
+            checkPart(table, version, partIndex);
+            TablePart old = version.parts().get(partIndex);
+            TablePartBuilder builder = new TablePartBuilder(table.schema());
+            copyVisibleRows(old, table.committed(), builder);
+            TablePart fresh = TablePartBuilder.buildConcatenated(List.of(builder), partIndex, memory,
+                    old.placement());
+            List<TablePart> parts = new ArrayList<>(version.parts());
+            parts.set(partIndex, fresh);
+            try {
+                table.install(version, version.spec(), parts, version.rangeBounds());
+            } catch (RuntimeException e) {
+                fresh.release();
+                throw e;
+            }
+            return report("merge-delta", table, version.parts().size(), List.of(fresh), start);
+        } finally {
+            table.maintenanceLock().unlock();
+        }
+    }
+
+    private static void copyVisibleRows(TablePart part, long commit, TablePartBuilder target) {
+        PartDelta delta = part.delta();
+        long rows = part.rows();
+        boolean deletions = delta.hasDeletions();
+        for (long r = 0; r < rows; r++) {
+            if (!deletions || !delta.isDeleted(r, commit)) {
+                RowCopier.copyRow(part, r, target);
+            }
+        }
+        int deltaRows = delta.visibleRows(commit);
+        for (int i = 0; i < deltaRows; i++) {
+            if (!deletions || !delta.isDeleted(rows + i, commit)) {
+                RowCopier.copyDeltaRow(delta.row(i), target);
             }
         }
     }

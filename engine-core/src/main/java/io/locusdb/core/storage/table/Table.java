@@ -17,6 +17,8 @@ public final class Table {
     private final AtomicReference<TableVersion> current;
     private final ReentrantLock maintenance = new ReentrantLock();
     private volatile String group;
+    private volatile long committed;
+    private long roundRobin;
     private volatile boolean dropped;
 
     public Table(String name, Schema schema, PartitionSpec spec, List<TablePart> parts, List<Long> rangeBounds) {
@@ -28,7 +30,12 @@ public final class Table {
                     + spec.parts());
         }
         if (spec.column() != null) {
-            schema.indexOf(spec.column());
+            ColumnDef key = schema.column(schema.indexOf(spec.column()));
+            if (spec instanceof PartitionSpec.Range
+                    && key.type().physical() != io.locusdb.core.storage.type.TypeKind.Physical.LONG) {
+                throw new IllegalArgumentException("RANGE partitioning needs an integer, decimal or date column; "
+                        + key.name() + " is " + key.type());
+            }
         }
         this.name = name;
         this.schema = schema;
@@ -66,6 +73,7 @@ public final class Table {
     /** A consistent snapshot of the current parts, each referenced until the snapshot closes. */
     public TableSnapshot snapshot() {
         while (true) {
+            long commit = committed;
             TableVersion version = current.get();
             if (dropped) {
                 throw new IllegalStateException("table " + name + " was dropped");
@@ -81,7 +89,7 @@ public final class Table {
                 }
             }
             if (complete) {
-                return new TableSnapshot(this, version);
+                return new TableSnapshot(this, version, commit);
             }
             // A part was freed: a newer version has been installed meanwhile. Let go and read that one.
             acquired.forEach(TablePart::release);
@@ -100,6 +108,96 @@ public final class Table {
         }
         retire(expected.parts(), parts);
         return next;
+    }
+
+    /** The latest commit number (inserts and upserts each make one). */
+    public long committed() {
+        return committed;
+    }
+
+    /**
+     * Inserts rows (schema order; values as {@link RowValues} accepts) into the parts' deltas as one commit:
+     * visible to snapshots taken after it returns, all or nothing.
+     */
+    public long insert(List<Object[]> rows) {
+        return write(rows, -1);
+    }
+
+    /**
+     * Inserts rows, replacing any visible row with the same value in {@code keyColumn} (UPSERT by key), as one
+     * commit. Later rows of the same statement win over earlier ones.
+     */
+    public long upsert(List<Object[]> rows, String keyColumn) {
+        return write(rows, schema.indexOf(keyColumn));
+    }
+
+    private long write(List<Object[]> rows, int keyColumn) {
+        List<Object[]> normalized = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            normalized.add(RowValues.normalize(schema, row));
+        }
+        maintenance.lock();
+        try {
+            if (dropped) {
+                throw new IllegalStateException("table " + name + " was dropped");
+            }
+            TableVersion version = current.get();
+            long commit = committed + 1;
+            java.util.Set<TablePart> touched = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            List<long[]> deleted = new ArrayList<>();
+            try {
+                for (Object[] row : normalized) {
+                    TablePart part = version.parts().get(route(version, row));
+                    if (keyColumn >= 0) {
+                        for (long existing : KeyLookup.find(part, keyColumn, row[keyColumn], commit)) {
+                            part.delta().delete(existing, commit);
+                            deleted.add(new long[] {version.parts().indexOf(part), existing});
+                        }
+                    }
+                    part.delta().append(row);
+                    touched.add(part);
+                }
+                for (TablePart part : touched) {
+                    part.delta().commit(commit);
+                }
+                committed = commit;
+                return commit;
+            } catch (RuntimeException | Error e) {
+                for (TablePart part : touched) {
+                    part.delta().rollback();
+                }
+                for (long[] d : deleted) {
+                    version.parts().get((int) d[0]).delta().undelete(d[1], commit);
+                }
+                throw e;
+            }
+        } finally {
+            maintenance.unlock();
+        }
+    }
+
+    private int route(TableVersion version, Object[] row) {
+        PartitionSpec spec = version.spec();
+        return switch (spec) {
+            case PartitionSpec.None n -> 0;
+            case PartitionSpec.RoundRobin r -> (int) (roundRobin++ % version.parts().size());
+            case PartitionSpec.Hash h -> io.locusdb.core.storage.load.PartitionRouter.hashPart(
+                    row[schema.indexOf(h.column())], h);
+            case PartitionSpec.Range r -> {
+                Object key = row[schema.indexOf(r.column())];
+                if (key == null) {
+                    yield 0;
+                }
+                long k = (Long) key;
+                int part = 0;
+                for (long bound : version.rangeBounds()) {
+                    if (bound <= k) {
+                        part++;
+                    }
+                }
+                yield part;
+            }
+        };
     }
 
     /** Marks the table dropped and releases its parts (freed once running queries finish). */

@@ -14,9 +14,15 @@ public final class TablePart {
     private final List<Column> columns;
     private final long rows;
     private final PartMemory memory;
+    private final PartDelta delta;
     private final AtomicInteger references = new AtomicInteger(1);
 
     public TablePart(int index, List<Column> columns, long rows, PartMemory memory) {
+        this(index, columns, rows, memory, new PartDelta());
+    }
+
+    /** A part that takes over an existing delta (a moved copy of a part keeps its inserts and deletions). */
+    public TablePart(int index, List<Column> columns, long rows, PartMemory memory, PartDelta delta) {
         for (Column c : columns) {
             if (c.rows() != rows) {
                 throw new IllegalArgumentException("column of " + c.rows() + " rows in a part of " + rows);
@@ -26,6 +32,12 @@ public final class TablePart {
         this.columns = List.copyOf(columns);
         this.rows = rows;
         this.memory = memory;
+        this.delta = delta;
+    }
+
+    /** Inserted rows and deletions not yet merged into the main columns. */
+    public PartDelta delta() {
+        return delta;
     }
 
     public int index() {

@@ -9,11 +9,50 @@ import java.util.List;
 public final class TableSnapshot implements AutoCloseable {
     private final Table table;
     private final TableVersion version;
+    private final long commit;
     private boolean closed;
 
-    TableSnapshot(Table table, TableVersion version) {
+    TableSnapshot(Table table, TableVersion version, long commit) {
         this.table = table;
         this.version = version;
+        this.commit = commit;
+    }
+
+    /** The commit this snapshot reads: inserts and deletions of later commits are invisible to it. */
+    public long commit() {
+        return commit;
+    }
+
+    /** Delta rows of {@code part} this snapshot sees (rows 0..n-1 of {@code part.delta()}). */
+    public int deltaRows(TablePart part) {
+        return part.delta().visibleRows(commit);
+    }
+
+    /**
+     * Whether row {@code row} of {@code part} is visible: main rows are 0..rows-1, delta rows follow. Only upserts
+     * delete, so for most parts this is a constant {@code true} (check {@link PartDelta#hasDeletions()}).
+     */
+    public boolean isVisible(TablePart part, long row) {
+        return !part.delta().isDeleted(row, commit);
+    }
+
+    /** Visible rows of the whole table: main and delta rows minus deletions. */
+    public long visibleRows() {
+        long n = 0;
+        for (TablePart part : version.parts()) {
+            int delta = deltaRows(part);
+            long total = part.rows() + delta;
+            if (part.delta().hasDeletions()) {
+                for (long r = 0; r < total; r++) {
+                    if (isVisible(part, r)) {
+                        n++;
+                    }
+                }
+            } else {
+                n += total;
+            }
+        }
+        return n;
     }
 
     public Table table() {
@@ -28,6 +67,7 @@ public final class TableSnapshot implements AutoCloseable {
         return version.parts();
     }
 
+    /** Rows of the main columns only; see {@link #visibleRows()} for the table's content. */
     public long rows() {
         return version.rows();
     }

@@ -1,0 +1,123 @@
+package io.locusdb.core.storage.table;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The write-optimized side of a table part (HANA's delta): rows inserted after the part was built, kept as rows in
+ * append order with the commit number that made each visible, plus the deletions of main and delta rows made by
+ * upserts. Readers never lock: a snapshot reads the table's commit number and sees exactly the rows and deletions
+ * of commits up to it. A merge folds everything into a new main part.
+ *
+ * <p>Writers are serialized by the table's write lock.
+ */
+public final class PartDelta {
+    private static final int CHUNK = 1 << 12;
+    private final List<Object[][]> rowChunks = new ArrayList<>();
+    private final List<long[]> commitChunks = new ArrayList<>();
+    private volatile Chunks published = new Chunks(new Object[0][][], new long[0][]);
+    private volatile int committedRows;
+    private int appendedRows;
+    /** Row number (main rows first, then delta rows after them) → commit number that deleted it. */
+    private final Map<Long, Long> deletions = new ConcurrentHashMap<>();
+
+    private record Chunks(Object[][][] rows, long[][] commits) {
+    }
+
+    /** Per key column: key → delta rows holding it (writer side only, for upserts). */
+    private final Map<Integer, Map<Object, List<Integer>>> keyIndexes = new java.util.HashMap<>();
+
+    /** Appends a row; invisible until {@link #commit}. */
+    void append(Object[] row) {
+        for (Map.Entry<Integer, Map<Object, List<Integer>>> index : keyIndexes.entrySet()) {
+            index.getValue().computeIfAbsent(row[index.getKey()], k -> new ArrayList<>(1)).add(appendedRows);
+        }
+        if (appendedRows % CHUNK == 0) {
+            rowChunks.add(new Object[CHUNK][]);
+            commitChunks.add(new long[CHUNK]);
+        }
+        rowChunks.get(appendedRows / CHUNK)[appendedRows % CHUNK] = row.clone();
+        commitChunks.get(appendedRows / CHUNK)[appendedRows % CHUNK] = Long.MAX_VALUE;
+        appendedRows++;
+    }
+
+    /** Stamps the appended rows with {@code commit} and publishes them. */
+    void commit(long commit) {
+        for (int i = committedRows; i < appendedRows; i++) {
+            commitChunks.get(i / CHUNK)[i % CHUNK] = commit;
+        }
+        published = new Chunks(rowChunks.toArray(Object[][][]::new), commitChunks.toArray(long[][]::new));
+        committedRows = appendedRows;
+    }
+
+    /** Discards rows appended since the last commit (a failed statement). */
+    void rollback() {
+        for (Map<Object, List<Integer>> index : keyIndexes.values()) {
+            index.values().forEach(rows -> rows.removeIf(r -> r >= committedRows));
+        }
+        appendedRows = committedRows;
+        while (rowChunks.size() > (committedRows + CHUNK - 1) / CHUNK) {
+            rowChunks.removeLast();
+            commitChunks.removeLast();
+        }
+    }
+
+    void delete(long row, long commit) {
+        deletions.putIfAbsent(row, commit);
+    }
+
+    void undelete(long row, long commit) {
+        deletions.remove(row, commit);
+    }
+
+    /** Number of delta rows a reader at {@code commit} sees (a prefix: commits only grow). */
+    public int visibleRows(long commit) {
+        Chunks chunks = published;
+        int n = committedRows;
+        while (n > 0 && chunks.commits()[(n - 1) / CHUNK][(n - 1) % CHUNK] > commit) {
+            n--;
+        }
+        return n;
+    }
+
+    /** Delta row {@code i} (schema order; never modify), for {@code i < visibleRows(..)}. */
+    public Object[] row(int i) {
+        return published.rows()[i / CHUNK][i % CHUNK];
+    }
+
+    /** True when {@code row} (main rows first, then delta rows) was deleted by a commit ≤ {@code commit}. */
+    public boolean isDeleted(long row, long commit) {
+        if (deletions.isEmpty()) {
+            return false;
+        }
+        Long deletedAt = deletions.get(row);
+        return deletedAt != null && deletedAt <= commit;
+    }
+
+    public boolean hasDeletions() {
+        return !deletions.isEmpty();
+    }
+
+    public int deletionCount() {
+        return deletions.size();
+    }
+
+    /** Rows appended (committed or not); the merger's and writer's view. */
+    int appendedRows() {
+        return appendedRows;
+    }
+
+    /** Delta rows (committed or pending) whose {@code keyColumn} equals {@code key}; writer side only. */
+    List<Integer> rowsWithKey(int keyColumn, Object key) {
+        Map<Object, List<Integer>> index = keyIndexes.computeIfAbsent(keyColumn, column -> {
+            Map<Object, List<Integer>> built = new java.util.HashMap<>();
+            for (int i = 0; i < appendedRows; i++) {
+                built.computeIfAbsent(rowChunks.get(i / CHUNK)[i % CHUNK][column], k -> new ArrayList<>(1)).add(i);
+            }
+            return built;
+        });
+        return index.getOrDefault(key, List.of());
+    }
+}
