@@ -3,16 +3,19 @@ package io.locusdb.core.storage.guest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locusdb.core.storage.column.LongDictionary;
-import io.locusdb.core.storage.load.LoadProgress;
-import io.locusdb.core.storage.load.TpchLoader;
+import io.locusdb.core.storage.load.PartAssembler;
 import io.locusdb.core.storage.placement.PlacementReport;
 import io.locusdb.core.storage.placement.TablePlacementOps;
 import io.locusdb.core.storage.scan.IdRange;
 import io.locusdb.core.storage.scan.PackedRangeScan;
 import io.locusdb.core.storage.scan.ScanBytes;
+import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.InitialPlacement;
+import io.locusdb.core.storage.table.PartitionSpec;
+import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TablePart;
+import io.locusdb.core.storage.table.TablePartBuilder;
 import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.natives.memory.NodeMemory;
 import io.locusdb.natives.memory.NodeSegment;
@@ -20,7 +23,9 @@ import io.locusdb.natives.memory.PageLocations;
 import io.locusdb.natives.topology.Topologies;
 import io.locusdb.natives.topology.Topology;
 import io.locusdb.natives.topology.TopologyKind;
-import io.trino.tpch.TpchTable;
+import io.locusdb.core.storage.type.ColumnType;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -36,8 +41,7 @@ class StoragePlacementGuestTest {
         assertThat(topology.kind()).isEqualTo(TopologyKind.REAL);
         assertThat(topology.nodeCount()).isGreaterThanOrEqualTo(2);
         NodeMemory memory = new NodeMemory(topology);
-        Table table = new TpchLoader(memory, 2).generate(TpchTable.LINE_ITEM, 0.01, 2,
-                new InitialPlacement.RoundRobin(), LoadProgress.NONE);
+        Table table = syntheticLineitems(memory, 2, 100_000);
         for (TablePart part : table.version().parts()) {
             assertThat(fractionOn(memory, part, part.index())).as("part %d on node %d", part.index(), part.index())
                     .isEqualTo(1.0);
@@ -83,6 +87,28 @@ class StoragePlacementGuestTest {
         assertThat(old.isFreed()).isTrue();
         assertThat(old.memory().isClosed()).isTrue();
         assertThat(memory.usage().bytesOnNode(1)).isZero();
+    }
+
+    /** lineitem-like rows (key, quantity in cents, comment): TPC-H's 300 MB text pool is too big for the guest. */
+    private static Table syntheticLineitems(NodeMemory memory, int parts, int rowsPerPart) {
+        Schema schema = Schema.of(ColumnDef.notNull("l_orderkey", ColumnType.BIGINT),
+                ColumnDef.notNull("l_quantity", ColumnType.decimal(15, 2)),
+                ColumnDef.of("l_comment", ColumnType.varchar(44)));
+        List<TablePartBuilder> builders = new ArrayList<>();
+        List<Long> bounds = new ArrayList<>();
+        for (int p = 0; p < parts; p++) {
+            TablePartBuilder builder = new TablePartBuilder(schema);
+            for (int i = 0; i < rowsPerPart; i++) {
+                long key = (long) p * rowsPerPart + i;
+                builder.appendRow(key, (key * 7919 % 50 + 1) * 100, "comment " + (key % 1000));
+            }
+            builders.add(builder);
+            if (p > 0) {
+                bounds.add((long) p * rowsPerPart);
+            }
+        }
+        List<TablePart> built = PartAssembler.buildAll(builders, memory, new InitialPlacement.RoundRobin(), 2);
+        return new Table("lineitem", schema, new PartitionSpec.Range("l_orderkey", parts), built, bounds);
     }
 
     private static double fractionOn(NodeMemory memory, TablePart part, int node) {
