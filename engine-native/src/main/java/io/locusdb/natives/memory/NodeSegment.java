@@ -63,14 +63,18 @@ public final class NodeSegment {
     }
 
     /**
-     * Writes one byte per page so every page is faulted in now, on the nodes the policy picks. Loaders call it to
-     * fix placement up front instead of on the first scan.
+     * Faults every page in for writing now, on the nodes the policy picks, without changing the contents. Loaders
+     * call it to fix placement up front instead of on the first scan. An atomic add of zero per page: a plain
+     * read-then-write of the same value is a dead store the JIT may remove (and a read alone maps the shared zero
+     * page, placing nothing).
      */
     public void touchPages(int pageSize) {
-        for (long offset = 0; offset < segment.byteSize(); offset += pageSize) {
-            segment.set(ValueLayout.JAVA_BYTE, offset, segment.get(ValueLayout.JAVA_BYTE, offset));
+        for (long offset = 0; offset + Long.BYTES <= segment.byteSize(); offset += pageSize) {
+            long ignored = (long) TOUCH.getAndAdd(segment, offset, 0L);
         }
     }
+
+    private static final java.lang.invoke.VarHandle TOUCH = ValueLayout.JAVA_LONG.varHandle();
 
     @Override
     public String toString() {

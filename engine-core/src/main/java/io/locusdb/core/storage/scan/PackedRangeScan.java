@@ -17,12 +17,14 @@ import jdk.incubator.vector.VectorSpecies;
  * {@code [lo, hi]} is then {@code lt(hi + 1) & ~lt(lo)}. Padding codes past the end are 0 (NULL) and never match
  * because ranges start at 1.
  *
- * <p>Bounds are checked once per call, not per word. The loops are written so C2 keeps them vectorized: no
- * branches, no masked operations, popcount reduction at the end.
+ * <p>Bounds are checked once per call, not per word. The vector loop has no branches and no masked operations;
+ * counts are kept in per-field counters and summed once per block (see {@link #countWords}).
  */
 public final class PackedRangeScan {
     private static final VectorSpecies<Long> SPECIES = LongVector.SPECIES_PREFERRED;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    /** Below this field width the per-field counters overflow too soon to pay off. */
+    private static final int MIN_VECTOR_FIELD_BITS = 4;
 
     private PackedRangeScan() {
     }
@@ -40,20 +42,48 @@ public final class PackedRangeScan {
                 layout.repeat(range.lo()), layout.repeat(range.hi() + 1L));
     }
 
+    /**
+     * Vector kernel. Instead of a per-lane popcount (not a native instruction below AVX-512), each lane accumulates
+     * {@code match >>> codeBits}: a 0/1 in every field, so every field becomes a small counter. A field of f bits
+     * counts up to 2^f - 1 words before it could overflow into its neighbour; then the fields are summed once and
+     * the counters restart. Narrow codes (fields too small to count far) use the scalar POPCNT loop.
+     */
     static long countWords(MemorySegment segment, long words, long codeBits, long delimiters, long lo, long hiPlusOne) {
-        long vectorWords = words - words % SPECIES.length();
-        LongVector acc = LongVector.zero(SPECIES);
-        long stride = (long) SPECIES.length() * Long.BYTES;
-        long end = vectorWords * Long.BYTES;
-        for (long offset = 0; offset < end; offset += stride) {
-            LongVector x = LongVector.fromMemorySegment(SPECIES, segment, offset, ORDER).lanewise(
-                    VectorOperators.XOR, codeBits);
-            LongVector belowLo = x.add(lo).and(delimiters);
-            LongVector belowHi = x.add(hiPlusOne).and(delimiters);
-            acc = acc.add(belowHi.lanewise(VectorOperators.AND_NOT, belowLo).lanewise(VectorOperators.BIT_COUNT));
+        int bits = Long.numberOfTrailingZeros(delimiters);
+        int fieldBits = bits + 1;
+        if (fieldBits < MIN_VECTOR_FIELD_BITS) {
+            return countWordsScalar(segment, 0, words, codeBits, delimiters, lo, hiPlusOne);
         }
-        long count = acc.reduceLanes(VectorOperators.ADD);
-        for (long w = vectorWords; w < words; w++) {
+        int fields = 64 / fieldBits;
+        long fieldMask = (1L << fieldBits) - 1;
+        long blockWords = Math.min((1L << fieldBits) - 1, 1 << 16) * SPECIES.length();
+        long vectorWords = words - words % SPECIES.length();
+        long stride = (long) SPECIES.length() * Long.BYTES;
+        long count = 0;
+        for (long block = 0; block < vectorWords; block += blockWords) {
+            long end = Math.min(block + blockWords, vectorWords) * Long.BYTES;
+            LongVector acc = LongVector.zero(SPECIES);
+            for (long offset = block * Long.BYTES; offset < end; offset += stride) {
+                LongVector x = LongVector.fromMemorySegment(SPECIES, segment, offset, ORDER).lanewise(
+                        VectorOperators.XOR, codeBits);
+                LongVector belowLo = x.add(lo).and(delimiters);
+                LongVector belowHi = x.add(hiPlusOne).and(delimiters);
+                acc = acc.add(belowHi.lanewise(VectorOperators.AND_NOT, belowLo).lanewise(VectorOperators.LSHR,
+                        bits));
+            }
+            LongVector perField = acc.and(fieldMask);
+            for (int f = 1; f < fields; f++) {
+                perField = perField.add(acc.lanewise(VectorOperators.LSHR, f * fieldBits).and(fieldMask));
+            }
+            count += perField.reduceLanes(VectorOperators.ADD);
+        }
+        return count + countWordsScalar(segment, vectorWords, words, codeBits, delimiters, lo, hiPlusOne);
+    }
+
+    private static long countWordsScalar(MemorySegment segment, long from, long to, long codeBits, long delimiters,
+                                         long lo, long hiPlusOne) {
+        long count = 0;
+        for (long w = from; w < to; w++) {
             count += Long.bitCount(matchWord(segment.getAtIndex(ValueLayout.JAVA_LONG, w), codeBits, delimiters, lo,
                     hiPlusOne));
         }
@@ -118,7 +148,8 @@ public final class PackedRangeScan {
             int bit = (int) (row & 63);
             int index = (int) (row >>> 6);
             selection[index] |= dense << bit;
-            if (bit + perWord > 64) {
+            // Codes past the last row are 0 and never match, so spilled bits always belong to real rows.
+            if (bit + perWord > 64 && (dense >>> (64 - bit)) != 0) {
                 selection[index + 1] |= dense >>> (64 - bit);
             }
         }

@@ -20,7 +20,14 @@ class PackedRangeScanTest {
         try (Arena arena = Arena.ofConfined()) {
             for (int bits = 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
                 PackedLayout layout = new PackedLayout(bits);
-                int rows = 1000 + random.nextInt(3000);
+                // Row counts that end exactly on a selection word, just past one, and large enough for the vector
+                // kernel's per-field counters to be flushed several times.
+                int rows = switch (bits % 4) {
+                    case 0 -> 64 * (1 + random.nextInt(40));
+                    case 1 -> 64 * (1 + random.nextInt(40)) + 1;
+                    case 2 -> 200_000 + random.nextInt(1000);
+                    default -> 1000 + random.nextInt(3000);
+                };
                 int[] codes = new int[rows];
                 PackedCodes.Writer writer = new PackedCodes.Writer(
                         memory.allocate(layout.bytesFor(rows) + 8, MemoryPolicy.bind(0), arena).segment(), layout);
