@@ -98,6 +98,19 @@ public abstract sealed class ColumnBuilder permits LongColumnBuilder, DoubleColu
         rows++;
     }
 
+    /** Packs one code per row of the pieces: 0 for NULL rows, the next of {@code ids} for the others. */
+    protected static PackedCodes writeCodes(java.util.List<? extends ColumnBuilder> pieces, int[] ids,
+                                            SegmentAllocator allocator, PackedLayout layout, long rows) {
+        PackedCodes.Writer writer = codesWriter(allocator, layout, rows);
+        int k = 0;
+        for (ColumnBuilder piece : pieces) {
+            for (long r = 0; r < piece.rows; r++) {
+                writer.add(piece.isNull(r) ? 0 : ids[k++]);
+            }
+        }
+        return writer.finish();
+    }
+
     protected static PackedCodes.Writer codesWriter(SegmentAllocator allocator, PackedLayout layout, long rows) {
         long bytes = Math.max(Long.BYTES, layout.bytesFor(rows));
         return new PackedCodes.Writer(allocator.allocate(bytes, Long.BYTES), layout);

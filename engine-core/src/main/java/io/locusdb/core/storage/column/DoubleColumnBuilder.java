@@ -81,14 +81,8 @@ public final class DoubleColumnBuilder extends ColumnBuilder {
         for (int i = 0; i < encoded.size; i++) {
             dictionarySegment.setAtIndex(ValueLayout.JAVA_DOUBLE, i, fromSortableKey(encoded.dictionary[i]));
         }
-        PackedLayout layout = PackedLayout.forDistinctValues(encoded.size);
-        PackedCodes.Writer writer = codesWriter(allocator, layout, rows);
-        k = 0;
-        for (ColumnBuilder piece : pieces) {
-            for (long r = 0; r < piece.rows; r++) {
-                writer.add(piece.isNull(r) ? 0 : encoded.ids[k++]);
-            }
-        }
-        return new Column(type, new DoubleDictionary(dictionarySegment, encoded.size), writer.finish(), nulls);
+        PackedCodes codes = writeCodes(pieces, encoded.ids, allocator,
+                PackedLayout.forDistinctValues(encoded.size), rows);
+        return new Column(type, new DoubleDictionary(dictionarySegment, encoded.size), codes, nulls);
     }
 }

@@ -71,14 +71,8 @@ public final class LongColumnBuilder extends ColumnBuilder {
         MemorySegment dictionarySegment = allocator.allocate(Math.max(Long.BYTES, (long) encoded.size * Long.BYTES),
                 Long.BYTES);
         MemorySegment.copy(encoded.dictionary, 0, dictionarySegment, ValueLayout.JAVA_LONG, 0, encoded.size);
-        PackedLayout layout = PackedLayout.forDistinctValues(encoded.size);
-        PackedCodes.Writer writer = codesWriter(allocator, layout, rows);
-        k = 0;
-        for (ColumnBuilder piece : pieces) {
-            for (long r = 0; r < piece.rows; r++) {
-                writer.add(piece.isNull(r) ? 0 : encoded.ids[k++]);
-            }
-        }
-        return new Column(type, new LongDictionary(dictionarySegment, encoded.size), writer.finish(), nulls);
+        PackedCodes codes = writeCodes(pieces, encoded.ids, allocator,
+                PackedLayout.forDistinctValues(encoded.size), rows);
+        return new Column(type, new LongDictionary(dictionarySegment, encoded.size), codes, nulls);
     }
 }

@@ -27,19 +27,7 @@ final class StagingBytes {
     }
 
     long add(byte[] bytes, int from, int length) {
-        if (arena == null) {
-            throw new IllegalStateException("staging buffer already released");
-        }
-        if (length > CHUNK - used) {
-            current = arena.allocate(Math.max(CHUNK, length), 8);
-            chunks.add(current);
-            used = 0;
-        }
-        MemorySegment.copy(bytes, from, current, ValueLayout.JAVA_BYTE, used, length);
-        long reference = reference(chunks.size() - 1, used, length);
-        used += length;
-        totalBytes += length;
-        return reference;
+        return add(MemorySegment.ofArray(bytes).asSlice(from, length));
     }
 
     /** Appends a copy of {@code source} (UTF-8 bytes from another staging buffer or a dictionary). */

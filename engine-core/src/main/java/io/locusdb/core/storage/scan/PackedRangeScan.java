@@ -97,18 +97,8 @@ public final class PackedRangeScan {
         }
         PackedLayout layout = codes.layout();
         checkRange(layout, range);
-        long codeBits = layout.codeBitsMask();
-        long delimiters = layout.delimiterMask();
-        long lo = layout.repeat(range.lo());
-        long hiPlusOne = layout.repeat(range.hi() + 1L);
-        MemorySegment segment = codes.words();
-        long words = codes.wordCount();
-        long count = 0;
-        for (long w = 0; w < words; w++) {
-            count += Long.bitCount(matchWord(segment.getAtIndex(ValueLayout.JAVA_LONG, w), codeBits, delimiters, lo,
-                    hiPlusOne));
-        }
-        return count;
+        return countWordsScalar(codes.words(), 0, codes.wordCount(), layout.codeBitsMask(), layout.delimiterMask(),
+                layout.repeat(range.lo()), layout.repeat(range.hi() + 1L));
     }
 
     /**

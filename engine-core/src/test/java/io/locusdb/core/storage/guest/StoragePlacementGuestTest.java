@@ -2,13 +2,10 @@ package io.locusdb.core.storage.guest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locusdb.core.storage.column.LongDictionary;
+import io.locusdb.core.storage.TestScans;
 import io.locusdb.core.storage.load.PartAssembler;
 import io.locusdb.core.storage.placement.PlacementReport;
 import io.locusdb.core.storage.placement.TablePlacementOps;
-import io.locusdb.core.storage.scan.IdRange;
-import io.locusdb.core.storage.scan.PackedRangeScan;
-import io.locusdb.core.storage.scan.ScanBytes;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.InitialPlacement;
 import io.locusdb.core.storage.table.PartitionSpec;
@@ -16,7 +13,6 @@ import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TablePartBuilder;
-import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.natives.memory.NodeMemory;
 import io.locusdb.natives.memory.NodeSegment;
 import io.locusdb.natives.memory.PageLocations;
@@ -46,7 +42,7 @@ class StoragePlacementGuestTest {
             assertThat(fractionOn(memory, part, part.index())).as("part %d on node %d", part.index(), part.index())
                     .isEqualTo(1.0);
         }
-        long expected = countQuantityAtMost(table, 2400);
+        long expected = TestScans.countAtMost(table, "l_quantity", 2400);
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong scans = new AtomicLong();
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -55,7 +51,7 @@ class StoragePlacementGuestTest {
             readers[t] = Thread.ofPlatform().start(() -> {
                 try {
                     while (!stop.get()) {
-                        long count = countQuantityAtMost(table, 2400);
+                        long count = TestScans.countAtMost(table, "l_quantity", 2400);
                         if (count != expected) {
                             throw new AssertionError("scan counted " + count + ", expected " + expected);
                         }
@@ -123,16 +119,4 @@ class StoragePlacementGuestTest {
         return present == 0 ? 0 : (double) on / present;
     }
 
-    private static long countQuantityAtMost(Table table, long cents) {
-        int column = table.schema().indexOf("l_quantity");
-        long count = 0;
-        try (TableSnapshot snapshot = table.snapshot()) {
-            for (TablePart part : snapshot.parts()) {
-                LongDictionary dictionary = (LongDictionary) part.column(column).dictionary();
-                count += PackedRangeScan.count(part.column(column).codes(),
-                        IdRange.between(dictionary, Long.MIN_VALUE, cents), new ScanBytes());
-            }
-        }
-        return count;
-    }
 }

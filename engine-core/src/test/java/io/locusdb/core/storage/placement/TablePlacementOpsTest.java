@@ -3,12 +3,10 @@ package io.locusdb.core.storage.placement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locusdb.core.storage.TableChecksum;
+import io.locusdb.core.storage.TestScans;
 import io.locusdb.core.storage.TestStorage;
 import io.locusdb.core.storage.load.LoadProgress;
 import io.locusdb.core.storage.load.TpchLoader;
-import io.locusdb.core.storage.scan.IdRange;
-import io.locusdb.core.storage.scan.PackedRangeScan;
-import io.locusdb.core.storage.scan.ScanBytes;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.InitialPlacement;
 import io.locusdb.core.storage.table.PartitionSpec;
@@ -76,7 +74,7 @@ class TablePlacementOpsTest {
     void movingAPartWhileScansRunNeverFailsNorMiscountsAndFreesTheOldPart() throws Exception {
         Table table = lineitem(2);
         int quantity = table.schema().indexOf("l_quantity");
-        long expected = countQuantityAtMost(table, 2400);
+        long expected = TestScans.countAtMost(table, "l_quantity", 2400);
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong scans = new AtomicLong();
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -85,7 +83,7 @@ class TablePlacementOpsTest {
             readers[t] = Thread.ofPlatform().start(() -> {
                 try {
                     while (!stop.get()) {
-                        long count = countQuantityAtMost(table, 2400);
+                        long count = TestScans.countAtMost(table, "l_quantity", 2400);
                         if (count != expected) {
                             throw new AssertionError("scan counted " + count + ", expected " + expected);
                         }
@@ -114,16 +112,4 @@ class TablePlacementOpsTest {
         assertThat(quantity).isEqualTo(4);
     }
 
-    private static long countQuantityAtMost(Table table, long cents) {
-        int column = table.schema().indexOf("l_quantity");
-        long count = 0;
-        try (TableSnapshot snapshot = table.snapshot()) {
-            for (TablePart part : snapshot.parts()) {
-                var dictionary = (io.locusdb.core.storage.column.LongDictionary) part.column(column).dictionary();
-                count += PackedRangeScan.count(part.column(column).codes(),
-                        IdRange.between(dictionary, Long.MIN_VALUE, cents), new ScanBytes());
-            }
-        }
-        return count;
-    }
 }
