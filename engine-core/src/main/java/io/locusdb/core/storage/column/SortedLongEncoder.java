@@ -1,7 +1,5 @@
 package io.locusdb.core.storage.column;
 
-import java.util.Arrays;
-
 /**
  * Turns a sequence of long keys into a sorted distinct dictionary plus a 1-based ID per key. Dense key ranges (dates,
  * quantities, flags, surrogate keys) use a direct lookup table: O(n + range), no sort. Sparse ones sort and
@@ -64,18 +62,26 @@ final class SortedLongEncoder {
     }
 
     private static SortedLongEncoder encodeSorted(long[] keys) {
-        long[] sorted = keys.clone();
-        Arrays.sort(sorted);
+        int n = keys.length;
+        long[] sorted = new long[n];
+        int[] rows = new int[n];
+        for (int i = 0; i < n; i++) {
+            sorted[i] = keys[i] ^ Long.MIN_VALUE; // signed order as unsigned order
+            rows[i] = i;
+        }
+        RadixSort.sort(sorted, rows, 0, n, new long[n], new int[n]);
+        int[] ids = new int[n];
         int size = 0;
-        for (int i = 0; i < sorted.length; i++) {
-            if (i == 0 || sorted[i] != sorted[size - 1]) {
-                sorted[size++] = sorted[i];
+        for (int k = 0; k < n; k++) {
+            if (k == 0 || sorted[k] != sorted[k - 1]) {
+                sorted[size++] = sorted[k];
             }
+            ids[rows[k]] = size;
         }
-        int[] ids = new int[keys.length];
-        for (int r = 0; r < keys.length; r++) {
-            ids[r] = Arrays.binarySearch(sorted, 0, size, keys[r]) + 1;
+        long[] dictionary = new long[size];
+        for (int i = 0; i < size; i++) {
+            dictionary[i] = sorted[i] ^ Long.MIN_VALUE;
         }
-        return new SortedLongEncoder(sorted, size, ids);
+        return new SortedLongEncoder(dictionary, size, ids);
     }
 }

@@ -40,23 +40,47 @@ final class StagedStrings {
         return totalBytes;
     }
 
+    /** The bytes of an entry as a slice (allocates a view: for copying out, not for hot loops). */
     MemorySegment bytes(int entry) {
         return sources[entrySource[entry]].slice(entryReference[entry]);
+    }
+
+    /** Copies an entry's bytes to {@code target} at {@code at}; returns the length. */
+    int copyTo(int entry, MemorySegment target, long at) {
+        int n = length(entry);
+        MemorySegment.copy(chunk(entry), offset(entry), target, at, n);
+        return n;
+    }
+
+    // Hot loops address entries as (chunk, offset, length) to avoid a slice object per access.
+    private MemorySegment chunk(int entry) {
+        return sources[entrySource[entry]].chunkOf(entryReference[entry]);
+    }
+
+    private long offset(int entry) {
+        return StagingBytes.offset(entryReference[entry]);
+    }
+
+    private int length(int entry) {
+        return StagingBytes.length(entryReference[entry]);
     }
 
     /** The entry ID (1-based) of the staged string {@code reference} of piece {@code piece}. */
     int idOf(int piece, StagingBytes source, long reference) {
         sources[piece] = source;
-        MemorySegment value = source.slice(reference);
-        int h = hash(value);
+        MemorySegment chunk = source.chunkOf(reference);
+        long offset = StagingBytes.offset(reference);
+        int length = StagingBytes.length(reference);
+        int h = hash(chunk, offset, length);
         int mask = slots.length - 1;
         int i = (h * 0x9E3779B1) & mask;
         while (true) {
             int id = slots[i];
             if (id == 0) {
-                return insert(piece, reference, value.byteSize(), h, i);
+                return insert(piece, reference, length, h, i);
             }
-            if (slotHashes[i] == h && value.mismatch(bytes(id - 1)) < 0) {
+            if (slotHashes[i] == h && length(id - 1) == length && MemorySegment.mismatch(chunk, offset,
+                    offset + length, chunk(id - 1), offset(id - 1), offset(id - 1) + length) < 0) {
                 return id;
             }
             i = (i + 1) & mask;
@@ -98,17 +122,16 @@ final class StagedStrings {
         }
     }
 
-    private static int hash(MemorySegment value) {
-        long n = value.byteSize();
+    private static int hash(MemorySegment chunk, long offset, int n) {
         long h = 0x9E3779B97F4A7C15L ^ n;
         long i = 0;
         for (; i + 8 <= n; i += 8) {
-            h = Long.rotateLeft(h ^ value.get(ValueLayout.JAVA_LONG_UNALIGNED, i) * 0xC2B2AE3D27D4EB4FL, 31)
+            h = Long.rotateLeft(h ^ chunk.get(ValueLayout.JAVA_LONG_UNALIGNED, offset + i) * 0xC2B2AE3D27D4EB4FL, 31)
                     * 0x9E3779B97F4A7C15L;
         }
         long tail = 0;
         for (; i < n; i++) {
-            tail = (tail << 8) | (value.get(ValueLayout.JAVA_BYTE, i) & 0xFF);
+            tail = (tail << 8) | (chunk.get(ValueLayout.JAVA_BYTE, offset + i) & 0xFF);
         }
         h ^= tail * 0x165667B19E3779F9L;
         h ^= h >>> 29;
@@ -141,7 +164,7 @@ final class StagedStrings {
         for (int k = from; k < to; k++) {
             keys[k] = word(order[k], depth);
         }
-        radixSort(keys, order, from, to, keyScratch, orderScratch);
+        RadixSort.sort(keys, order, from, to, keyScratch, orderScratch);
         int runStart = from;
         for (int k = from + 1; k <= to; k++) {
             if (k == to || keys[k] != keys[runStart]) {
@@ -159,7 +182,7 @@ final class StagedStrings {
 
     private boolean anyLongerThan(int[] order, int from, int to, int length) {
         for (int k = from; k < to; k++) {
-            if (bytes(order[k]).byteSize() > length) {
+            if (length(order[k]) > length) {
                 return true;
             }
         }
@@ -168,15 +191,16 @@ final class StagedStrings {
 
     /** Eight bytes of an entry from {@code depth}, big-endian, zero-padded past its end. */
     private long word(int entry, int depth) {
-        MemorySegment value = bytes(entry);
-        long n = value.byteSize();
+        MemorySegment chunk = chunk(entry);
+        long offset = offset(entry);
+        int n = length(entry);
         if (depth + 8 <= n) {
-            return value.get(BIG_ENDIAN_LONG, depth);
+            return chunk.get(BIG_ENDIAN_LONG, offset + depth);
         }
         long w = 0;
         for (int b = 0; b < 8; b++) {
-            long index = depth + b;
-            w = (w << 8) | (index < n ? value.get(ValueLayout.JAVA_BYTE, index) & 0xFF : 0);
+            int index = depth + b;
+            w = (w << 8) | (index < n ? chunk.get(ValueLayout.JAVA_BYTE, offset + index) & 0xFF : 0);
         }
         return w;
     }
@@ -210,55 +234,26 @@ final class StagedStrings {
 
     /** Unsigned byte comparison of two entries that agree on their first {@code depth} bytes. */
     private int compare(int a, int b, int depth) {
-        MemorySegment x = bytes(a);
-        MemorySegment y = bytes(b);
-        long xs = Math.min(depth, x.byteSize());
-        long ys = Math.min(depth, y.byteSize());
-        long mismatch = MemorySegment.mismatch(x, xs, x.byteSize(), y, ys, y.byteSize());
+        MemorySegment x = chunk(a);
+        MemorySegment y = chunk(b);
+        long xo = offset(a);
+        long yo = offset(b);
+        int xn = length(a);
+        int yn = length(b);
+        long xs = xo + Math.min(depth, xn);
+        long ys = yo + Math.min(depth, yn);
+        long mismatch = MemorySegment.mismatch(x, xs, xo + xn, y, ys, yo + yn);
         if (mismatch < 0) {
             return 0;
         }
         long xi = xs + mismatch;
         long yi = ys + mismatch;
-        if (xi == x.byteSize()) {
+        if (xi == xo + xn) {
             return -1;
         }
-        if (yi == y.byteSize()) {
+        if (yi == yo + yn) {
             return 1;
         }
         return Integer.compare(x.get(ValueLayout.JAVA_BYTE, xi) & 0xFF, y.get(ValueLayout.JAVA_BYTE, yi) & 0xFF);
-    }
-
-    /** LSD radix sort of unsigned keys[from, to) carrying order along; skips bytes all keys share. */
-    private static void radixSort(long[] keys, int[] order, int from, int to, long[] keyScratch,
-                                  int[] orderScratch) {
-        int n = to - from;
-        int[] counts = new int[257];
-        for (int shift = 0; shift < 64; shift += 8) {
-            Arrays.fill(counts, 0);
-            for (int k = from; k < to; k++) {
-                counts[(int) ((keys[k] >>> shift) & 0xFF) + 1]++;
-            }
-            boolean trivial = false;
-            for (int b = 1; b <= 256; b++) {
-                if (counts[b] == n) {
-                    trivial = true;
-                    break;
-                }
-            }
-            if (trivial) {
-                continue;
-            }
-            for (int b = 1; b <= 256; b++) {
-                counts[b] += counts[b - 1];
-            }
-            for (int k = from; k < to; k++) {
-                int target = from + counts[(int) ((keys[k] >>> shift) & 0xFF)]++;
-                keyScratch[target] = keys[k];
-                orderScratch[target] = order[k];
-            }
-            System.arraycopy(keyScratch, from, keys, from, n);
-            System.arraycopy(orderScratch, from, order, from, n);
-        }
     }
 }

@@ -102,9 +102,7 @@ public final class StringColumnBuilder extends ColumnBuilder {
             int entry = order[k];
             rank[entry + 1] = k + 1;
             offsets.setAtIndex(ValueLayout.JAVA_INT, k, offset);
-            MemorySegment value = distinct.bytes(entry);
-            MemorySegment.copy(value, 0, dictionaryBytes, offset, value.byteSize());
-            offset += (int) value.byteSize();
+            offset += distinct.copyTo(entry, dictionaryBytes, offset);
         }
         offsets.setAtIndex(ValueLayout.JAVA_INT, size, offset);
         PackedLayout layout = PackedLayout.forDistinctValues(size);

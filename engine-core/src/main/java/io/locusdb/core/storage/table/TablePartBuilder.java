@@ -8,6 +8,7 @@ import java.util.List;
 
 /** Collects the rows of one table part column by column, then encodes them onto the part's node. */
 public final class TablePartBuilder {
+    private static final boolean DEBUG_TIMING = Boolean.getBoolean("locus.debug.load");
     private final Schema schema;
     private final ColumnBuilder[] columns;
 
@@ -94,7 +95,12 @@ public final class TablePartBuilder {
                 for (TablePartBuilder piece : pieces) {
                     columnPieces.add(piece.columns[c]);
                 }
+                long t0 = System.nanoTime();
                 built[c] = ColumnBuilder.buildConcatenated(columnPieces, partMemory);
+                if (DEBUG_TIMING) {
+                    System.err.printf("  column %d (%s): %.2f s%n", c, first.schema.column(c).name(),
+                            (System.nanoTime() - t0) / 1e9);
+                }
                 for (TablePartBuilder piece : pieces) {
                     piece.columns[c] = null; // let the heap copy go as soon as it is encoded
                 }
