@@ -22,6 +22,8 @@ final class StagedStrings {
     private int[] slotHashes;
     private int[] entrySource = new int[1024];
     private long[] entryReference = new long[1024];
+    /** For values of at most 8 bytes: the bytes as a little-endian long, so equality is one compare. */
+    private long[] entryShortKey = new long[1024];
     private int size;
     private long totalBytes;
 
@@ -71,8 +73,27 @@ final class StagedStrings {
         MemorySegment chunk = source.chunkOf(reference);
         long offset = StagingBytes.offset(reference);
         int length = StagingBytes.length(reference);
-        int h = hash(chunk, offset, length);
         int mask = slots.length - 1;
+        if (length <= Long.BYTES) {
+            // Short values (flags, modes, codes): compare as one long instead of a bulk mismatch.
+            long key = shortKey(chunk, offset, length);
+            long mixed = (key ^ length) * 0x9E3779B97F4A7C15L;
+            int h = (int) (mixed ^ (mixed >>> 32));
+            int i = (h * 0x9E3779B1) & mask;
+            while (true) {
+                int id = slots[i];
+                if (id == 0) {
+                    int newId = insert(piece, reference, length, h, i);
+                    entryShortKey[newId - 1] = key;
+                    return newId;
+                }
+                if (slotHashes[i] == h && entryShortKey[id - 1] == key && length(id - 1) == length) {
+                    return id;
+                }
+                i = (i + 1) & mask;
+            }
+        }
+        int h = hash(chunk, offset, length);
         int i = (h * 0x9E3779B1) & mask;
         while (true) {
             int id = slots[i];
@@ -91,6 +112,7 @@ final class StagedStrings {
         if (size == entrySource.length) {
             entrySource = Arrays.copyOf(entrySource, size * 2);
             entryReference = Arrays.copyOf(entryReference, size * 2);
+            entryShortKey = Arrays.copyOf(entryShortKey, size * 2);
         }
         entrySource[size] = piece;
         entryReference[size] = reference;
@@ -120,6 +142,21 @@ final class StagedStrings {
                 slotHashes[i] = oldHashes[j];
             }
         }
+    }
+
+    private static long shortKey(MemorySegment chunk, long offset, int length) {
+        if (length == 0) {
+            return 0;
+        }
+        if (offset + Long.BYTES <= chunk.byteSize()) {
+            long word = chunk.get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
+            return length == Long.BYTES ? word : word & ((1L << (8 * length)) - 1);
+        }
+        long key = 0;
+        for (int b = length - 1; b >= 0; b--) {
+            key = (key << 8) | (chunk.get(ValueLayout.JAVA_BYTE, offset + b) & 0xFF);
+        }
+        return key;
     }
 
     private static int hash(MemorySegment chunk, long offset, int n) {

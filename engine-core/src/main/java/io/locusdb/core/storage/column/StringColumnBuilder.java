@@ -75,6 +75,7 @@ public final class StringColumnBuilder extends ColumnBuilder {
 
     @Override
     protected Column encode(List<? extends ColumnBuilder> pieces, SegmentAllocator allocator) {
+        long tStart = System.nanoTime();
         long rows = pieces.stream().mapToLong(ColumnBuilder::rows).sum();
         long nulls = nullCount(pieces);
         StagedStrings distinct = new StagedStrings(pieces.size(), (int) Math.min(rows - nulls, 1 << 20));
@@ -87,6 +88,7 @@ public final class StringColumnBuilder extends ColumnBuilder {
                         : distinct.idOf(p, piece.bytes, piece.references.get(r));
             }
         }
+        long tHashed = System.nanoTime();
         int size = distinct.size();
         long heap = distinct.totalBytes();
         if (heap > Integer.MAX_VALUE) {
@@ -94,6 +96,7 @@ public final class StringColumnBuilder extends ColumnBuilder {
                     + " table into more parts");
         }
         int[] order = distinct.sortedOrder();
+        long tSorted = System.nanoTime();
         int[] rank = new int[size + 1];
         MemorySegment offsets = allocator.allocate((long) (size + 1) * Integer.BYTES, Integer.BYTES);
         MemorySegment dictionaryBytes = allocator.allocate(Math.max(1, heap), 1);
@@ -110,6 +113,11 @@ public final class StringColumnBuilder extends ColumnBuilder {
         for (int r = 0; r < rows; r++) {
             writer.add(rank[provisional[r]]);
         }
-        return new Column(type, new StringDictionary(offsets, dictionaryBytes, size), writer.finish(), nulls);
+        Column column = new Column(type, new StringDictionary(offsets, dictionaryBytes, size), writer.finish(), nulls);
+        if (Boolean.getBoolean("locus.debug.load") && rows > 1_000_000) {
+            System.err.printf("    strings: %d rows, %d distinct: dedupe %.2f s, sort %.2f s, write %.2f s%n", rows,
+                    size, (tHashed - tStart) / 1e9, (tSorted - tHashed) / 1e9, (System.nanoTime() - tSorted) / 1e9);
+        }
+        return column;
     }
 }

@@ -101,6 +101,27 @@ class ColumnEncodingTest {
     }
 
     @Test
+    void shortAndLongStringsAcrossStagingChunksKeepTheirIdentity() {
+        ColumnBuilder builder = ColumnBuilder.forType(ColumnType.VARCHAR);
+        List<String> expected = new ArrayList<>();
+        Random random = new Random(3);
+        for (int i = 0; i < 400_000; i++) {
+            int length = random.nextInt(12);
+            String v = Integer.toString(random.nextInt(50_000), 36);
+            v = (v + "abcdefghijkl").substring(0, Math.max(0, Math.min(length, v.length() + 12)));
+            builder.appendBoxed(v);
+            expected.add(v);
+        }
+        try (PartMemory part = new PartMemory(memory, PartPlacement.boundTo(0))) {
+            Column column = builder.build(part);
+            assertThat(column.dictionary().size()).isEqualTo(new TreeSet<>(expected).size());
+            for (int r = 0; r < expected.size(); r += 7) {
+                assertThat(column.boxedValue(r)).isEqualTo(expected.get(r));
+            }
+        }
+    }
+
+    @Test
     void refusesValuesOfTheWrongType() {
         ColumnBuilder builder = ColumnBuilder.forType(ColumnType.INTEGER);
         assertThatThrownBy(() -> builder.appendBoxed("seven")).hasMessageContaining("cannot hold String");
