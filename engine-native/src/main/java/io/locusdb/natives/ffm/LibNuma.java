@@ -221,9 +221,11 @@ public final class LibNuma {
 
     /**
      * {@code move_pages(0, count, pages, nodes, status, flags)} for the calling process. With {@code nodes} null it
-     * only reports where each page is. Per-page results (node or negative errno) land in {@code status}.
+     * only reports where each page is. Per-page results (node or negative errno) land in {@code status}. Returns
+     * the kernel's result: 0, or (since Linux 4.17) the number of pages it did not migrate, in which case the status
+     * entries of pages it never reached are left as they were.
      */
-    public static void movePages(long count, MemorySegment pages, MemorySegment nodes, MemorySegment status,
+    public static long movePages(long count, MemorySegment pages, MemorySegment nodes, MemorySegment status,
                                  int flags, MemorySegment capture) {
         requireAvailable("move_pages");
         try {
@@ -231,6 +233,7 @@ public final class LibNuma {
             if (rc < 0) {
                 throw new NativeCallException("move_pages", Downcalls.errno(capture), count + " pages");
             }
+            return rc;
         } catch (NativeCallException e) {
             throw e;
         } catch (Throwable t) {

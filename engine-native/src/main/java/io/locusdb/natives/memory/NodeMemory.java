@@ -31,6 +31,8 @@ public final class NodeMemory {
     public static final long HUGE_PAGE_SIZE = 2L << 20;
     /** Pages per move_pages call: bounds the scratch arrays (16 bytes a page) while amortising the syscall. */
     private static final int MOVE_BATCH_PAGES = 16 * 1024;
+    /** A status value move_pages never writes (statuses are node ids or small negative errnos). */
+    private static final int NOT_REPORTED = Integer.MIN_VALUE;
 
     private final Topology topology;
     private final boolean applyPolicies;
@@ -153,10 +155,18 @@ public final class NodeMemory {
                 if (toMove == 0) {
                     continue;
                 }
+                // The kernel may stop a batch early and leave the rest of status untouched: pre-fill it so an
+                // unwritten entry reads as "not moved" rather than as a stale answer from the query above.
+                for (int i = 0; i < toMove; i++) {
+                    status.setAtIndex(JAVA_INT, i, NOT_REPORTED);
+                }
                 LibNuma.movePages(toMove, movePages, nodes, status, LibNuma.MPOL_MF_MOVE, capture);
                 for (int i = 0; i < toMove; i++) {
                     int where = status.getAtIndex(JAVA_INT, i);
-                    if (where == physical) {
+                    if (where == NOT_REPORTED) {
+                        failed++;
+                        failures.merge("not attempted (kernel stopped the batch)", 1L, Long::sum);
+                    } else if (where == physical) {
                         moved++;
                     } else if (where == -Errno.ENOENT) {
                         notPresent++;

@@ -14,6 +14,8 @@ import java.util.List;
  */
 final class StagingBytes {
     private static final int CHUNK = 1 << 20;
+    /** Exclusive limit on one value's UTF-8 length, set by the 22-bit length field of a reference. */
+    static final int MAX_VALUE_BYTES = 1 << 22;
     private Arena arena = Arena.ofShared();
     private final List<MemorySegment> chunks = new ArrayList<>();
     private MemorySegment current;
@@ -32,11 +34,15 @@ final class StagingBytes {
 
     /** Appends a copy of {@code source} (UTF-8 bytes from another staging buffer or a dictionary). */
     long add(MemorySegment source) {
+        if (source.byteSize() >= MAX_VALUE_BYTES) {
+            throw new io.locusdb.core.storage.type.ValueFormatException("a text value of " + source.byteSize()
+                    + " bytes is too long (values must be smaller than 4 MiB)");
+        }
         int length = (int) source.byteSize();
         if (arena == null) {
             throw new IllegalStateException("staging buffer already released");
         }
-        if (length > CHUNK - used) {
+        if (current == null || length > CHUNK - used) {
             current = arena.allocate(Math.max(CHUNK, length), 8);
             chunks.add(current);
             used = 0;
@@ -64,8 +70,8 @@ final class StagingBytes {
     // Reference layout: chunk index (20 bits) | offset in chunk (22 bits) | length (22 bits). Oversized values get
     // a chunk of their own at offset 0, so length is bounded by the 4 MiB the layout allows.
     static long reference(int chunk, int offset, int length) {
-        if (length >= 1 << 22) {
-            throw new IllegalArgumentException("a string of " + length + " bytes exceeds the 4 MiB value limit");
+        if (length >= MAX_VALUE_BYTES) {
+            throw new IllegalArgumentException("a string of " + length + " bytes is not smaller than 4 MiB");
         }
         return ((long) chunk << 44) | ((long) offset << 22) | length;
     }

@@ -138,6 +138,10 @@ final class ByteFieldParser {
      * field's bytes as a slice (no copy).
      */
     static MemorySegment checkString(MemorySegment s, long from, long to, ColumnType type) {
+        if (to - from >= 1 << 22) {
+            throw new ValueFormatException("a text value of " + (to - from)
+                    + " bytes is too long (values must be smaller than 4 MiB)");
+        }
         boolean ascii = true;
         long chars = 0;
         for (long i = from; i < to; i++) {

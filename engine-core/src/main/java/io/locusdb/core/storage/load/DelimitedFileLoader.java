@@ -49,6 +49,16 @@ public final class DelimitedFileLoader {
 
     public Table load(Path file, String tableName, Schema schema, PartitionSpec spec, DelimitedFormat format,
                       InitialPlacement placement, LoadProgress progress) {
+        // Check everything that does not depend on the data first, so a bad request fails before any work.
+        if (tableName == null || tableName.isBlank()) {
+            throw new IllegalArgumentException("a table needs a name");
+        }
+        if (spec.column() != null) {
+            schema.indexOf(spec.column());
+        }
+        for (int p = 0; p < spec.parts(); p++) {
+            placement.place(p, memory.topology());
+        }
         try {
             return loadMapped(file, tableName, schema, spec, format, placement, progress);
         } catch (MappedChunkParser.QuotedFieldFound e) {
@@ -126,7 +136,7 @@ public final class DelimitedFileLoader {
             placements.add(placement.place(p, memory.topology()));
         }
         List<TablePart> built = PartAssembler.buildAllFromPieces(parts, memory, placements, threads);
-        return new Table(tableName, schema, spec, built, bounds);
+        return newTableOrFree(tableName, schema, spec, built, bounds);
     }
 
     private void runParsers(List<MappedChunkParser> parsers, long[] bounds, boolean header) {
@@ -236,7 +246,17 @@ public final class DelimitedFileLoader {
             }
         }
         List<TablePart> parts = PartAssembler.buildAll(builders, memory, placement, threads);
-        return new Table(tableName, schema, spec, parts, bounds);
+        return newTableOrFree(tableName, schema, spec, parts, bounds);
+    }
+
+    private static Table newTableOrFree(String name, Schema schema, PartitionSpec spec, List<TablePart> parts,
+                                        List<Long> bounds) {
+        try {
+            return new Table(name, schema, spec, parts, bounds);
+        } catch (RuntimeException e) {
+            parts.forEach(TablePart::release);
+            throw e;
+        }
     }
 
     private static Object keyOf(List<String> fields, int keyColumn, Schema schema, long line, String source,

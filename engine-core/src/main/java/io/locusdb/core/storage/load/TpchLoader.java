@@ -41,6 +41,11 @@ public final class TpchLoader {
     /** Generates and registers all eight tables (and the two table groups) in {@code catalog}. */
     public List<Table> loadAll(Catalog catalog, double scaleFactor, int parts, InitialPlacement placement,
                                LoadProgress progress) {
+        for (TpchTable<?> table : TpchTable.getTables()) {
+            if (catalog.find(table.getTableName()).isPresent()) {
+                throw new IllegalArgumentException("table '" + table.getTableName() + "' already exists");
+            }
+        }
         List<Table> loaded = new ArrayList<>();
         try {
             for (TpchTable<?> table : TpchTable.getTables()) {
@@ -128,7 +133,13 @@ public final class TpchLoader {
             placements.add(placement.place(p, memory.topology()));
         }
         long t1 = System.nanoTime();
-        List<TablePart> built = PartAssembler.buildAllFromPieces(builders, memory, placements, threads);
+        List<TablePart> built;
+        try {
+            built = PartAssembler.buildAllFromPieces(builders, memory, placements, threads);
+        } catch (RuntimeException | Error e) {
+            pieces.forEach(TablePartBuilder::discard);
+            throw e;
+        }
         if (Boolean.getBoolean("locus.debug.load")) {
             System.err.printf("%s: generate %.2f s, encode %.2f s%n", table.getTableName(), (t1 - t0) / 1e9,
                     (System.nanoTime() - t1) / 1e9);
@@ -141,6 +152,18 @@ public final class TpchLoader {
                                                                 double scaleFactor, int chunk, int chunks,
                                                                 long expected, LoadProgress progress) {
         TablePartBuilder builder = new TablePartBuilder(schema);
+        try {
+            fillRows(table, builder, scaleFactor, chunk, chunks, expected, progress);
+        } catch (RuntimeException | Error e) {
+            builder.discard();
+            throw e;
+        }
+        return builder;
+    }
+
+    private static <E extends TpchEntity> void fillRows(TpchTable<E> table, TablePartBuilder builder,
+                                                         double scaleFactor, int chunk, int chunks, long expected,
+                                                         LoadProgress progress) {
         List<TpchColumn<E>> columns = table.getColumns();
         int n = columns.size();
         long rows = 0;
@@ -160,6 +183,5 @@ public final class TpchLoader {
             }
         }
         progress.rowsDone(table.getTableName(), rows & 0xFFFF, expected);
-        return builder;
     }
 }

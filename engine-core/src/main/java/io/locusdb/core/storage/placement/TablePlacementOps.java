@@ -42,6 +42,7 @@ public final class TablePlacementOps {
         table.maintenanceLock().lock();
         try {
             long start = System.nanoTime();
+            checkNotDropped(table);
             TableVersion version = table.version();
             checkPart(table, version, partIndex);
             TablePart old = version.parts().get(partIndex);
@@ -66,8 +67,8 @@ public final class TablePlacementOps {
             }
             List<TablePart> parts = new ArrayList<>(version.parts());
             parts.set(partIndex, moved);
-            table.install(version, version.spec(), parts, version.rangeBounds());
             pages = target.mappedBytes() / memory.pageSize();
+            installOrFree(table, version, version.spec(), List.of(moved), parts, version.rangeBounds());
             return new PlacementReport("move", table.name(), parts.size(), parts.size(), old.rows(), pages,
                     System.nanoTime() - start);
         } finally {
@@ -93,6 +94,7 @@ public final class TablePlacementOps {
         table.maintenanceLock().lock();
         try {
             long start = System.nanoTime();
+            checkNotDropped(table);
             TableVersion version = table.version();
             int n = version.parts().size();
             if (2L * n > PartitionSpec.MAX_PARTS) {
@@ -114,9 +116,16 @@ public final class TablePlacementOps {
                 work.add(() -> splitPart(table, version, spec, parent, n, children[childIndex[0]],
                         children[childIndex[1]], splitKeys));
             }
-            runAll(work);
-            List<TablePart> parts = PartAssembler.buildAll(Arrays.asList(children), memory,
-                    Arrays.asList(placements), threads);
+            List<TablePart> parts;
+            try {
+                runAll(work);
+                parts = PartAssembler.buildAll(Arrays.asList(children), memory, Arrays.asList(placements), threads);
+            } catch (RuntimeException | Error e) {
+                for (TablePartBuilder child : children) {
+                    child.discard();
+                }
+                throw e;
+            }
             List<Long> bounds = List.of();
             if (spec instanceof PartitionSpec.Range) {
                 List<Long> b = new ArrayList<>();
@@ -151,14 +160,21 @@ public final class TablePlacementOps {
         try {
             long start = System.nanoTime();
             TableVersion version = table.version();
+            checkNotDropped(table);
             TablePartBuilder builder = new TablePartBuilder(table.schema());
             long commit = table.committed();
-            for (TablePart part : version.parts()) {
-                copyVisibleRows(part, commit, builder);
+            List<TablePart> parts;
+            try {
+                for (TablePart part : version.parts()) {
+                    copyVisibleRows(part, commit, builder);
+                }
+                parts = PartAssembler.buildAll(List.of(builder), memory, List.of(PartPlacement.boundTo(targetNode)),
+                        1);
+            } catch (RuntimeException | Error e) {
+                builder.discard();
+                throw e;
             }
             PartitionSpec spec = version.spec().withParts(1);
-            List<TablePart> parts = PartAssembler.buildAll(List.of(builder), memory,
-                    List.of(PartPlacement.boundTo(targetNode)), 1);
             installOrFree(table, version, spec, parts, List.of());
             return report("merge", table, version.parts().size(), parts, start);
         } finally {
@@ -194,7 +210,9 @@ public final class TablePlacementOps {
             case PartitionSpec.Range range -> {
                 int keyIndex = table.schema().indexOf(range.column());
                 Column key = part.column(keyIndex);
-                long split = medianKey(key, rows);
+                // A part with no keys in main splits at its own lower bound, which keeps the bounds sorted.
+                long lowerBound = parent == 0 ? Long.MIN_VALUE : version.rangeBounds().get(parent - 1);
+                long split = medianKey(key, rows, lowerBound);
                 splitKeys[parent] = split;
                 for (long r = 0; r < rows; r++) {
                     if (!delta.isDeleted(r, commit)) {
@@ -236,19 +254,20 @@ public final class TablePlacementOps {
             long start = System.nanoTime();
             TableVersion version = table.version();
             checkPart(table, version, partIndex);
+            checkNotDropped(table);
             TablePart old = version.parts().get(partIndex);
             TablePartBuilder builder = new TablePartBuilder(table.schema());
-            copyVisibleRows(old, table.committed(), builder);
-            TablePart fresh = TablePartBuilder.buildConcatenated(List.of(builder), partIndex, memory,
-                    old.placement());
-            List<TablePart> parts = new ArrayList<>(version.parts());
-            parts.set(partIndex, fresh);
+            TablePart fresh;
             try {
-                table.install(version, version.spec(), parts, version.rangeBounds());
-            } catch (RuntimeException e) {
-                fresh.release();
+                copyVisibleRows(old, table.committed(), builder);
+                fresh = TablePartBuilder.buildConcatenated(List.of(builder), partIndex, memory, old.placement());
+            } catch (RuntimeException | Error e) {
+                builder.discard();
                 throw e;
             }
+            List<TablePart> parts = new ArrayList<>(version.parts());
+            parts.set(partIndex, fresh);
+            installOrFree(table, version, version.spec(), List.of(fresh), parts, version.rangeBounds());
             return report("merge-delta", table, version.parts().size(), List.of(fresh), start);
         } finally {
             table.maintenanceLock().unlock();
@@ -272,7 +291,7 @@ public final class TablePlacementOps {
         }
     }
 
-    private static long medianKey(Column key, long rows) {
+    private static long medianKey(Column key, long rows, long ifEmpty) {
         long[] keys = new long[(int) rows];
         int k = 0;
         for (long r = 0; r < rows; r++) {
@@ -282,7 +301,7 @@ public final class TablePlacementOps {
             }
         }
         if (k == 0) {
-            return Long.MAX_VALUE;
+            return ifEmpty;
         }
         Arrays.sort(keys, 0, k);
         return keys[k / 2];
@@ -295,15 +314,23 @@ public final class TablePlacementOps {
 
     private long migrateInPlace(TablePart part, int targetNode) {
         long pages = 0;
-        for (NodeSegment segment : part.memory().segments()) {
-            PageMoveReport report = memory.move(segment, targetNode);
-            if (!report.complete()) {
-                throw new IllegalStateException("moving part " + part.index() + " left " + report.failed()
-                        + " pages behind: " + report.failures());
+        long failed = 0;
+        java.util.Map<String, Long> failures = new java.util.TreeMap<>();
+        try {
+            for (NodeSegment segment : part.memory().segments()) {
+                PageMoveReport report = memory.move(segment, targetNode);
+                pages += report.moved();
+                failed += report.failed();
+                report.failures().forEach((reason, n) -> failures.merge(reason, n, Long::sum));
             }
-            pages += report.moved();
+        } finally {
+            // Every segment that was reached is bound to the target now; the part's tasks follow its data.
+            part.memory().rehome(PartPlacement.boundTo(targetNode));
         }
-        part.memory().rehome(PartPlacement.boundTo(targetNode));
+        if (failed > 0) {
+            throw new IllegalStateException("moving part " + part.index() + " left " + failed
+                    + " pages behind: " + failures);
+        }
         return pages;
     }
 
@@ -327,11 +354,23 @@ public final class TablePlacementOps {
 
     private static void installOrFree(Table table, TableVersion version, PartitionSpec spec, List<TablePart> parts,
                                       List<Long> bounds) {
+        installOrFree(table, version, spec, parts, parts, bounds);
+    }
+
+    /** Installs {@code parts}; if that fails, frees {@code created} (the parts this operation built). */
+    private static void installOrFree(Table table, TableVersion version, PartitionSpec spec,
+                                      List<TablePart> created, List<TablePart> parts, List<Long> bounds) {
         try {
             table.install(version, spec, parts, bounds);
         } catch (RuntimeException e) {
-            parts.forEach(TablePart::release);
+            created.forEach(TablePart::release);
             throw e;
+        }
+    }
+
+    private static void checkNotDropped(Table table) {
+        if (table.isDropped()) {
+            throw new IllegalStateException("table " + table.name() + " was dropped");
         }
     }
 

@@ -17,13 +17,14 @@ public final class PartDelta {
     private static final int CHUNK = 1 << 12;
     private final List<Object[][]> rowChunks = new ArrayList<>();
     private final List<long[]> commitChunks = new ArrayList<>();
-    private volatile Chunks published = new Chunks(new Object[0][][], new long[0][]);
-    private volatile int committedRows;
+    private volatile Chunks published = new Chunks(new Object[0][][], new long[0][], 0);
+    private int committedRows;
     private int appendedRows;
     /** Row number (main rows first, then delta rows after them) → commit number that deleted it. */
     private final Map<Long, Long> deletions = new ConcurrentHashMap<>();
 
-    private record Chunks(Object[][][] rows, long[][] commits) {
+    /** What readers see, published as one object so rows, commit stamps and count always agree. */
+    private record Chunks(Object[][][] rows, long[][] commits, int count) {
     }
 
     /** Per key column: key → delta rows holding it (writer side only, for upserts). */
@@ -48,8 +49,9 @@ public final class PartDelta {
         for (int i = committedRows; i < appendedRows; i++) {
             commitChunks.get(i / CHUNK)[i % CHUNK] = commit;
         }
-        published = new Chunks(rowChunks.toArray(Object[][][]::new), commitChunks.toArray(long[][]::new));
         committedRows = appendedRows;
+        published = new Chunks(rowChunks.toArray(Object[][][]::new), commitChunks.toArray(long[][]::new),
+                committedRows);
     }
 
     /** Discards rows appended since the last commit (a failed statement). */
@@ -75,7 +77,7 @@ public final class PartDelta {
     /** Number of delta rows a reader at {@code commit} sees (a prefix: commits only grow). */
     public int visibleRows(long commit) {
         Chunks chunks = published;
-        int n = committedRows;
+        int n = chunks.count();
         while (n > 0 && chunks.commits()[(n - 1) / CHUNK][(n - 1) % CHUNK] > commit) {
             n--;
         }

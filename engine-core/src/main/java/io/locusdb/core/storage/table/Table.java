@@ -73,8 +73,14 @@ public final class Table {
     /** A consistent snapshot of the current parts, each referenced until the snapshot closes. */
     public TableSnapshot snapshot() {
         while (true) {
-            long commit = committed;
+            // Version, then commit, then the version again: the commit read is then one the version contains
+            // (placement operations fold only commits made before they install) and no later commit went to
+            // another version's deltas.
             TableVersion version = current.get();
+            long commit = committed;
+            if (current.get() != version) {
+                continue;
+            }
             if (dropped) {
                 throw new IllegalStateException("table " + name + " was dropped");
             }
@@ -102,6 +108,12 @@ public final class Table {
      */
     public TableVersion install(TableVersion expected, PartitionSpec spec, List<TablePart> parts,
                                 List<Long> rangeBounds) {
+        if (!maintenance.isHeldByCurrentThread()) {
+            throw new IllegalStateException("install needs the table's maintenance lock");
+        }
+        if (dropped) {
+            throw new IllegalStateException("table " + name + " was dropped during a placement operation");
+        }
         TableVersion next = new TableVersion(expected.number() + 1, spec, parts, rangeBounds);
         if (!current.compareAndSet(expected, next)) {
             throw new IllegalStateException("table " + name + " changed during a placement operation");
@@ -149,9 +161,16 @@ public final class Table {
                 for (Object[] row : normalized) {
                     TablePart part = version.parts().get(route(version, row));
                     if (keyColumn >= 0) {
-                        for (long existing : KeyLookup.find(part, keyColumn, row[keyColumn], commit)) {
-                            part.delta().delete(existing, commit);
-                            deleted.add(new long[] {version.parts().indexOf(part), existing});
+                        // Only a key that is the partitioning column pins the old row to the routed part.
+                        String partitionColumn = version.spec().column();
+                        boolean routedByKey = partitionColumn != null
+                                && schema.indexOf(partitionColumn) == keyColumn;
+                        List<TablePart> candidates = routedByKey ? List.of(part) : version.parts();
+                        for (TablePart candidate : candidates) {
+                            for (long existing : KeyLookup.find(candidate, keyColumn, row[keyColumn], commit)) {
+                                candidate.delta().delete(existing, commit);
+                                deleted.add(new long[] {version.parts().indexOf(candidate), existing});
+                            }
                         }
                     }
                     part.delta().append(row);
@@ -202,8 +221,16 @@ public final class Table {
 
     /** Marks the table dropped and releases its parts (freed once running queries finish). */
     void drop() {
-        dropped = true;
-        retire(current.get().parts(), List.of());
+        maintenance.lock();
+        try {
+            if (dropped) {
+                return;
+            }
+            dropped = true;
+            retire(current.get().parts(), List.of());
+        } finally {
+            maintenance.unlock();
+        }
     }
 
     public boolean isDropped() {

@@ -122,6 +122,18 @@ class ColumnEncodingTest {
     }
 
     @Test
+    void anEmptyStringCanBeTheFirstValue() {
+        ColumnBuilder builder = ColumnBuilder.forType(ColumnType.VARCHAR);
+        builder.appendBoxed("");
+        builder.appendBoxed("x");
+        try (PartMemory part = new PartMemory(memory, PartPlacement.boundTo(0))) {
+            Column column = builder.build(part);
+            assertThat(column.boxedValue(0)).isEqualTo("");
+            assertThat(column.boxedValue(1)).isEqualTo("x");
+        }
+    }
+
+    @Test
     void refusesValuesOfTheWrongType() {
         ColumnBuilder builder = ColumnBuilder.forType(ColumnType.INTEGER);
         assertThatThrownBy(() -> builder.appendBoxed("seven")).hasMessageContaining("cannot hold String");

@@ -72,6 +72,30 @@ class DeltaTest {
     }
 
     @Test
+    void upsertsFindTheOldRowInAnyPartWhenTheKeyIsNotThePartitioningColumn() {
+        Table table = table(new PartitionSpec.RoundRobin(2));
+        table.insert(rows(0, 10, "a"));
+        table.upsert(rows(5, 6, "b"), "id");
+        table.upsert(rows(5, 6, "c"), "id");
+        try (TableSnapshot s = table.snapshot()) {
+            assertThat(s.visibleRows()).isEqualTo(10);
+            assertThat(namesOf(s)).containsEntry("a", 9).containsEntry("c", 1).doesNotContainKey("b");
+        }
+    }
+
+    @Test
+    void placementOperationsRefuseDroppedTablesAndLeakNothing() {
+        Table table = table(new PartitionSpec.Hash("id", 2));
+        table.insert(rows(0, 10, "a"));
+        catalog.drop("t");
+        assertThatThrownBy(() -> ops.move(table, 0, 1)).hasMessageContaining("dropped");
+        assertThatThrownBy(() -> ops.repartition(table)).hasMessageContaining("dropped");
+        assertThatThrownBy(() -> ops.mergeDelta(table, 0)).hasMessageContaining("dropped");
+        assertThatThrownBy(() -> table.insert(rows(10, 11, "x"))).hasMessageContaining("dropped");
+        assertThat(catalog.memory().usage().liveSegments()).isZero();
+    }
+
+    @Test
     void mergeMoveRepartitionAndTheBackgroundMergeKeepTheVisibleRows() throws Exception {
         Table table = table(new PartitionSpec.Hash("id", 2));
         table.insert(rows(0, 500, "a"));
