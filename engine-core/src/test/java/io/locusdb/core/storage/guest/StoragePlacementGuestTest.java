@@ -2,7 +2,7 @@ package io.locusdb.core.storage.guest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locusdb.core.storage.TestScans;
+import io.locusdb.core.storage.ConcurrentScans;
 import io.locusdb.core.storage.load.PartAssembler;
 import io.locusdb.core.storage.placement.PlacementReport;
 import io.locusdb.core.storage.placement.TablePlacementOps;
@@ -22,9 +22,6 @@ import io.locusdb.natives.topology.TopologyKind;
 import io.locusdb.core.storage.type.ColumnType;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -42,41 +39,14 @@ class StoragePlacementGuestTest {
             assertThat(fractionOn(memory, part, part.index())).as("part %d on node %d", part.index(), part.index())
                     .isEqualTo(1.0);
         }
-        long expected = TestScans.countAtMost(table, "l_quantity", 2400);
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong scans = new AtomicLong();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread[] readers = new Thread[2];
-        for (int t = 0; t < readers.length; t++) {
-            readers[t] = Thread.ofPlatform().start(() -> {
-                try {
-                    while (!stop.get()) {
-                        long count = TestScans.countAtMost(table, "l_quantity", 2400);
-                        if (count != expected) {
-                            throw new AssertionError("scan counted " + count + ", expected " + expected);
-                        }
-                        scans.incrementAndGet();
-                    }
-                } catch (Throwable e) {
-                    failure.set(e);
-                }
-            });
-        }
-        while (scans.get() < 3) {
-            Thread.sleep(10);
-        }
+        ConcurrentScans readers = new ConcurrentScans(table, "l_quantity", 2400, 2);
+        readers.awaitMoreScans(3);
         TablePart old = table.version().parts().get(1);
         PlacementReport report = new TablePlacementOps(memory, 2).move(table, 1, 0);
-        long scansAfterMove = scans.get();
-        while (scans.get() < scansAfterMove + 3) {
-            Thread.sleep(10);
-        }
-        stop.set(true);
-        for (Thread reader : readers) {
-            reader.join();
-        }
-        System.out.println("move under load: " + report + "; " + scans.get() + " concurrent scans");
-        assertThat(failure.get()).isNull();
+        readers.awaitMoreScans(3);
+        Throwable failure = readers.stop();
+        System.out.println("move under load: " + report + "; " + readers.scans() + " concurrent scans");
+        assertThat(failure).isNull();
         TablePart moved = table.version().parts().get(1);
         assertThat(moved.homeNode()).isZero();
         assertThat(fractionOn(memory, moved, 0)).isEqualTo(1.0);
