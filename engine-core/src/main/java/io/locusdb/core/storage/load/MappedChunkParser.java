@@ -162,10 +162,7 @@ final class MappedChunkParser {
     private void appendField(TablePartBuilder builder, int column, long from, long to) {
         ColumnDef def = schema.column(column);
         if (from == to && format.emptyIsNull()) {
-            if (!def.nullable()) {
-                throw new ValueFormatException("NULL (empty field) in NOT NULL column");
-            }
-            builder.column(column).appendNull();
+            RowSink.appendNull(builder, column, def);
             return;
         }
         switch (def.type().kind()) {

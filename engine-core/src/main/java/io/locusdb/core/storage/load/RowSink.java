@@ -17,14 +17,19 @@ final class RowSink {
         this.schema = schema;
     }
 
+    /** Appends NULL for an empty field, unless the column is NOT NULL. Shared by both file parsers. */
+    static void appendNull(TablePartBuilder builder, int column, ColumnDef def) {
+        if (!def.nullable()) {
+            throw new ValueFormatException("NULL (empty field) in NOT NULL column");
+        }
+        builder.column(column).appendNull();
+    }
+
     /** Appends one field; a null or (when empty means NULL) empty field is NULL. Throws ValueFormatException. */
     void append(TablePartBuilder builder, int column, String field, boolean isNull) {
         ColumnDef def = schema.column(column);
         if (isNull) {
-            if (!def.nullable()) {
-                throw new ValueFormatException("NULL (empty field) in NOT NULL column");
-            }
-            builder.column(column).appendNull();
+            appendNull(builder, column, def);
             return;
         }
         switch (def.type().kind()) {
