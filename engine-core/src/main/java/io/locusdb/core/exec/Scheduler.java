@@ -1,0 +1,504 @@
+package io.locusdb.core.exec;
+
+import io.locusdb.core.exec.elastic.CoreAllocation;
+import io.locusdb.core.exec.stealing.StealingPolicy;
+import io.locusdb.natives.topology.Topology;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntPredicate;
+
+/**
+ * The executor's shared state: one task pool (or several) and one root queue per node, the workers, and the
+ * active concurrency level. Workers ask it for their next task, submitters push into it, and the watchdog repairs
+ * the concurrency level through it.
+ *
+ * <p>Lost wake-ups are avoided Dekker-style: a parking worker first publishes itself as parked and then looks for
+ * work once more; a pusher first publishes the task and then looks for a parked worker. One of them sees the other.
+ */
+final class Scheduler {
+    private final ExecutorConfig config;
+    private final Topology topology;
+    private final TaskClasses classes;
+    private final StealingPolicy stealing;
+    private final int nodes;
+    private final TaskPool[][] pools;
+    private final RootQueue[] roots;
+    /** For each node, the other nodes nearest first: thieves try close nodes before far ones. */
+    private final int[][] stealOrder;
+    private final List<Worker> workers = new CopyOnWriteArrayList<>();
+    @SuppressWarnings("unchecked")
+    private final ConcurrentLinkedDeque<Worker>[] parkedByNode;
+    private final AtomicInteger active = new AtomicInteger();
+    private final AtomicInteger[] activeByNode;
+    private final AtomicInteger parkedCount = new AtomicInteger();
+    private final AtomicInteger blockedCount = new AtomicInteger();
+    private final AtomicInteger waitingCount = new AtomicInteger();
+    private final AtomicInteger inactiveCount = new AtomicInteger();
+    private final AtomicInteger workerIds = new AtomicInteger();
+    private final AtomicInteger rootRoundRobin = new AtomicInteger();
+    private final CoreAllocation allocation;
+    private volatile int target;
+    private volatile boolean shutdown;
+    private final NumaExecutor executor;
+
+    Scheduler(NumaExecutor executor, ExecutorConfig config, TaskClasses classes, CoreAllocation allocation) {
+        this.executor = executor;
+        this.config = config;
+        this.topology = config.topology();
+        this.classes = classes;
+        this.stealing = config.stealing();
+        this.allocation = allocation;
+        this.nodes = topology.nodeCount();
+        this.pools = new TaskPool[nodes][config.poolsPerNode()];
+        this.roots = new RootQueue[nodes];
+        this.parkedByNode = new ConcurrentLinkedDeque[nodes];
+        this.activeByNode = new AtomicInteger[nodes];
+        this.stealOrder = new int[nodes][];
+        for (int n = 0; n < nodes; n++) {
+            for (int k = 0; k < config.poolsPerNode(); k++) {
+                pools[n][k] = new TaskPool(n);
+            }
+            roots[n] = new RootQueue(n, config.rootPriorityBias());
+            parkedByNode[n] = new ConcurrentLinkedDeque<>();
+            activeByNode[n] = new AtomicInteger();
+            final int from = n;
+            List<Integer> others = new ArrayList<>();
+            for (int m = 0; m < nodes; m++) {
+                if (m != n) {
+                    others.add(m);
+                }
+            }
+            others.sort(Comparator.<Integer>comparingInt(m -> topology.distance(from, m)).thenComparingInt(m -> m));
+            stealOrder[n] = others.stream().mapToInt(Integer::intValue).toArray();
+        }
+        this.target = allocation == null ? config.contexts() : allocation.allocatedCount();
+    }
+
+    int nodes() {
+        return nodes;
+    }
+
+    TaskClasses classes() {
+        return classes;
+    }
+
+    ExecutorConfig config() {
+        return config;
+    }
+
+    NumaExecutor executor() {
+        return executor;
+    }
+
+    CoreAllocation allocation() {
+        return allocation;
+    }
+
+    List<Worker> workers() {
+        return workers;
+    }
+
+    boolean isShutdown() {
+        return shutdown;
+    }
+
+    void shutdown() {
+        shutdown = true;
+        for (Worker w : workers) {
+            w.wakeForShutdown();
+        }
+    }
+
+    // ---- pushing work -------------------------------------------------------------------------------------
+
+    long keyOf(Task task) {
+        return config.poolOrder() == PoolOrder.DEPTH ? -task.node.depth : task.run.query.startNanos();
+    }
+
+    /** A ready non-root task, to the pool of its preferred node (tasks without one: {@code fallbackNode}). */
+    void pushReady(Task task, int fallbackNode) {
+        int node = task.preferredNode() == Task.ANY_NODE ? fallbackNode : task.preferredNode();
+        task.key = keyOf(task);
+        TaskPool[] nodePools = pools[node];
+        TaskPool pool = nodePools.length == 1 ? nodePools[0]
+                : nodePools[ThreadLocalRandom.current().nextInt(nodePools.length)];
+        pool.push(task);
+        signalWork(node, task);
+    }
+
+    /** A root, to its preferred node's root queue (no preference: round-robin over the nodes). */
+    void pushRoot(Task root, int priority) {
+        int node = root.preferredNode() == Task.ANY_NODE
+                ? Math.floorMod(rootRoundRobin.getAndIncrement(), nodes) : root.preferredNode();
+        root.key = keyOf(root);
+        roots[node].push(root, priority);
+        signalWork(node, root);
+    }
+
+    int anyNodeFor(Worker worker) {
+        return worker != null ? worker.node : Math.floorMod(rootRoundRobin.getAndIncrement(), nodes);
+    }
+
+    /**
+     * Makes sure someone will run work just queued on {@code node}: wakes one of the node's parked workers when
+     * the active level is below target or nobody on the node is active; if the task may be stolen, a parked
+     * worker of the nearest other node will do.
+     */
+    private void signalWork(int node, Task task) {
+        if (active.get() >= target && activeByNode[node].get() > 0) {
+            return;
+        }
+        if (wakeOne(node)) {
+            return;
+        }
+        boolean anyNode = task.preferredNode() == Task.ANY_NODE;
+        for (int other : stealOrder[node]) {
+            if ((anyNode || forcedSteal(node) || stealing.maySteal(task.taskClass(), node, other))
+                    && active.get() < target && wakeOne(other)) {
+                return;
+            }
+        }
+    }
+
+    /** Wakes one parked (not withdrawn) worker of {@code node}; false if there is none. */
+    boolean wakeOne(int node) {
+        ConcurrentLinkedDeque<Worker> parked = parkedByNode[node];
+        Worker w;
+        while ((w = parked.pollFirst()) != null) {
+            // A worker whose core was withdrawn while it idled stays parked; coreAllocated() wakes it later.
+            if (!isWithdrawn(w) && w.tryUnpark()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---- finding work -------------------------------------------------------------------------------------
+
+    /**
+     * The next task for {@code worker}: its own node's pools, then its node's roots (or the other way round with
+     * probability 1 - poolFirstProbability), then tasks and roots of other nodes, nearest first, that the stealing
+     * policy lets it take.
+     */
+    Task findTask(Worker worker) {
+        int node = worker.node;
+        boolean poolsFirst = config.poolFirstProbability() >= 1.0
+                || ThreadLocalRandom.current().nextDouble() < config.poolFirstProbability();
+        Task task;
+        if (poolsFirst && (task = pollOwnPools(worker)) != null) {
+            return task;
+        }
+        if ((task = roots[node].poll(i -> true)) != null) {
+            return task;
+        }
+        if (!poolsFirst && (task = pollOwnPools(worker)) != null) {
+            return task;
+        }
+        for (int other : stealOrder[node]) {
+            IntPredicate allowed = stealable(other, node);
+            for (TaskPool pool : pools[other]) {
+                if ((task = pool.poll(allowed)) != null) {
+                    return task;
+                }
+            }
+        }
+        for (int other : stealOrder[node]) {
+            if ((task = roots[other].poll(stealable(other, node))) != null) {
+                return task;
+            }
+        }
+        return null;
+    }
+
+    private Task pollOwnPools(Worker worker) {
+        TaskPool[] own = pools[worker.node];
+        int first = own.length == 1 ? 0 : worker.id % own.length;
+        for (int k = 0; k < own.length; k++) {
+            Task task = own[(first + k) % own.length].poll();
+            if (task != null) {
+                return task;
+            }
+        }
+        return null;
+    }
+
+    private IntPredicate stealable(int owner, int thief) {
+        if (forcedSteal(owner)) {
+            return i -> true;
+        }
+        return i -> i == TaskPool.ANY_NODE_HEAP || stealing.maySteal(classes.byId(i), owner, thief);
+    }
+
+    /** A node without allocated cores (elastic mode) cannot run its own tasks; everyone may take them. */
+    private boolean forcedSteal(int node) {
+        return allocation != null && allocation.allocatedOn(node) == 0;
+    }
+
+    /** Whether {@code worker} would find something to run right now. */
+    boolean hasWorkFor(Worker worker) {
+        int node = worker.node;
+        for (TaskPool pool : pools[node]) {
+            if (!pool.isEmpty()) {
+                return true;
+            }
+        }
+        if (!roots[node].isEmpty()) {
+            return true;
+        }
+        for (int other : stealOrder[node]) {
+            IntPredicate allowed = stealable(other, node);
+            for (TaskPool pool : pools[other]) {
+                if (pool.hasAny(allowed)) {
+                    return true;
+                }
+            }
+            if (roots[other].hasAny(allowed)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    boolean hasQueuedWork(int node) {
+        for (TaskPool pool : pools[node]) {
+            if (!pool.isEmpty()) {
+                return true;
+            }
+        }
+        return !roots[node].isEmpty();
+    }
+
+    int poolLength(int node) {
+        int length = 0;
+        for (TaskPool pool : pools[node]) {
+            length += pool.size();
+        }
+        return length;
+    }
+
+    int rootQueueLength(int node) {
+        return roots[node].size();
+    }
+
+    // ---- active concurrency level -------------------------------------------------------------------------
+
+    int active() {
+        return active.get();
+    }
+
+    int activeOn(int node) {
+        return activeByNode[node].get();
+    }
+
+    int target() {
+        return target;
+    }
+
+    void setTarget(int target) {
+        this.target = target;
+    }
+
+    int parked() {
+        return parkedCount.get();
+    }
+
+    int blocked() {
+        return blockedCount.get();
+    }
+
+    int waitingForGraph() {
+        return waitingCount.get();
+    }
+
+    int declaredInactive() {
+        return inactiveCount.get();
+    }
+
+    void becameActive(Worker w) {
+        active.incrementAndGet();
+        activeByNode[w.node].incrementAndGet();
+    }
+
+    void becameInactive(Worker w) {
+        active.decrementAndGet();
+        activeByNode[w.node].decrementAndGet();
+    }
+
+    /** Counts a worker leaving the active level for {@code state}. */
+    void enter(Worker w, WorkerState state) {
+        becameInactive(w);
+        counterOf(state).incrementAndGet();
+    }
+
+    /** Counts a worker coming back to the active level from {@code state}. */
+    void leave(Worker w, WorkerState state) {
+        counterOf(state).decrementAndGet();
+        becameActive(w);
+    }
+
+    private AtomicInteger counterOf(WorkerState state) {
+        return switch (state) {
+            case BLOCKED -> blockedCount;
+            case WAITING_FOR_GRAPH -> waitingCount;
+            case INACTIVE -> inactiveCount;
+            case PARKED -> parkedCount;
+            case ACTIVE -> throw new IllegalArgumentException("active is not an inactive state");
+        };
+    }
+
+    /** Publishes {@code w} as parked and available for wake-ups (withdrawn workers are not). */
+    void publishParked(Worker w, boolean available) {
+        enter(w, WorkerState.PARKED);
+        if (available) {
+            parkedByNode[w.node].addFirst(w);
+        }
+    }
+
+    void unpublishParked(Worker w) {
+        parkedByNode[w.node].remove(w);
+    }
+
+    /**
+     * After a task: takes {@code w} out of the active level if the level is above target, with a CAS so that only
+     * as many workers park as the level is over. On true the caller parks (already counted as parked).
+     */
+    boolean claimPark(Worker w) {
+        while (true) {
+            int now = active.get();
+            if (now <= target) {
+                return false;
+            }
+            if (active.compareAndSet(now, now - 1)) {
+                activeByNode[w.node].decrementAndGet();
+                parkedCount.incrementAndGet();
+                parkedByNode[w.node].addFirst(w);
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Brings a worker up for {@code node} right away (a worker went to wait for a graph or into an inactive
+     * region): a parked one if there is one, else a new thread, as long as the active level is below target.
+     */
+    void replaceNow(int node) {
+        if (active.get() >= target) {
+            return;
+        }
+        if (wakeOne(node)) {
+            return;
+        }
+        for (int other : stealOrder[node]) {
+            if (hasQueuedWork(other) && wakeOne(other)) {
+                return;
+            }
+        }
+        spawnWorker(nodeForNewWorker(node), -1);
+    }
+
+    private int nodeForNewWorker(int preferred) {
+        if (allocation == null || allocation.allocatedOn(preferred) > 0) {
+            return preferred;
+        }
+        for (int other : stealOrder[preferred]) {
+            if (allocation.allocatedOn(other) > 0) {
+                return other;
+            }
+        }
+        return preferred;
+    }
+
+    /**
+     * Repair done by the watchdog: while the active level is below target and work is queued, wake parked
+     * workers of nodes with work, then start new workers for them. A node with queued work and no active worker
+     * gets one even when the level is at target, or its tasks would wait for stealing that may be disallowed.
+     * Returns how many workers it woke or started.
+     */
+    int repair() {
+        int changed = 0;
+        for (int n = 0; n < nodes; n++) {
+            if (!hasQueuedWork(n) || activeByNode[n].get() > 0) {
+                continue;
+            }
+            if (allocation == null || allocation.allocatedOn(n) > 0) {
+                if (wakeOne(n) || spawnWorker(n, -1) != null) {
+                    changed++;
+                }
+            } else if (active.get() == 0) {
+                // The node has no core of its own; a worker of the nearest node with cores takes its work.
+                for (int other : stealOrder[n]) {
+                    if (allocation.allocatedOn(other) > 0 && wakeOne(other)) {
+                        changed++;
+                        break;
+                    }
+                }
+            }
+        }
+        boolean progress = true;
+        while (active.get() < target && progress) {
+            progress = false;
+            for (int n = 0; n < nodes && active.get() < target; n++) {
+                if (!hasQueuedWork(n) && !anyStealableWorkFor(n)) {
+                    continue;
+                }
+                if (wakeOne(n)) {
+                    changed++;
+                    progress = true;
+                } else if ((allocation == null || allocation.allocatedOn(n) > 0) && spawnWorker(n, -1) != null) {
+                    changed++;
+                    progress = true;
+                }
+            }
+        }
+        return changed;
+    }
+
+    private boolean anyStealableWorkFor(int node) {
+        for (int other : stealOrder[node]) {
+            IntPredicate allowed = stealable(other, node);
+            for (TaskPool pool : pools[other]) {
+                if (pool.hasAny(allowed)) {
+                    return true;
+                }
+            }
+            if (roots[other].hasAny(allowed)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Starts a worker for {@code node}, pinned to {@code cpu} (or the node's CPUs when -1); null at the cap. */
+    synchronized Worker spawnWorker(int node, int cpu) {
+        if (shutdown || workers.size() >= config.maxWorkers()) {
+            return null;
+        }
+        Worker worker = new Worker(this, workerIds.getAndIncrement(), node, cpu);
+        workers.add(worker);
+        becameActive(worker);
+        worker.start();
+        return worker;
+    }
+
+    void workerExited(Worker worker) {
+        workers.remove(worker);
+    }
+
+    /** Wakes the worker owning {@code cpu} after its core was allocated again. */
+    void coreAllocated(int cpu) {
+        for (Worker w : workers) {
+            if (w.cpu == cpu) {
+                w.tryUnpark();
+            }
+        }
+    }
+
+    boolean isWithdrawn(Worker worker) {
+        return allocation != null && worker.cpu >= 0 && !allocation.isAllocated(worker.cpu);
+    }
+}

@@ -1,0 +1,256 @@
+package io.locusdb.core.exec;
+
+import io.locusdb.natives.thread.ThreadPinning;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A worker thread: pinned to one CPU (replacement workers to their node's CPUs), serving its node's pools. After a
+ * task it runs the first ready successor itself (work-first) and pushes the others (breadth-first). Its counters
+ * are written only by itself, with opaque stores, and summed by the watchdog: the hot path shares no cache line.
+ */
+final class Worker implements Runnable {
+    private static final Logger LOG = Logger.getLogger(Worker.class.getName());
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final AtomicBoolean PIN_FAILURE_LOGGED = new AtomicBoolean();
+
+    static final int BUSY_NANOS = 0;
+    static final int TASK_START = 1;
+    static final int TASKS = 2;
+
+    final Scheduler scheduler;
+    final int id;
+    final int node;
+    /** The CPU this worker owns, or -1 for a replacement worker that floats over its node's CPUs. */
+    final int cpu;
+    private final WorkerThread thread;
+    private final AtomicBoolean parked = new AtomicBoolean();
+    private volatile WorkerState state = WorkerState.ACTIVE;
+    final TaskContext context;
+
+    /** [BUSY_NANOS, TASK_START (0 when idle), TASKS]. */
+    final long[] totals = new long[3];
+    final long[] runByClass = new long[TaskClasses.MAX_CLASSES];
+    final long[] stolenByClass = new long[TaskClasses.MAX_CLASSES];
+    /** Bytes touched by tasks, by the node of the data they read (their preferred node, else this node). */
+    final long[] bytesByNode;
+    /** Incremented on every entry into a blocking primitive; tells a task whether it blocked. */
+    int blockEvents;
+
+    Worker(Scheduler scheduler, int id, int node, int cpu) {
+        this.scheduler = scheduler;
+        this.id = id;
+        this.node = node;
+        this.cpu = cpu;
+        this.bytesByNode = new long[scheduler.nodes()];
+        this.context = new TaskContext(this);
+        this.thread = new WorkerThread(this, scheduler.config().threadNamePrefix() + "-n" + node + "-w" + id
+                + (cpu >= 0 ? "-cpu" + cpu : ""));
+    }
+
+    /** The worker running on the calling thread, or null. */
+    static Worker current() {
+        return Thread.currentThread() instanceof WorkerThread wt ? wt.worker : null;
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    Thread thread() {
+        return thread;
+    }
+
+    WorkerState state() {
+        return state;
+    }
+
+    void setState(WorkerState state) {
+        this.state = state;
+    }
+
+    @Override
+    public void run() {
+        pin();
+        try {
+            while (!scheduler.isShutdown()) {
+                if (scheduler.isWithdrawn(this)) {
+                    park(false);
+                    continue;
+                }
+                Task task = scheduler.findTask(this);
+                if (task == null) {
+                    park(true);
+                    continue;
+                }
+                Task next = task;
+                while (next != null) {
+                    next = execute(next);
+                }
+                // Flag first, then publish: a waker that finds this worker must be able to unpark it.
+                parked.set(true);
+                if (scheduler.claimPark(this)) {
+                    awaitUnpark();
+                } else {
+                    parked.set(false);
+                }
+            }
+        } finally {
+            scheduler.workerExited(this);
+        }
+    }
+
+    private void pin() {
+        if (!scheduler.config().pinWorkers()) {
+            return;
+        }
+        try {
+            ThreadPinning pinning = new ThreadPinning(scheduler.config().topology());
+            if (cpu >= 0) {
+                pinning.pinCurrentThreadToCpu(cpu);
+            } else {
+                pinning.pinCurrentThreadToNode(node);
+            }
+        } catch (RuntimeException | LinkageError e) {
+            if (PIN_FAILURE_LOGGED.compareAndSet(false, true)) {
+                LOG.log(Level.WARNING, "cannot pin executor workers, they run unpinned: " + e);
+            }
+        }
+    }
+
+    /**
+     * Parks until woken. Publishes itself first and then looks once more for work (or for its core coming back),
+     * so a task pushed in between is never missed.
+     */
+    private void park(boolean availableForWork) {
+        parked.set(true);
+        scheduler.publishParked(this, availableForWork);
+        state = WorkerState.PARKED;
+        boolean stillNeeded = availableForWork ? scheduler.hasWorkFor(this) : !scheduler.isWithdrawn(this);
+        if ((stillNeeded || scheduler.isShutdown()) && parked.compareAndSet(true, false)) {
+            scheduler.unpublishParked(this);
+            scheduler.leave(this, WorkerState.PARKED);
+            state = WorkerState.ACTIVE;
+            return;
+        }
+        awaitUnpark();
+    }
+
+    private void awaitUnpark() {
+        state = WorkerState.PARKED;
+        while (parked.get() && !scheduler.isShutdown()) {
+            LockSupport.park(this);
+        }
+        state = WorkerState.ACTIVE;
+    }
+
+    /** Wakes this worker if it is parked, counting it active again; false if it was not parked. */
+    boolean tryUnpark() {
+        if (parked.compareAndSet(true, false)) {
+            scheduler.leave(this, WorkerState.PARKED);
+            LockSupport.unpark(thread);
+            return true;
+        }
+        return false;
+    }
+
+    void wakeForShutdown() {
+        tryUnpark();
+        LockSupport.unpark(thread);
+    }
+
+    /** Runs one task and releases its successors; returns the successor to run next on this worker, or null. */
+    private Task execute(Task task) {
+        GraphRun run = task.run;
+        int preferred = task.preferredNode();
+        boolean stolen = preferred != Task.ANY_NODE && task.queuedNode != node;
+        if (!run.skipping()) {
+            TaskClass taskClass = task.taskClass();
+            context.begin(task, stolen);
+            QueryContext previous = QueryContext.swapCurrent(run.query);
+            int blocksBefore = blockEvents;
+            long start = System.nanoTime();
+            LONGS.setOpaque(totals, TASK_START, start);
+            boolean failed = false;
+            try {
+                task.node.body.run(context);
+            } catch (Throwable t) {
+                failed = true;
+                run.fail(t);
+            } finally {
+                QueryContext.swapCurrent(previous);
+            }
+            long nanos = System.nanoTime() - start;
+            LONGS.setOpaque(totals, TASK_START, 0L);
+            long bytes = context.bytesTouched();
+            add(totals, BUSY_NANOS, nanos);
+            add(totals, TASKS, 1);
+            add(runByClass, taskClass.id(), 1);
+            if (stolen) {
+                add(stolenByClass, taskClass.id(), 1);
+            }
+            if (bytes > 0) {
+                add(bytesByNode, preferred == Task.ANY_NODE ? node : preferred, bytes);
+                if (!failed && !stolen && (preferred == Task.ANY_NODE || preferred == node)
+                        && blockEvents == blocksBefore) {
+                    taskClass.recordThroughput(bytes, nanos);
+                }
+            }
+            boolean reissue = context.end() && !failed;
+            if (reissue && !run.skipping()) {
+                scheduler.pushReady(task, node);
+                return null;
+            }
+        }
+        return release(task);
+    }
+
+    private Task release(Task task) {
+        Task next = null;
+        Task[] successors = task.successors;
+        if (successors != null) {
+            for (Task s : successors) {
+                if (s.pendingPredecessors.decrementAndGet() == 0) {
+                    int preferred = s.preferredNode();
+                    if (next == null && (preferred == Task.ANY_NODE || preferred == node)) {
+                        s.queuedNode = node;
+                        s.key = scheduler.keyOf(s);
+                        next = s;
+                    } else {
+                        scheduler.pushReady(s, node);
+                    }
+                }
+            }
+        }
+        task.run.taskFinished();
+        return next;
+    }
+
+    private static void add(long[] counters, int index, long delta) {
+        LONGS.setOpaque(counters, index, (long) LONGS.getOpaque(counters, index) + delta);
+    }
+
+    static long read(long[] counters, int index) {
+        return (long) LONGS.getOpaque(counters, index);
+    }
+
+    @Override
+    public String toString() {
+        return thread.getName() + "[" + state + "]";
+    }
+
+    /** Lets blocking primitives find the worker of the current thread without a thread-local lookup. */
+    static final class WorkerThread extends Thread {
+        final Worker worker;
+
+        WorkerThread(Worker worker, String name) {
+            super(worker, name);
+            this.worker = worker;
+            setDaemon(true);
+        }
+    }
+}

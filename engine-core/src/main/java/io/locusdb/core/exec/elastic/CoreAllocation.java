@@ -1,0 +1,141 @@
+package io.locusdb.core.exec.elastic;
+
+import io.locusdb.natives.topology.Topology;
+import java.util.Arrays;
+
+/**
+ * Which CPUs the executor may use right now. Thread-safe: the controller changes it, workers read it before each
+ * task to learn whether their core was withdrawn.
+ */
+public final class CoreAllocation {
+    private final int[][] cpusByNode;
+    private final int[] nodeOfCpu;
+    private final boolean[] allocated;
+    private final int total;
+    private volatile int allocatedCount;
+
+    public CoreAllocation(Topology topology) {
+        int nodes = topology.nodeCount();
+        this.cpusByNode = new int[nodes][];
+        int limit = 0;
+        int count = 0;
+        for (int n = 0; n < nodes; n++) {
+            cpusByNode[n] = topology.node(n).cpus().toArray();
+            count += cpusByNode[n].length;
+            for (int cpu : cpusByNode[n]) {
+                limit = Math.max(limit, cpu + 1);
+            }
+        }
+        this.nodeOfCpu = new int[limit];
+        Arrays.fill(nodeOfCpu, -1);
+        for (int n = 0; n < nodes; n++) {
+            for (int cpu : cpusByNode[n]) {
+                nodeOfCpu[cpu] = n;
+            }
+        }
+        this.allocated = new boolean[limit];
+        this.total = count;
+    }
+
+    public int nodeCount() {
+        return cpusByNode.length;
+    }
+
+    public int total() {
+        return total;
+    }
+
+    public int allocatedCount() {
+        return allocatedCount;
+    }
+
+    public int coresOn(int node) {
+        return cpusByNode[node].length;
+    }
+
+    public int[] cpusOn(int node) {
+        return cpusByNode[node].clone();
+    }
+
+    public synchronized boolean isAllocated(int cpu) {
+        return cpu >= 0 && cpu < allocated.length && allocated[cpu];
+    }
+
+    public synchronized int allocatedOn(int node) {
+        int count = 0;
+        for (int cpu : cpusByNode[node]) {
+            if (allocated[cpu]) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    public synchronized int[] allocatedPerNode() {
+        int[] counts = new int[cpusByNode.length];
+        for (int n = 0; n < counts.length; n++) {
+            for (int cpu : cpusByNode[n]) {
+                if (allocated[cpu]) {
+                    counts[n]++;
+                }
+            }
+        }
+        return counts;
+    }
+
+    /** Allocates a specific CPU; returns false if it already was. */
+    public synchronized boolean allocate(int cpu) {
+        if (cpu < 0 || cpu >= nodeOfCpu.length || nodeOfCpu[cpu] < 0) {
+            throw new IllegalArgumentException("CPU " + cpu + " is not in the topology");
+        }
+        if (allocated[cpu]) {
+            return false;
+        }
+        allocated[cpu] = true;
+        allocatedCount++;
+        return true;
+    }
+
+    /** Withdraws a specific CPU; the last one cannot go. Returns false if it was not allocated. */
+    public synchronized boolean release(int cpu) {
+        if (cpu < 0 || cpu >= allocated.length || !allocated[cpu]) {
+            return false;
+        }
+        if (allocatedCount == 1) {
+            throw new IllegalStateException("the last allocated core cannot be withdrawn");
+        }
+        allocated[cpu] = false;
+        allocatedCount--;
+        return true;
+    }
+
+    /** The lowest free CPU of {@code node}, or -1. */
+    public synchronized int firstFreeOn(int node) {
+        for (int cpu : cpusByNode[node]) {
+            if (!allocated[cpu]) {
+                return cpu;
+            }
+        }
+        return -1;
+    }
+
+    /** The highest allocated CPU of {@code node}, or -1. */
+    public synchronized int lastAllocatedOn(int node) {
+        int[] cpus = cpusByNode[node];
+        for (int i = cpus.length - 1; i >= 0; i--) {
+            if (allocated[cpus[i]]) {
+                return cpus[i];
+            }
+        }
+        return -1;
+    }
+
+    public int nodeOf(int cpu) {
+        return nodeOfCpu[cpu];
+    }
+
+    @Override
+    public synchronized String toString() {
+        return "allocated " + allocatedCount + "/" + total + " cores, per node " + Arrays.toString(allocatedPerNode());
+    }
+}
