@@ -8,6 +8,11 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = LocusCli.Version.class,
         description = "LocusDB: a NUMA-aware main-memory column store.",
+        footer = {"", "Run by the ./locus script itself:",
+                "  test [mvn args]        the whole test suite (unit tests and multi-node QEMU guest suites)",
+                "  jmh [jmh args]         the JMH microbenchmarks in engine-bench",
+                "  bench load [SF]        LocusDB vs DuckDB: lineitem load time and footprint",
+                "  calibrate [--help]     the stealing-threshold calibration experiment and move/repartition speeds"},
         subcommands = {TopologyCommand.class, LoadCommand.class, CommandLine.HelpCommand.class})
 public final class LocusCli implements Runnable {
     @CommandLine.Spec
