@@ -242,14 +242,17 @@ public final class CalibrationExperiment {
             }
             double maxClass = never.stream().mapToDouble(Point::classThroughput).max().orElse(0);
             if (switchIndex == 0) {
-                return new Threshold(Math.max(1, maxClass * 1.25), never.getFirst().power(),
-                        "stealing was never slower: no switch point; threshold set 25% above the most"
-                                + " memory-intensive class throughput measured, so every measured class may steal");
+                // Twice the peak, not just above it: with stealing off, local tasks run alone and faster, and an
+                // average hovering near the threshold would switch stealing off for good.
+                return new Threshold(Math.max(1, maxClass * 2), never.getFirst().power(),
+                        "stealing was never slower: no switch point; threshold set at twice the most"
+                                + " memory-intensive class throughput measured, so every class like these may steal");
             }
             if (switchIndex == n) {
                 return new Threshold(Math.max(1, never.getLast().classThroughput() * 0.8), -1,
-                        "stealing was slower at every power: no switch point in range; threshold set 20% below the"
-                                + " least memory-intensive class throughput measured");
+                        "stealing did not stay ahead from any power on (it was slower at the highest power): no"
+                                + " switch point in range; threshold set 20% below the least memory-intensive class"
+                                + " throughput measured, so only less memory-intensive classes may steal");
             }
             double before = never.get(switchIndex - 1).classThroughput();
             double at = never.get(switchIndex).classThroughput();

@@ -33,9 +33,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code *SingleTask}: per-task overhead, submit → run → completion seen by the submitter, with a task that
  *       sums {@code elementsPerTask} longs (0 for the bare overhead);</li>
- *   <li>{@code *ForkJoinSum}: a sum over {@code totalElements} longs cut into tasks of {@code elementsPerTask}
- *       elements: one graph (fork node + leaves) for LocusDB, recursive halving for ForkJoinPool (its best
- *       style).</li>
+ *   <li>{@code *ForkJoinSum}: a sum over 2M longs cut into tasks of {@code elementsPerTask} elements: one graph
+ *       (fork node + leaves) for LocusDB, recursive halving for ForkJoinPool (its best style).</li>
  * </ul>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -43,91 +42,104 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector"})
-@State(Scope.Benchmark)
 public class ExecutorBenchmark {
-    @Param({"0", "10000"})
-    public int elementsPerTask;
+    private static final int TOTAL_ELEMENTS = 2_000_000;
 
-    @Param({"2000000"})
-    public int totalElements;
+    /** Both pools and the data, shared by every benchmark of a trial. */
+    @State(Scope.Benchmark)
+    public static class Pools {
+        long[] values;
+        NumaExecutor executor;
+        TaskClass sumClass;
+        ForkJoinPool forkJoin;
 
-    private long[] values;
-    private NumaExecutor executor;
-    private TaskClass sumClass;
-    private ForkJoinPool forkJoin;
-
-    @Setup(Level.Trial)
-    public void setUp() {
-        values = new long[totalElements];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = i * 31L + 7;
+        @Setup(Level.Trial)
+        public void setUp() {
+            values = new long[TOTAL_ELEMENTS];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = i * 31L + 7;
+            }
+            Topology real = Topologies.real();
+            Topology topology = FakeTopology.split(real, Math.min(2, real.cpuCount()));
+            executor = NumaExecutor.start(ExecutorConfig.builder(topology).build());
+            sumClass = executor.taskClass("sum");
+            forkJoin = new ForkJoinPool(topology.cpuCount());
         }
-        Topology real = Topologies.real();
-        Topology topology = FakeTopology.split(real, Math.min(2, real.cpuCount()));
-        executor = NumaExecutor.start(ExecutorConfig.builder(topology).build());
-        sumClass = executor.taskClass("sum");
-        forkJoin = new ForkJoinPool(topology.cpuCount());
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            executor.close();
+            forkJoin.shutdown();
+        }
+
+        long sum(int from, int to) {
+            long s = 0;
+            for (int i = from; i < to; i++) {
+                s += values[i];
+            }
+            return s;
+        }
     }
 
-    @TearDown(Level.Trial)
-    public void tearDown() {
-        executor.close();
-        forkJoin.shutdown();
+    /** Work of the single task: 0 elements is the bare submit → run → completion overhead. */
+    @State(Scope.Benchmark)
+    public static class SingleTask {
+        @Param({"0", "10000"})
+        public int elementsPerTask;
     }
 
-    private long sum(int from, int to) {
-        long s = 0;
-        for (int i = from; i < to; i++) {
-            s += values[i];
-        }
-        return s;
+    /** Elements per leaf task of the fork-join sum over 2M longs. */
+    @State(Scope.Benchmark)
+    public static class ForkJoinSum {
+        @Param({"1000", "10000", "100000"})
+        public int elementsPerTask;
     }
 
     @Benchmark
-    public long locusSingleTask() {
+    public long locusSingleTask(Pools p, SingleTask t) {
         LongAdder result = new LongAdder();
-        int n = elementsPerTask;
-        executor.submit(QueryContext.create(null), sumClass, TaskGraph.ANY_NODE, ctx -> result.add(sum(0, n)))
+        int n = t.elementsPerTask;
+        p.executor.submit(QueryContext.create(null), p.sumClass, TaskGraph.ANY_NODE, ctx -> result.add(p.sum(0, n)))
                 .await();
         return result.sum();
     }
 
     @Benchmark
-    public long forkJoinSingleTask() {
-        int n = elementsPerTask;
-        return forkJoin.submit(() -> sum(0, n)).join();
+    public long forkJoinSingleTask(Pools p, SingleTask t) {
+        int n = t.elementsPerTask;
+        return p.forkJoin.submit(() -> p.sum(0, n)).join();
     }
 
     @Benchmark
-    public long locusForkJoinSum() {
-        int chunk = Math.max(1, elementsPerTask);
-        int tasks = (totalElements + chunk - 1) / chunk;
+    public long locusForkJoinSum(Pools p, ForkJoinSum f) {
+        int chunk = f.elementsPerTask;
+        int tasks = (TOTAL_ELEMENTS + chunk - 1) / chunk;
         LongAdder result = new LongAdder();
         TaskGraph graph = new TaskGraph("sum");
-        TaskGraph.Node fork = graph.root(sumClass, TaskGraph.ANY_NODE, ctx -> { });
+        TaskGraph.Node fork = graph.root(p.sumClass, TaskGraph.ANY_NODE, ctx -> { });
         for (int t = 0; t < tasks; t++) {
             int from = t * chunk;
-            int to = Math.min(totalElements, from + chunk);
-            graph.node(sumClass, TaskGraph.ANY_NODE, ctx -> result.add(sum(from, to)), fork);
+            int to = Math.min(TOTAL_ELEMENTS, from + chunk);
+            graph.node(p.sumClass, TaskGraph.ANY_NODE, ctx -> result.add(p.sum(from, to)), fork);
         }
-        GraphHandle handle = executor.submit(graph, QueryContext.create(null));
+        GraphHandle handle = p.executor.submit(graph, QueryContext.create(null));
         handle.await();
         return result.sum();
     }
 
     @Benchmark
-    public long forkJoinForkJoinSum() {
-        return forkJoin.invoke(new SumTask(this, 0, totalElements, Math.max(1, elementsPerTask)));
+    public long forkJoinForkJoinSum(Pools p, ForkJoinSum f) {
+        return p.forkJoin.invoke(new SumTask(p, 0, TOTAL_ELEMENTS, f.elementsPerTask));
     }
 
     private static final class SumTask extends RecursiveTask<Long> {
-        private final ExecutorBenchmark bench;
+        private final Pools pools;
         private final int from;
         private final int to;
         private final int chunk;
 
-        SumTask(ExecutorBenchmark bench, int from, int to, int chunk) {
-            this.bench = bench;
+        SumTask(Pools pools, int from, int to, int chunk) {
+            this.pools = pools;
             this.from = from;
             this.to = to;
             this.chunk = chunk;
@@ -136,12 +148,12 @@ public class ExecutorBenchmark {
         @Override
         protected Long compute() {
             if (to - from <= chunk) {
-                return bench.sum(from, to);
+                return pools.sum(from, to);
             }
             int mid = (from + to) >>> 1;
-            SumTask left = new SumTask(bench, from, mid, chunk);
+            SumTask left = new SumTask(pools, from, mid, chunk);
             left.fork();
-            long right = new SumTask(bench, mid, to, chunk).compute();
+            long right = new SumTask(pools, mid, to, chunk).compute();
             return right + left.join();
         }
     }

@@ -54,7 +54,7 @@ class CalibrationExperimentTest {
         CalibrationExperiment.Threshold high = CalibrationExperiment.Threshold.from(never, stealingAlwaysWins);
         CalibrationExperiment.Threshold low = CalibrationExperiment.Threshold.from(never, stealingAlwaysLoses);
 
-        assertThat(high.bytesPerSecond()).isEqualTo(8000e6 * 1.25);
+        assertThat(high.bytesPerSecond()).isEqualTo(8000e6 * 2);
         assertThat(high.explanation()).contains("never slower");
         assertThat(low.bytesPerSecond()).isEqualTo(500e6 * 0.8);
         assertThat(low.switchPower()).isEqualTo(-1);

@@ -33,6 +33,7 @@ public final class ExecutorConfig {
     private final int maxWorkers;
     private final ElasticConfig elastic;
     private final String threadNamePrefix;
+    private final boolean hardwareCounters;
 
     private ExecutorConfig(Builder b) {
         this.topology = Objects.requireNonNull(b.topology, "topology");
@@ -59,6 +60,7 @@ public final class ExecutorConfig {
         }
         this.elastic = b.elastic;
         this.threadNamePrefix = b.threadNamePrefix;
+        this.hardwareCounters = b.hardwareCounters;
     }
 
     public static Builder builder(Topology topology) {
@@ -156,6 +158,11 @@ public final class ExecutorConfig {
         return threadNamePrefix;
     }
 
+    /** Whether workers add LLC misses × 64 to a task's bytes where the hardware counter can be opened. */
+    public boolean hardwareCounters() {
+        return hardwareCounters;
+    }
+
     public static final class Builder {
         private final Topology topology;
         private int contexts;
@@ -174,6 +181,7 @@ public final class ExecutorConfig {
         private int maxWorkers;
         private ElasticConfig elastic;
         private String threadNamePrefix = "locus";
+        private boolean hardwareCounters = true;
 
         private Builder(Topology topology) {
             this.topology = topology;
@@ -262,6 +270,15 @@ public final class ExecutorConfig {
 
         public Builder threadNamePrefix(String prefix) {
             this.threadNamePrefix = Objects.requireNonNull(prefix);
+            return this;
+        }
+
+        /**
+         * Counts each task's last-level-cache misses (× 64 bytes) on top of the bytes its kernels account, where
+         * {@code perf_event_open} offers the event (two counter reads per task); silently off where it does not.
+         */
+        public Builder hardwareCounters(boolean use) {
+            this.hardwareCounters = use;
             return this;
         }
 

@@ -1,5 +1,7 @@
 package io.locusdb.core.exec;
 
+import io.locusdb.natives.counters.PerfEvent;
+import io.locusdb.natives.counters.ThreadCounters;
 import io.locusdb.natives.thread.ThreadPinning;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -40,6 +42,8 @@ final class Worker implements Runnable {
     final long[] bytesByNode;
     /** Incremented on every entry into a blocking primitive; tells a task whether it blocked. */
     int blockEvents;
+    /** LLC-miss counter of this thread, or null where hardware counters are unavailable or turned off. */
+    private ThreadCounters counters;
 
     Worker(Scheduler scheduler, int id, int node, int cpu) {
         this.scheduler = scheduler;
@@ -76,6 +80,7 @@ final class Worker implements Runnable {
     @Override
     public void run() {
         pin();
+        openCounters();
         try {
             while (!scheduler.isShutdown()) {
                 if (scheduler.isWithdrawn(this)) {
@@ -100,8 +105,32 @@ final class Worker implements Runnable {
                 }
             }
         } finally {
+            if (counters != null) {
+                counters.close();
+            }
             scheduler.workerExited(this);
         }
+    }
+
+    private void openCounters() {
+        if (!scheduler.config().hardwareCounters()) {
+            return;
+        }
+        try {
+            ThreadCounters opened = ThreadCounters.openForCurrentThread(java.util.Set.of(PerfEvent.LLC_READ_MISSES));
+            if (opened.isAvailable(PerfEvent.LLC_READ_MISSES)) {
+                counters = opened;
+            } else {
+                opened.close();
+            }
+        } catch (RuntimeException | LinkageError e) {
+            counters = null;
+        }
+    }
+
+    /** Bytes the cache misses of the task stand for: misses × 64 (one cache line each). */
+    private long llcMissBytes(long missesBefore) {
+        return counters == null ? 0 : Math.max(0, counters.read(PerfEvent.LLC_READ_MISSES) - missesBefore) * 64;
     }
 
     private void pin() {
@@ -173,6 +202,7 @@ final class Worker implements Runnable {
             context.begin(task, stolen);
             QueryContext previous = QueryContext.swapCurrent(run.query);
             int blocksBefore = blockEvents;
+            long missesBefore = counters == null ? 0 : counters.read(PerfEvent.LLC_READ_MISSES);
             long start = System.nanoTime();
             LONGS.setOpaque(totals, TASK_START, start);
             boolean failed = false;
@@ -186,7 +216,7 @@ final class Worker implements Runnable {
             }
             long nanos = System.nanoTime() - start;
             LONGS.setOpaque(totals, TASK_START, 0L);
-            long bytes = context.bytesTouched();
+            long bytes = context.bytesTouched() + llcMissBytes(missesBefore);
             add(totals, BUSY_NANOS, nanos);
             add(totals, TASKS, 1);
             add(runByClass, taskClass.id(), 1);
