@@ -41,19 +41,22 @@ public final class Blocking {
 
     private <T> T enter(WorkerState state, boolean replaceNow, Wait<T> wait) throws InterruptedException {
         Worker worker = Worker.current();
-        if (worker == null || worker.scheduler != scheduler) {
+        // Outside this executor's workers, or nested inside another wait (already counted): just wait.
+        if (worker == null || worker.scheduler != scheduler || worker.state() != WorkerState.ACTIVE) {
             return wait.await();
         }
         worker.blockEvents++;
         worker.setState(state);
+        worker.waitStarted(System.nanoTime());
         scheduler.enter(worker, state);
-        if (replaceNow) {
-            scheduler.replaceNow(worker.node);
-        }
         try {
+            if (replaceNow) {
+                scheduler.replaceNow(worker.node);
+            }
             return wait.await();
         } finally {
             scheduler.leave(worker, state);
+            worker.waitEnded(System.nanoTime());
             worker.setState(WorkerState.ACTIVE);
         }
     }

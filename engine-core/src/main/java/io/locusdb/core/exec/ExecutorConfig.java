@@ -54,9 +54,9 @@ public final class ExecutorConfig {
         this.hintAlpha = probability(b.hintAlpha, "hintAlpha");
         this.hintResetFraction = probability(b.hintResetFraction, "hintResetFraction");
         this.maxWorkers = b.maxWorkers > 0 ? b.maxWorkers : Math.max(256, 16 * contexts);
-        if (maxWorkers < contexts) {
-            throw new IllegalArgumentException("maxWorkers " + maxWorkers + " is below the " + contexts
-                    + " hardware contexts");
+        if (maxWorkers < Math.max(contexts, topology.cpuCount())) {
+            throw new IllegalArgumentException("maxWorkers " + maxWorkers + " leaves no room for one worker per CPU"
+                    + " (" + topology.cpuCount() + " CPUs, " + contexts + " contexts)");
         }
         this.elastic = b.elastic;
         this.threadNamePrefix = b.threadNamePrefix;

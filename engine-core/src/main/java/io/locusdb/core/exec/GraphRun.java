@@ -29,9 +29,20 @@ final class GraphRun implements GraphHandle {
 
     /** A task added at run time by {@code parent}; counted before it is queued so the graph cannot end first. */
     Task fork(Task parent, TaskClass taskClass, int preferredNode, TaskBody body) {
+        executor.checkTask(taskClass, preferredNode, "forked task of " + graph);
         TaskGraph.Node node = TaskGraph.Node.dynamic(graph, taskClass, preferredNode, body, parent.node.depth + 1);
         remaining.incrementAndGet();
         return new Task(node, this);
+    }
+
+    /**
+     * Completes the graph now with {@code error}, whatever its tasks are doing (executor shut down with the graph
+     * unfinished). Tasks still queued are dropped with the executor.
+     */
+    void abort(Throwable error) {
+        fail(error);
+        executor.graphFinished(this);
+        completion.completeExceptionally(error);
     }
 
     /** Whether tasks that have not started yet should be skipped. */

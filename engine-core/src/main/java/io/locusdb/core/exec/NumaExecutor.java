@@ -94,10 +94,7 @@ public final class NumaExecutor implements AutoCloseable {
         Task[] tasks = new Task[nodes.size()];
         for (int i = 0; i < tasks.length; i++) {
             TaskGraph.Node node = nodes.get(i);
-            if (node.preferredNode >= topologyNodes) {
-                throw new IllegalArgumentException("task " + node + " prefers node " + node.preferredNode
-                        + " but the topology has " + topologyNodes + " nodes");
-            }
+            checkTask(node.taskClass, node.preferredNode, "task " + node);
             tasks[i] = new Task(node, run);
         }
         for (int i = 0; i < tasks.length; i++) {
@@ -111,8 +108,26 @@ public final class NumaExecutor implements AutoCloseable {
             }
         }
         outstanding.add(run);
+        if (!accepting) {
+            // Shut down between the first check and now: its drain may already have passed this graph.
+            outstanding.remove(run);
+            throw new RejectedExecutionException("the executor is shut down; " + graph + " was not started");
+        }
         scheduler.pushRoot(tasks[0], query.priority());
         return run;
+    }
+
+    /** Rejects a task of another executor's class, or for a node the topology does not have. */
+    void checkTask(TaskClass taskClass, int preferredNode, String what) {
+        int nodes = config.topology().nodeCount();
+        if (preferredNode >= nodes) {
+            throw new IllegalArgumentException(what + " prefers node " + preferredNode + " but the topology has "
+                    + nodes + " nodes");
+        }
+        if (!classes.contains(taskClass)) {
+            throw new IllegalArgumentException(what + " has task class '" + taskClass.name()
+                    + "' of another executor; get classes from this executor's taskClass(name)");
+        }
     }
 
     /** Submits a single task as its own graph. */
@@ -186,9 +201,15 @@ public final class NumaExecutor implements AutoCloseable {
             for (GraphRun run : outstanding) {
                 run.cancel("executor shut down");
             }
-            awaitOutstanding(System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+            awaitOutstanding(System.nanoTime() + Math.max(grace.toNanos(), TimeUnit.MILLISECONDS.toNanos(100)));
         }
         scheduler.shutdown();
+        // Whatever is still unfinished (a task that ignores cancellation) will never run to its end now: its
+        // waiters get an error instead of waiting forever.
+        for (GraphRun run : List.copyOf(outstanding)) {
+            run.abort(new RejectedExecutionException("the executor shut down before " + run.graph
+                    + " finished"));
+        }
         try {
             watchdog.stop();
             for (Worker w : scheduler.workers()) {

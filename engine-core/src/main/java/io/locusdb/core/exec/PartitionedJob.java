@@ -50,7 +50,7 @@ public final class PartitionedJob {
     public static PartitionedJob submit(NumaExecutor executor, QueryContext query, TaskClass taskClass,
                                         int preferredNode, long from, long to, Options options, RangeBody body) {
         if (to < from) {
-            throw new IllegalArgumentException("empty range [" + from + ", " + to + ")");
+            throw new IllegalArgumentException("reversed range [" + from + ", " + to + ")");
         }
         long rows = to - from;
         int wanted = options.useHint() ? executor.concurrencyHint() : executor.config().contexts();

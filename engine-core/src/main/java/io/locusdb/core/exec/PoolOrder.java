@@ -4,6 +4,6 @@ package io.locusdb.core.exec;
 public enum PoolOrder {
     /** Deepest graph node first: resource-hungry queries build deep graphs, and finishing them frees memory. */
     DEPTH,
-    /** Oldest query first, then deepest: fairer latencies for concurrent queries. */
+    /** Oldest query first (first in, first out within a query): fairer latencies for concurrent queries. */
     QUERY_START
 }

@@ -6,25 +6,28 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntPredicate;
 
 /**
- * Roots of submitted graphs that no worker has started yet, one FIFO per priority, for one node. Workers start a
- * new root only when the task pools hold nothing for them (by default), which finishes started graphs first and
- * acts as a light admission control. Among priorities, the highest non-empty one is picked with probability
- * {@code bias}; otherwise a lower non-empty one at random, so low priorities cannot starve when bias &lt; 1.
+ * Roots of submitted graphs that no worker has started yet, for one node: FIFO per priority, and within a priority
+ * one FIFO per task class so that a thief finds the oldest root of a class it may steal even when the oldest root
+ * overall is one it may not. Workers start a new root only when the task pools hold nothing for them (by default),
+ * which finishes started graphs first and acts as a light admission control. Among priorities, the highest
+ * non-empty one is picked with probability {@code bias}; otherwise a lower non-empty one at random, so low
+ * priorities cannot starve when bias &lt; 1.
  */
 final class RootQueue {
+    private static final int HEAPS = TaskClasses.MAX_CLASSES + 1;
+
     private final int node;
     private final double bias;
     private final ReentrantLock lock = new ReentrantLock();
     @SuppressWarnings("unchecked")
-    private final ArrayDeque<Task>[] byPriority = new ArrayDeque[QueryContext.Priority.LEVELS];
+    private final ArrayDeque<Task>[][] queues = new ArrayDeque[QueryContext.Priority.LEVELS][HEAPS];
+    private final int[] sizeByPriority = new int[QueryContext.Priority.LEVELS];
+    private long sequence;
     private volatile int size;
 
     RootQueue(int node, double bias) {
         this.node = node;
         this.bias = bias;
-        for (int p = 0; p < byPriority.length; p++) {
-            byPriority[p] = new ArrayDeque<>();
-        }
     }
 
     int size() {
@@ -35,18 +38,31 @@ final class RootQueue {
         return size == 0;
     }
 
+    private static int heapIndex(Task root) {
+        return root.preferredNode() == Task.ANY_NODE ? TaskPool.ANY_NODE_HEAP : root.taskClass().id();
+    }
+
     void push(Task root, int priority) {
+        int p = priority - QueryContext.Priority.LOWEST;
+        int heap = heapIndex(root);
         lock.lock();
         try {
             root.queuedNode = node;
-            byPriority[priority - QueryContext.Priority.LOWEST].addLast(root);
+            root.sequence = sequence++;
+            ArrayDeque<Task> queue = queues[p][heap];
+            if (queue == null) {
+                queue = new ArrayDeque<>();
+                queues[p][heap] = queue;
+            }
+            queue.addLast(root);
+            sizeByPriority[p]++;
             size++;
         } finally {
             lock.unlock();
         }
     }
 
-    /** A root whose heap index (as in {@link TaskPool}) satisfies {@code allowed}, or null. */
+    /** The oldest root of the chosen priority whose heap index (as in {@link TaskPool}) is allowed, or null. */
     Task poll(IntPredicate allowed) {
         if (size == 0) {
             return null;
@@ -55,9 +71,8 @@ final class RootQueue {
         try {
             int highest = -1;
             int candidates = 0;
-            for (int p = byPriority.length - 1; p >= 0; p--) {
-                Task head = byPriority[p].peekFirst();
-                if (head != null && allowed.test(heapIndex(head))) {
+            for (int p = queues.length - 1; p >= 0; p--) {
+                if (sizeByPriority[p] > 0 && oldest(p, allowed) != null) {
                     if (highest < 0) {
                         highest = p;
                     }
@@ -71,22 +86,32 @@ final class RootQueue {
             if (candidates > 1 && bias < 1.0 && ThreadLocalRandom.current().nextDouble() >= bias) {
                 int skip = 1 + ThreadLocalRandom.current().nextInt(candidates - 1);
                 for (int p = highest - 1; p >= 0; p--) {
-                    Task head = byPriority[p].peekFirst();
-                    if (head != null && allowed.test(heapIndex(head)) && --skip == 0) {
+                    if (sizeByPriority[p] > 0 && oldest(p, allowed) != null && --skip == 0) {
                         pick = p;
                         break;
                     }
                 }
             }
+            ArrayDeque<Task> queue = oldest(pick, allowed);
+            sizeByPriority[pick]--;
             size--;
-            return byPriority[pick].pollFirst();
+            return queue.pollFirst();
         } finally {
             lock.unlock();
         }
     }
 
-    private static int heapIndex(Task root) {
-        return root.preferredNode() == Task.ANY_NODE ? TaskPool.ANY_NODE_HEAP : root.taskClass().id();
+    private ArrayDeque<Task> oldest(int priority, IntPredicate allowed) {
+        ArrayDeque<Task> best = null;
+        ArrayDeque<Task>[] byHeap = queues[priority];
+        for (int h = 0; h < HEAPS; h++) {
+            ArrayDeque<Task> queue = byHeap[h];
+            if (queue != null && !queue.isEmpty() && allowed.test(h)
+                    && (best == null || queue.peekFirst().sequence < best.peekFirst().sequence)) {
+                best = queue;
+            }
+        }
+        return best;
     }
 
     boolean hasAny(IntPredicate allowed) {
@@ -95,9 +120,8 @@ final class RootQueue {
         }
         lock.lock();
         try {
-            for (ArrayDeque<Task> queue : byPriority) {
-                Task head = queue.peekFirst();
-                if (head != null && allowed.test(heapIndex(head))) {
+            for (int p = 0; p < queues.length; p++) {
+                if (sizeByPriority[p] > 0 && oldest(p, allowed) != null) {
                     return true;
                 }
             }

@@ -35,6 +35,10 @@ final class Scheduler {
     private final ConcurrentLinkedDeque<Worker>[] parkedByNode;
     private final AtomicInteger active = new AtomicInteger();
     private final AtomicInteger[] activeByNode;
+    /** Per node: workers, those in executor waits, and those parked on withdrawn cores (see parkedOrParking). */
+    private final AtomicInteger[] workersByNode;
+    private final AtomicInteger[] waitingByNode;
+    private final AtomicInteger[] withdrawnByNode;
     private final AtomicInteger parkedCount = new AtomicInteger();
     private final AtomicInteger blockedCount = new AtomicInteger();
     private final AtomicInteger waitingCount = new AtomicInteger();
@@ -58,6 +62,9 @@ final class Scheduler {
         this.roots = new RootQueue[nodes];
         this.parkedByNode = new ConcurrentLinkedDeque[nodes];
         this.activeByNode = new AtomicInteger[nodes];
+        this.workersByNode = new AtomicInteger[nodes];
+        this.waitingByNode = new AtomicInteger[nodes];
+        this.withdrawnByNode = new AtomicInteger[nodes];
         this.stealOrder = new int[nodes][];
         for (int n = 0; n < nodes; n++) {
             for (int k = 0; k < config.poolsPerNode(); k++) {
@@ -66,6 +73,9 @@ final class Scheduler {
             roots[n] = new RootQueue(n, config.rootPriorityBias());
             parkedByNode[n] = new ConcurrentLinkedDeque<>();
             activeByNode[n] = new AtomicInteger();
+            workersByNode[n] = new AtomicInteger();
+            waitingByNode[n] = new AtomicInteger();
+            withdrawnByNode[n] = new AtomicInteger();
             final int from = n;
             List<Integer> others = new ArrayList<>();
             for (int m = 0; m < nodes; m++) {
@@ -331,6 +341,9 @@ final class Scheduler {
 
     /** Counts a worker leaving the active level for {@code state}. */
     void enter(Worker w, WorkerState state) {
+        if (state != WorkerState.PARKED) {
+            waitingByNode[w.node].incrementAndGet();
+        }
         becameInactive(w);
         counterOf(state).incrementAndGet();
     }
@@ -339,6 +352,24 @@ final class Scheduler {
     void leave(Worker w, WorkerState state) {
         counterOf(state).decrementAndGet();
         becameActive(w);
+        if (state != WorkerState.PARKED) {
+            waitingByNode[w.node].decrementAndGet();
+        }
+    }
+
+    /**
+     * Workers of {@code node} that are parked or on their way to park (no longer counted active, not in a wait,
+     * not withdrawn). While there is one, a new thread is not needed: it will look for work before it sleeps or
+     * can be woken.
+     */
+    /** Workers of {@code node} not in a wait and not withdrawn: active, parked, or between the two. */
+    int availableWorkers(int node) {
+        return workersByNode[node].get() - waitingByNode[node].get() - withdrawnByNode[node].get();
+    }
+
+    int parkedOrParking(int node) {
+        return workersByNode[node].get() - activeByNode[node].get() - waitingByNode[node].get()
+                - withdrawnByNode[node].get();
     }
 
     private AtomicInteger counterOf(WorkerState state) {
@@ -353,7 +384,11 @@ final class Scheduler {
 
     /** Publishes {@code w} as parked and available for wake-ups (withdrawn workers are not). */
     void publishParked(Worker w, boolean available) {
+        if (!available) {
+            withdrawnByNode[w.node].incrementAndGet();
+        }
         enter(w, WorkerState.PARKED);
+        w.markParked(available);
         if (available) {
             parkedByNode[w.node].addFirst(w);
         }
@@ -361,6 +396,11 @@ final class Scheduler {
 
     void unpublishParked(Worker w) {
         parkedByNode[w.node].remove(w);
+    }
+
+    /** Bookkeeping of a worker leaving a park on a withdrawn core (woken or by itself). */
+    void leftWithdrawnPark(Worker w) {
+        withdrawnByNode[w.node].decrementAndGet();
     }
 
     /**
@@ -376,6 +416,7 @@ final class Scheduler {
             if (active.compareAndSet(now, now - 1)) {
                 activeByNode[w.node].decrementAndGet();
                 parkedCount.incrementAndGet();
+                w.markParked(true);
                 parkedByNode[w.node].addFirst(w);
                 return true;
             }
@@ -387,17 +428,11 @@ final class Scheduler {
      * region): a parked one if there is one, else a new thread, as long as the active level is below target.
      */
     void replaceNow(int node) {
-        if (active.get() >= target) {
+        if (active.get() >= target || wakeOne(node) || parkedOrParking(node) > 0) {
             return;
         }
-        if (wakeOne(node)) {
-            return;
-        }
-        for (int other : stealOrder[node]) {
-            if (hasQueuedWork(other) && wakeOne(other)) {
-                return;
-            }
-        }
+        // Started even with nothing queued yet: the waiter's own graph usually arrives right after. An idle
+        // replacement parks, and retires after a while (Worker.awaitUnpark).
         spawnWorker(nodeForNewWorker(node), -1);
     }
 
@@ -426,7 +461,7 @@ final class Scheduler {
                 continue;
             }
             if (allocation == null || allocation.allocatedOn(n) > 0) {
-                if (wakeOne(n) || spawnWorker(n, -1) != null) {
+                if (wakeOne(n) || (availableWorkers(n) <= 0 && spawnWorker(n, -1) != null)) {
                     changed++;
                 }
             } else if (active.get() == 0) {
@@ -439,20 +474,18 @@ final class Scheduler {
                 }
             }
         }
-        boolean progress = true;
-        while (active.get() < target && progress) {
-            progress = false;
-            for (int n = 0; n < nodes && active.get() < target; n++) {
-                if (!hasQueuedWork(n) && !anyStealableWorkFor(n)) {
-                    continue;
-                }
-                if (wakeOne(n)) {
-                    changed++;
-                    progress = true;
-                } else if ((allocation == null || allocation.allocatedOn(n) > 0) && spawnWorker(n, -1) != null) {
-                    changed++;
-                    progress = true;
-                }
+        // Parked workers first, on every node with work for them; new threads only when none could be woken.
+        for (int n = 0; n < nodes && active.get() < target; n++) {
+            while (active.get() < target && (hasQueuedWork(n) || anyStealableWorkFor(n)) && wakeOne(n)) {
+                changed++;
+            }
+        }
+        for (int n = 0; n < nodes && active.get() < target; n++) {
+            // Threads beyond one per CPU only stand in for workers in waits; the node's own workers are parked or
+            // busy otherwise, and woken or done soon.
+            while (active.get() < target && hasQueuedWork(n) && (allocation == null || allocation.allocatedOn(n) > 0)
+                    && waitingByNode[n].get() > 0 && parkedOrParking(n) <= 0 && spawnWorker(n, -1) != null) {
+                changed++;
             }
         }
         return changed;
@@ -480,20 +513,43 @@ final class Scheduler {
         }
         Worker worker = new Worker(this, workerIds.getAndIncrement(), node, cpu);
         workers.add(worker);
+        workersByNode[node].incrementAndGet();
         becameActive(worker);
-        worker.start();
+        try {
+            worker.start();
+        } catch (Throwable t) {
+            workers.remove(worker);
+            workersByNode[node].decrementAndGet();
+            becameInactive(worker);
+            throw t;
+        }
         return worker;
     }
 
-    void workerExited(Worker worker) {
-        workers.remove(worker);
+    /** Whether an idle replacement worker may exit: only while there are more workers than CPUs. */
+    boolean mayRetire() {
+        return workers.size() > topology.cpuCount();
     }
 
-    /** Wakes the worker owning {@code cpu} after its core was allocated again. */
+    /** A parked replacement worker leaves for good (it is counted parked and unpublished already). */
+    void retire(Worker worker) {
+        parkedCount.decrementAndGet();
+        if (workers.remove(worker)) {
+            workersByNode[worker.node].decrementAndGet();
+        }
+    }
+
+    void workerExited(Worker worker) {
+        if (workers.remove(worker)) {
+            workersByNode[worker.node].decrementAndGet();
+        }
+    }
+
+    /** Wakes the worker owning {@code cpu} after its core was allocated again (if it is parked). */
     void coreAllocated(int cpu) {
         for (Worker w : workers) {
-            if (w.cpu == cpu) {
-                w.tryUnpark();
+            if (w.cpu == cpu && w.tryUnpark()) {
+                parkedByNode[w.node].remove(w);
             }
         }
     }

@@ -33,10 +33,6 @@ final class Task {
         return node.preferredNode;
     }
 
-    boolean isRoot() {
-        return node.index == 0;
-    }
-
     @Override
     public String toString() {
         return node.toString();

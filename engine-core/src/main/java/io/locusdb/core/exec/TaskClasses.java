@@ -52,6 +52,13 @@ public final class TaskClasses {
         return table[id];
     }
 
+    /** Whether {@code taskClass} was made by this registry (lock-free: checked for every submitted task). */
+    public boolean contains(TaskClass taskClass) {
+        TaskClass[] t = table;
+        int id = taskClass.id();
+        return id < t.length && t[id] == taskClass;
+    }
+
     public List<TaskClass> all() {
         synchronized (byId) {
             return List.copyOf(byId);

@@ -99,8 +99,10 @@ public final class Watchdog {
     }
 
     /**
-     * One elastic step: the load of the allocated cores since the last step is the workers' busy time over
-     * (elapsed time × allocated cores), counting tasks still running up to now.
+     * One elastic step: the load of the allocated cores since the last step is the busy time of the workers on
+     * them (task time, tasks still running counted up to now, time in executor waits left out) over (elapsed time
+     * × allocated cores). The busy total of a worker can only grow, except when a worker leaves the set (its core
+     * withdrawn, or it retired); the clamp at 0 covers that step.
      */
     public synchronized ElasticCoreController.Step elasticStep(long nowNanos) {
         if (elastic == null) {
@@ -108,11 +110,11 @@ public final class Watchdog {
         }
         long busy = 0;
         long[] bytes = new long[scheduler.nodes()];
+        CoreAllocation cores = elastic.allocation();
         for (Worker w : scheduler.workers()) {
-            busy += Worker.read(w.totals, Worker.BUSY_NANOS);
-            long start = Worker.read(w.totals, Worker.TASK_START);
-            if (start != 0 && nowNanos > start) {
-                busy += nowNanos - start;
+            // Workers parked on withdrawn cores do not count; their time in executor waits never does.
+            if (w.cpu < 0 || cores.isAllocated(w.cpu)) {
+                busy += w.busyNanos(nowNanos);
             }
             for (int n = 0; n < bytes.length; n++) {
                 bytes[n] += Worker.read(w.bytesByNode, n);

@@ -23,6 +23,11 @@ final class Worker implements Runnable {
     static final int BUSY_NANOS = 0;
     static final int TASK_START = 1;
     static final int TASKS = 2;
+    /** Time spent inside executor waits (blocked, waiting for a graph, inactive) during tasks. */
+    static final int INACTIVE_NANOS = 3;
+    /** Start of the wait the worker is in now, 0 when it is not waiting. */
+    static final int INACTIVE_SINCE = 4;
+    private static final long RETIRE_AFTER_NANOS = 2_000_000_000L;
 
     final Scheduler scheduler;
     final int id;
@@ -31,11 +36,13 @@ final class Worker implements Runnable {
     final int cpu;
     private final WorkerThread thread;
     private final AtomicBoolean parked = new AtomicBoolean();
+    /** Whether the current park is on a withdrawn core; written before {@code parked} is raised. */
+    private volatile boolean parkedWithdrawn;
     private volatile WorkerState state = WorkerState.ACTIVE;
     final TaskContext context;
 
-    /** [BUSY_NANOS, TASK_START (0 when idle), TASKS]. */
-    final long[] totals = new long[3];
+    /** [BUSY_NANOS, TASK_START (0 when idle), TASKS, INACTIVE_NANOS, INACTIVE_SINCE]. */
+    final long[] totals = new long[5];
     final long[] runByClass = new long[TaskClasses.MAX_CLASSES];
     final long[] stolenByClass = new long[TaskClasses.MAX_CLASSES];
     /** Bytes touched by tasks, by the node of the data they read (their preferred node, else this node). */
@@ -83,25 +90,14 @@ final class Worker implements Runnable {
         openCounters();
         try {
             while (!scheduler.isShutdown()) {
-                if (scheduler.isWithdrawn(this)) {
-                    park(false);
-                    continue;
-                }
-                Task task = scheduler.findTask(this);
-                if (task == null) {
-                    park(true);
-                    continue;
-                }
-                Task next = task;
-                while (next != null) {
-                    next = execute(next);
-                }
-                // Flag first, then publish: a waker that finds this worker must be able to unpark it.
-                parked.set(true);
-                if (scheduler.claimPark(this)) {
-                    awaitUnpark();
-                } else {
-                    parked.set(false);
+                try {
+                    if (!step()) {
+                        break;
+                    }
+                } catch (Throwable t) {
+                    // Only scheduler code runs here (task failures are caught in execute): a bug or a throwing
+                    // policy. The worker stays, so the active level stays true.
+                    LOG.log(Level.SEVERE, "executor worker " + thread.getName() + " hit an error; continuing", t);
                 }
             }
         } finally {
@@ -110,6 +106,41 @@ final class Worker implements Runnable {
             }
             scheduler.workerExited(this);
         }
+    }
+
+    /** One round of the worker loop; false when the worker retires. */
+    private boolean step() {
+        if (scheduler.isWithdrawn(this)) {
+            return park(false);
+        }
+        Task task = scheduler.findTask(this);
+        if (task == null) {
+            return park(true);
+        }
+        Task next = task;
+        while (next != null) {
+            next = execute(next);
+            // A task that swallowed an interrupt must not leave this worker's parks and waits returning at once.
+            Thread.interrupted();
+        }
+        if (scheduler.claimPark(this)) {
+            // Counted as parked and published by claimPark. If that left this node with nobody active while its
+            // own queue holds work (pushed while the level was above target, so nobody was woken for it), stay:
+            // other nodes' workers may not be allowed to take it.
+            if (scheduler.activeOn(node) == 0 && scheduler.hasQueuedWork(node) && parked.compareAndSet(true, false)) {
+                scheduler.unpublishParked(this);
+                leavePark();
+                return true;
+            }
+            return awaitUnpark(false);
+        }
+        return true;
+    }
+
+    /** Marks the flag a waker CASes; called by the scheduler once this worker is counted as parked. */
+    void markParked(boolean availableForWork) {
+        parkedWithdrawn = !availableForWork;
+        parked.set(true);
     }
 
     private void openCounters() {
@@ -152,35 +183,62 @@ final class Worker implements Runnable {
     }
 
     /**
-     * Parks until woken. Publishes itself first and then looks once more for work (or for its core coming back),
-     * so a task pushed in between is never missed.
+     * Parks until woken; false when the worker retired instead. Counts itself parked, then raises the flag wakers
+     * CAS, then publishes itself, then looks once more for work (or for its core coming back), so a task pushed
+     * in between is never missed and a waker never un-counts a worker that was not counted.
      */
-    private void park(boolean availableForWork) {
-        parked.set(true);
+    private boolean park(boolean availableForWork) {
         scheduler.publishParked(this, availableForWork);
         state = WorkerState.PARKED;
         boolean stillNeeded = availableForWork ? scheduler.hasWorkFor(this) : !scheduler.isWithdrawn(this);
         if ((stillNeeded || scheduler.isShutdown()) && parked.compareAndSet(true, false)) {
             scheduler.unpublishParked(this);
-            scheduler.leave(this, WorkerState.PARKED);
+            leavePark();
             state = WorkerState.ACTIVE;
-            return;
+            return true;
         }
-        awaitUnpark();
+        return awaitUnpark(availableForWork && cpu < 0);
     }
 
-    private void awaitUnpark() {
+    /**
+     * Waits for a waker. A replacement worker (no CPU of its own) that idles for {@link #RETIRE_AFTER_NANOS}
+     * while the executor has more workers than CPUs retires, so threads started for a burst of blocking go away.
+     */
+    private boolean awaitUnpark(boolean mayRetire) {
         state = WorkerState.PARKED;
+        long deadline = System.nanoTime() + RETIRE_AFTER_NANOS;
         while (parked.get() && !scheduler.isShutdown()) {
-            LockSupport.park(this);
+            if (!mayRetire) {
+                LockSupport.park(this);
+                continue;
+            }
+            long wait = deadline - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(this, wait);
+            } else if (scheduler.mayRetire() && parked.compareAndSet(true, false)) {
+                scheduler.unpublishParked(this);
+                scheduler.retire(this);
+                return false;
+            } else {
+                deadline = System.nanoTime() + RETIRE_AFTER_NANOS;
+            }
         }
         state = WorkerState.ACTIVE;
+        return true;
+    }
+
+    /** Accounting of a park ended by whoever won the CAS on {@code parked}. */
+    private void leavePark() {
+        if (parkedWithdrawn) {
+            scheduler.leftWithdrawnPark(this);
+        }
+        scheduler.leave(this, WorkerState.PARKED);
     }
 
     /** Wakes this worker if it is parked, counting it active again; false if it was not parked. */
     boolean tryUnpark() {
         if (parked.compareAndSet(true, false)) {
-            scheduler.leave(this, WorkerState.PARKED);
+            leavePark();
             LockSupport.unpark(thread);
             return true;
         }
@@ -258,6 +316,31 @@ final class Worker implements Runnable {
         }
         task.run.taskFinished();
         return next;
+    }
+
+    /** Busy time of this worker up to {@code now}: task time, the running task included, minus its waits. */
+    long busyNanos(long now) {
+        long busy = read(totals, BUSY_NANOS) - read(totals, INACTIVE_NANOS);
+        long start = read(totals, TASK_START);
+        if (start != 0 && now > start) {
+            busy += now - start;
+        }
+        long waitingSince = read(totals, INACTIVE_SINCE);
+        if (waitingSince != 0 && now > waitingSince) {
+            busy -= now - waitingSince;
+        }
+        return busy;
+    }
+
+    void waitStarted(long now) {
+        LONGS.setOpaque(totals, INACTIVE_SINCE, now);
+    }
+
+    void waitEnded(long now) {
+        long since = read(totals, INACTIVE_SINCE);
+        // Add before clearing: a reader between the two sees the wait once at most, never twice.
+        add(totals, INACTIVE_NANOS, Math.max(0, now - since));
+        LONGS.setOpaque(totals, INACTIVE_SINCE, 0L);
     }
 
     private static void add(long[] counters, int index, long delta) {

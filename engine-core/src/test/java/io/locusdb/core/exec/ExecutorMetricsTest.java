@@ -11,7 +11,8 @@ class ExecutorMetricsTest {
 
     @Test
     void meters_follow_the_tasks_the_executor_runs() {
-        try (NumaExecutor executor = NumaExecutor.start(ExecutorConfig.builder(TestExecutors.twoNodes()).build())) {
+        try (NumaExecutor executor = NumaExecutor.start(ExecutorConfig.builder(TestExecutors.twoNodes())
+                .stealing(io.locusdb.core.exec.stealing.StealingPolicies.never()).build())) {
             TaskClass scan = executor.taskClass("iv-scan");
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             ExecutorMetrics metrics = new ExecutorMetrics(executor);

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -149,30 +150,55 @@ class TaskGraphExecutionTest {
     }
 
     @Test
-    void higher_priority_roots_start_first_when_workers_are_busy() throws Exception {
-        TaskLatch release = new TaskLatch(executor, 1);
-        TaskLatch bothBusy = new TaskLatch(executor, 2);
-        // Occupy both workers so that the next roots queue up.
-        GraphHandle b0 = executor.submit(QueryContext.create("b0"), work, 0, ctx -> {
-            bothBusy.countDown();
-            release.await();
+    void higher_priority_roots_start_first_when_workers_are_busy() {
+        executor.close();
+        executor = NumaExecutor.start(ExecutorConfig.builder(TestExecutors.twoNodes())
+                .stealing(io.locusdb.core.exec.stealing.StealingPolicies.never()).build());
+        TaskClass cls = executor.taskClass("work");
+        AtomicBoolean release = new AtomicBoolean();
+        AtomicInteger busy = new AtomicInteger();
+        // Spinning (not blocking) keeps node 0's only worker active, so no replacement starts the queued roots.
+        GraphHandle occupant = executor.submit(QueryContext.create("occupant"), cls, 0, ctx -> {
+            busy.incrementAndGet();
+            while (!release.get()) {
+                Thread.onSpinWait();
+            }
         });
-        GraphHandle b1 = executor.submit(QueryContext.create("b1"), work, 1, ctx -> {
-            bothBusy.countDown();
-            release.await();
-        });
-        bothBusy.await();
+        while (busy.get() == 0) {
+            Thread.onSpinWait();
+        }
         ConcurrentLinkedQueue<String> order = new ConcurrentLinkedQueue<>();
         GraphHandle low = executor.submit(QueryContext.create("low", QueryContext.Priority.LOWEST, Long.MAX_VALUE),
-                work, 0, ctx -> order.add("low"));
+                cls, 0, ctx -> order.add("low"));
+        GraphHandle normal = executor.submit(QueryContext.create("normal"), cls, 0, ctx -> order.add("normal"));
         GraphHandle high = executor.submit(QueryContext.create("high", QueryContext.Priority.HIGHEST,
-                Long.MAX_VALUE), work, 0, ctx -> order.add("high"));
-        release.countDown();
-        for (GraphHandle h : List.of(b0, b1, low, high)) {
+                Long.MAX_VALUE), cls, 0, ctx -> order.add("high"));
+        release.set(true);
+        for (GraphHandle h : List.of(occupant, low, normal, high)) {
             h.await();
         }
 
-        assertThat(order).containsExactly("high", "low");
+        assertThat(order).containsExactly("high", "normal", "low");
+    }
+
+    @Test
+    void shutting_down_fails_graphs_that_cannot_finish_instead_of_leaving_their_waiters_hanging() {
+        AtomicBoolean release = new AtomicBoolean();
+        TaskGraph graph = new TaskGraph("stubborn");
+        TaskGraph.Node root = graph.root(work, 0, ctx -> {
+            while (!release.get()) {
+                Thread.onSpinWait(); // ignores cancellation on purpose
+            }
+        });
+        graph.node(work, 1, ctx -> { }, root);
+        GraphHandle handle = executor.submit(graph);
+
+        boolean clean = executor.shutdown(Duration.ofMillis(200));
+        release.set(true);
+
+        assertThat(clean).isFalse();
+        assertThatThrownBy(handle::await).isInstanceOf(RejectedExecutionException.class)
+                .hasMessageContaining("stubborn");
     }
 
     @Test
@@ -185,6 +211,14 @@ class TaskGraphExecutionTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one root");
         assertThatThrownBy(() -> executor.submit(TaskGraph.single("far", work, 7, ctx -> { })))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("node 7");
+
+        TaskClass foreign = new TaskClasses(0.1).of("work");
+        assertThatThrownBy(() -> executor.submit(TaskGraph.single("foreign", foreign, 0, ctx -> { })))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("another executor");
+        GraphHandle badFork = executor.submit(TaskGraph.single("bad-fork", work, 0,
+                ctx -> ctx.fork(work, 9, c -> { })));
+        assertThatThrownBy(() -> badFork.await(Duration.ofSeconds(10))).as("a bad fork fails its graph")
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("node 9");
 
         assertThat(executor.shutdown(Duration.ofSeconds(5))).isTrue();
         assertThatThrownBy(() -> executor.submit(TaskGraph.single("late", work, 0, ctx -> { })))

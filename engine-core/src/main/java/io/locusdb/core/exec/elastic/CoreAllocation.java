@@ -10,7 +10,9 @@ import java.util.Arrays;
 public final class CoreAllocation {
     private final int[][] cpusByNode;
     private final int[] nodeOfCpu;
-    private final boolean[] allocated;
+    /** 1 = allocated. Read lock-free on the workers' hot path; changed under this object's monitor. */
+    private final java.util.concurrent.atomic.AtomicIntegerArray allocated;
+    private final java.util.concurrent.atomic.AtomicIntegerArray perNode;
     private final int total;
     private volatile int allocatedCount;
 
@@ -33,7 +35,8 @@ public final class CoreAllocation {
                 nodeOfCpu[cpu] = n;
             }
         }
-        this.allocated = new boolean[limit];
+        this.allocated = new java.util.concurrent.atomic.AtomicIntegerArray(limit);
+        this.perNode = new java.util.concurrent.atomic.AtomicIntegerArray(nodes);
         this.total = count;
     }
 
@@ -57,28 +60,18 @@ public final class CoreAllocation {
         return cpusByNode[node].clone();
     }
 
-    public synchronized boolean isAllocated(int cpu) {
-        return cpu >= 0 && cpu < allocated.length && allocated[cpu];
+    public boolean isAllocated(int cpu) {
+        return cpu >= 0 && cpu < allocated.length() && allocated.get(cpu) == 1;
     }
 
-    public synchronized int allocatedOn(int node) {
-        int count = 0;
-        for (int cpu : cpusByNode[node]) {
-            if (allocated[cpu]) {
-                count++;
-            }
-        }
-        return count;
+    public int allocatedOn(int node) {
+        return perNode.get(node);
     }
 
-    public synchronized int[] allocatedPerNode() {
+    public int[] allocatedPerNode() {
         int[] counts = new int[cpusByNode.length];
         for (int n = 0; n < counts.length; n++) {
-            for (int cpu : cpusByNode[n]) {
-                if (allocated[cpu]) {
-                    counts[n]++;
-                }
-            }
+            counts[n] = perNode.get(n);
         }
         return counts;
     }
@@ -88,23 +81,25 @@ public final class CoreAllocation {
         if (cpu < 0 || cpu >= nodeOfCpu.length || nodeOfCpu[cpu] < 0) {
             throw new IllegalArgumentException("CPU " + cpu + " is not in the topology");
         }
-        if (allocated[cpu]) {
+        if (allocated.get(cpu) == 1) {
             return false;
         }
-        allocated[cpu] = true;
+        allocated.set(cpu, 1);
+        perNode.incrementAndGet(nodeOfCpu[cpu]);
         allocatedCount++;
         return true;
     }
 
     /** Withdraws a specific CPU; the last one cannot go. Returns false if it was not allocated. */
     public synchronized boolean release(int cpu) {
-        if (cpu < 0 || cpu >= allocated.length || !allocated[cpu]) {
+        if (cpu < 0 || cpu >= allocated.length() || allocated.get(cpu) == 0) {
             return false;
         }
         if (allocatedCount == 1) {
             throw new IllegalStateException("the last allocated core cannot be withdrawn");
         }
-        allocated[cpu] = false;
+        allocated.set(cpu, 0);
+        perNode.decrementAndGet(nodeOfCpu[cpu]);
         allocatedCount--;
         return true;
     }
@@ -112,7 +107,7 @@ public final class CoreAllocation {
     /** The lowest free CPU of {@code node}, or -1. */
     public synchronized int firstFreeOn(int node) {
         for (int cpu : cpusByNode[node]) {
-            if (!allocated[cpu]) {
+            if (allocated.get(cpu) == 0) {
                 return cpu;
             }
         }
@@ -123,7 +118,7 @@ public final class CoreAllocation {
     public synchronized int lastAllocatedOn(int node) {
         int[] cpus = cpusByNode[node];
         for (int i = cpus.length - 1; i >= 0; i--) {
-            if (allocated[cpus[i]]) {
+            if (allocated.get(cpus[i]) == 1) {
                 return cpus[i];
             }
         }
