@@ -43,7 +43,7 @@ public final class CalibrateCommand implements Callable<Integer> {
             description = "vectors (and clients) per data node (default ${DEFAULT-VALUE})")
     int vectorsPerNode;
 
-    @Option(names = "--powers", defaultValue = "1,2,4,8,16,32,64", split = ",",
+    @Option(names = "--powers", defaultValue = "1,2,4,8,16,32", split = ",",
             description = "powers n of v^n (default ${DEFAULT-VALUE})")
     int[] powers;
 
@@ -135,20 +135,31 @@ public final class CalibrateCommand implements Callable<Integer> {
 
     private void printCurves(CalibrationExperiment.Result r) {
         console.println();
+        console.println(r.adaptive().isEmpty() ? "curves:" : "second pass, the three policies back to back per power:");
         console.println("throughput in M elements/s (v^n summed), class = the task class's memory throughput average");
         console.println("  n     never-steal    always-steal        adaptive  always/never  class MB/s (never)"
-                + "  stolen% (always)");
+                + "  stolen% (always)  stolen% (adaptive)");
         for (int i = 0; i < r.never().size(); i++) {
             CalibrationExperiment.Point never = r.never().get(i);
             CalibrationExperiment.Point always = r.always().get(i);
             String adaptive = r.adaptive().isEmpty() ? "-" : String.format(Locale.ROOT, "%.2f",
                     r.adaptive().get(i).elementsPerSecond() / 1e6);
-            console.printf(Locale.ROOT, "%3d  %14.2f  %14.2f  %14s  %12.2f  %18.1f  %16.1f%n", never.power(),
-                    never.elementsPerSecond() / 1e6, always.elementsPerSecond() / 1e6, adaptive,
-                    always.elementsPerSecond() / Math.max(1e-9, never.elementsPerSecond()),
-                    never.classThroughput() / 1e6,
-                    always.tasks() == 0 ? 0 : 100.0 * always.stolen() / always.tasks());
+            String adaptiveStolen = r.adaptive().isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f",
+                    stolenPercent(r.adaptive().get(i)));
+            String ratio = never.elementsPerSecond() > 0 ? String.format(Locale.ROOT, "%.2f",
+                    always.elementsPerSecond() / never.elementsPerSecond()) : "-";
+            console.printf(Locale.ROOT, "%3d  %14.2f  %14.2f  %14s  %12s  %18.1f  %16.1f  %18s%n", never.power(),
+                    never.elementsPerSecond() / 1e6, always.elementsPerSecond() / 1e6, adaptive, ratio,
+                    never.classThroughput() / 1e6, stolenPercent(always), adaptiveStolen);
         }
+        if (r.never().stream().anyMatch(p -> p.tasks() == 0)) {
+            console.println("note: some points finished no task while measured; their class throughput is 0. Use"
+                    + " smaller --vector-mib or longer --seconds.");
+        }
+    }
+
+    private static double stolenPercent(CalibrationExperiment.Point p) {
+        return p.tasks() == 0 ? 0 : 100.0 * p.stolen() / p.tasks();
     }
 
     /** µs per moved page for a segment moved from node 0 to the last node; NaN when no page had to move. */
