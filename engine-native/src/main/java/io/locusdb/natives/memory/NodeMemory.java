@@ -91,13 +91,22 @@ public final class NodeMemory {
         liveSegments.incrementAndGet();
         // The cleanup must not reach the segment: for an automatic arena that would keep the arena reachable
         // from its own cleaner and leak the mapping. It knows the address, the length and the account only.
-        MemorySegment segment = MemorySegment.ofAddress(address).reinterpret(length, arena, ignored -> {
-            synchronized (account) {
-                addUsage(account.bytesByNode, -1);
-            }
+        MemorySegment segment;
+        try {
+            segment = MemorySegment.ofAddress(address).reinterpret(length, arena, ignored -> {
+                synchronized (account) {
+                    addUsage(account.bytesByNode, -1);
+                }
+                liveSegments.decrementAndGet();
+                LibC.munmap(address, length);
+            });
+        } catch (RuntimeException e) {
+            // E.g. the arena was closed meanwhile: nothing will ever free the mapping, so undo it here.
+            addUsage(account.bytesByNode, -1);
             liveSegments.decrementAndGet();
             LibC.munmap(address, length);
-        });
+            throw e;
+        }
         return new NodeSegment(segment, length, hugePages, policy, account);
     }
 
@@ -111,6 +120,13 @@ public final class NodeMemory {
         long totalPages = segment.mappedBytes() / pageSize;
         long start = System.nanoTime();
         if (!applyPolicies) {
+            // Nothing moves, but the segment now belongs to the target node as far as the books go.
+            long[] accounted = attribute(new MemoryPolicy.Bind(targetNode), segment.mappedBytes());
+            synchronized (segment.account) {
+                addUsage(segment.account.bytesByNode, -1);
+                segment.account.bytesByNode = accounted;
+                addUsage(accounted, 1);
+            }
             return new PageMoveReport(targetNode, totalPages, 0, 0, 0, 0, Map.of(), System.nanoTime() - start,
                     "NUMA placement unavailable: " + topology.note());
         }

@@ -40,9 +40,9 @@ public final class PartAssembler {
         int n = builders.size();
         TablePart[] parts = new TablePart[n];
         Throwable failure = null;
+        List<Future<TablePart>> futures = new ArrayList<>();
         try (ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, n)),
                 Thread.ofPlatform().name("locus-encode-", 0).daemon().factory())) {
-            List<Future<TablePart>> futures = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 int index = i;
                 futures.add(pool.submit(() -> TablePartBuilder.buildConcatenated(builders.get(index), index, memory,
@@ -57,6 +57,13 @@ public final class PartAssembler {
                     Thread.currentThread().interrupt();
                     failure = failure == null ? e : failure;
                 }
+            }
+        }
+        // Closing the pool waited for every task: parts finished after an interrupted get are collected here,
+        // so that a failed load releases them too.
+        for (int i = 0; i < n; i++) {
+            if (parts[i] == null && futuresState(futures, i) == Future.State.SUCCESS) {
+                parts[i] = futures.get(i).resultNow();
             }
         }
         if (failure != null) {
@@ -74,5 +81,9 @@ public final class PartAssembler {
             throw new IllegalStateException("encoding table parts failed", failure);
         }
         return List.of(parts);
+    }
+
+    private static Future.State futuresState(List<Future<TablePart>> futures, int i) {
+        return i < futures.size() ? futures.get(i).state() : Future.State.CANCELLED;
     }
 }

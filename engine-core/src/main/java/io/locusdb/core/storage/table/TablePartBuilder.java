@@ -5,6 +5,8 @@ import io.locusdb.core.storage.column.ColumnBuilder;
 import io.locusdb.natives.memory.NodeMemory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /** Collects the rows of one table part column by column, then encodes them onto the part's node. */
 public final class TablePartBuilder {
@@ -89,22 +91,44 @@ public final class TablePartBuilder {
         PartMemory partMemory = new PartMemory(memory, placement);
         try {
             Column[] built = new Column[columnCount];
-            // Columns encode independently; the common pool spreads them over the cores.
-            java.util.stream.IntStream.range(0, columnCount).parallel().forEach(c -> {
-                List<ColumnBuilder> columnPieces = new ArrayList<>(pieces.size());
-                for (TablePartBuilder piece : pieces) {
-                    columnPieces.add(piece.columns[c]);
+            // Columns encode independently in the common pool. Every column task is waited for, failed or not,
+            // before anything is freed: a failure must not release memory another column still writes.
+            CompletableFuture<?>[] tasks = new CompletableFuture<?>[columnCount];
+            for (int col = 0; col < columnCount; col++) {
+                int c = col;
+                tasks[c] = CompletableFuture.runAsync(() -> {
+                    List<ColumnBuilder> columnPieces = new ArrayList<>(pieces.size());
+                    for (TablePartBuilder piece : pieces) {
+                        columnPieces.add(piece.columns[c]);
+                    }
+                    long t0 = System.nanoTime();
+                    built[c] = ColumnBuilder.buildConcatenated(columnPieces, partMemory);
+                    if (DEBUG_TIMING) {
+                        System.err.printf("  column %d (%s): %.2f s%n", c, first.schema.column(c).name(),
+                                (System.nanoTime() - t0) / 1e9);
+                    }
+                    for (TablePartBuilder piece : pieces) {
+                        piece.columns[c] = null; // let the heap copy go as soon as it is encoded
+                    }
+                });
+            }
+            Throwable failure = null;
+            for (CompletableFuture<?> task : tasks) {
+                try {
+                    task.join();
+                } catch (CompletionException e) {
+                    failure = failure == null ? e.getCause() : failure;
                 }
-                long t0 = System.nanoTime();
-                built[c] = ColumnBuilder.buildConcatenated(columnPieces, partMemory);
-                if (DEBUG_TIMING) {
-                    System.err.printf("  column %d (%s): %.2f s%n", c, first.schema.column(c).name(),
-                            (System.nanoTime() - t0) / 1e9);
-                }
-                for (TablePartBuilder piece : pieces) {
-                    piece.columns[c] = null; // let the heap copy go as soon as it is encoded
-                }
-            });
+            }
+            if (failure instanceof RuntimeException r) {
+                throw r;
+            }
+            if (failure instanceof Error err) {
+                throw err;
+            }
+            if (failure != null) {
+                throw new IllegalStateException("encoding a column failed", failure);
+            }
             return new TablePart(index, List.of(built), rows, partMemory);
         } catch (RuntimeException | Error e) {
             partMemory.close();

@@ -10,7 +10,8 @@ public final class TableSnapshot implements AutoCloseable {
     private final Table table;
     private final TableVersion version;
     private final long commit;
-    private boolean closed;
+    /** Closed at most once even when two threads close the same snapshot (a query and its canceller). */
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     TableSnapshot(Table table, TableVersion version, long commit) {
         this.table = table;
@@ -74,8 +75,7 @@ public final class TableSnapshot implements AutoCloseable {
 
     @Override
     public void close() {
-        if (!closed) {
-            closed = true;
+        if (closed.compareAndSet(false, true)) {
             for (TablePart part : version.parts()) {
                 part.release();
             }
