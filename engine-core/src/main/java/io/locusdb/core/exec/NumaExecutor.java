@@ -94,7 +94,7 @@ public final class NumaExecutor implements AutoCloseable {
         Task[] tasks = new Task[nodes.size()];
         for (int i = 0; i < tasks.length; i++) {
             TaskGraph.Node node = nodes.get(i);
-            checkTask(node.taskClass, node.preferredNode, "task " + node);
+            checkTask(node.taskClass, node.preferredNode, node);
             tasks[i] = new Task(node, run);
         }
         for (int i = 0; i < tasks.length; i++) {
@@ -118,14 +118,15 @@ public final class NumaExecutor implements AutoCloseable {
     }
 
     /** Rejects a task of another executor's class, or for a node the topology does not have. */
-    void checkTask(TaskClass taskClass, int preferredNode, String what) {
+    void checkTask(TaskClass taskClass, int preferredNode, Object what) {
+        // 'what' is only turned into text on failure: this runs for every task submitted.
         int nodes = config.topology().nodeCount();
         if (preferredNode >= nodes) {
-            throw new IllegalArgumentException(what + " prefers node " + preferredNode + " but the topology has "
-                    + nodes + " nodes");
+            throw new IllegalArgumentException("task " + what + " prefers node " + preferredNode
+                    + " but the topology has " + nodes + " nodes");
         }
         if (!classes.contains(taskClass)) {
-            throw new IllegalArgumentException(what + " has task class '" + taskClass.name()
+            throw new IllegalArgumentException("task " + what + " has task class '" + taskClass.name()
                     + "' of another executor; get classes from this executor's taskClass(name)");
         }
     }

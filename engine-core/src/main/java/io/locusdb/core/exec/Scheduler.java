@@ -141,6 +141,49 @@ final class Scheduler {
         signalWork(node, task);
     }
 
+    private static final int PUSH_CHUNK = 64;
+
+    /**
+     * Ready tasks released together (a fork node's children): pushed per node in chunks, one lock acquisition per
+     * chunk, waking up to one parked worker per task pushed.
+     */
+    void pushReadyAll(Task[] ready, int count, int fallbackNode) {
+        if (count == 1) {
+            pushReady(ready[0], fallbackNode);
+            return;
+        }
+        Task[] chunk = new Task[Math.min(count, PUSH_CHUNK)];
+        for (int node = 0; node < nodes; node++) {
+            int filled = 0;
+            for (int i = 0; i < count; i++) {
+                Task task = ready[i];
+                int target = task.preferredNode() == Task.ANY_NODE ? fallbackNode : task.preferredNode();
+                if (target != node) {
+                    continue;
+                }
+                task.key = keyOf(task);
+                chunk[filled++] = task;
+                if (filled == chunk.length) {
+                    pushChunk(node, chunk, filled);
+                    filled = 0;
+                }
+            }
+            if (filled > 0) {
+                pushChunk(node, chunk, filled);
+            }
+        }
+    }
+
+    private void pushChunk(int node, Task[] chunk, int count) {
+        TaskPool[] nodePools = pools[node];
+        TaskPool pool = nodePools.length == 1 ? nodePools[0]
+                : nodePools[ThreadLocalRandom.current().nextInt(nodePools.length)];
+        pool.pushAll(chunk, 0, count);
+        for (int i = 0; i < count && signalWork(node, chunk[i]); i++) {
+            // one wake-up per task, until nobody else can be woken
+        }
+    }
+
     /** A root, to its preferred node's root queue (no preference: round-robin over the nodes). */
     void pushRoot(Task root, int priority) {
         int node = root.preferredNode() == Task.ANY_NODE
@@ -157,22 +200,23 @@ final class Scheduler {
     /**
      * Makes sure someone will run work just queued on {@code node}: wakes one of the node's parked workers when
      * the active level is below target or nobody on the node is active; if the task may be stolen, a parked
-     * worker of the nearest other node will do.
+     * worker of the nearest other node will do. Returns whether it woke one.
      */
-    private void signalWork(int node, Task task) {
+    private boolean signalWork(int node, Task task) {
         if (active.get() >= target && activeByNode[node].get() > 0) {
-            return;
+            return false;
         }
         if (wakeOne(node)) {
-            return;
+            return true;
         }
         boolean anyNode = task.preferredNode() == Task.ANY_NODE;
         for (int other : stealOrder[node]) {
             if ((anyNode || forcedSteal(node) || stealing.maySteal(task.taskClass(), node, other))
                     && active.get() < target && wakeOne(other)) {
-                return;
+                return true;
             }
         }
+        return false;
     }
 
     /** Wakes one parked (not withdrawn) worker of {@code node}; false if there is none. */

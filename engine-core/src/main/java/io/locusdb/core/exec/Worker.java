@@ -301,6 +301,8 @@ final class Worker implements Runnable {
         Task next = null;
         Task[] successors = task.successors;
         if (successors != null) {
+            Task[] ready = null;
+            int readyCount = 0;
             for (Task s : successors) {
                 if (s.pendingPredecessors.decrementAndGet() == 0) {
                     int preferred = s.preferredNode();
@@ -309,9 +311,15 @@ final class Worker implements Runnable {
                         s.key = scheduler.keyOf(s);
                         next = s;
                     } else {
-                        scheduler.pushReady(s, node);
+                        if (ready == null) {
+                            ready = new Task[successors.length];
+                        }
+                        ready[readyCount++] = s;
                     }
                 }
+            }
+            if (readyCount > 0) {
+                scheduler.pushReadyAll(ready, readyCount, node);
             }
         }
         task.run.taskFinished();
