@@ -1,0 +1,72 @@
+package io.locusdb.core.sql;
+
+import io.locusdb.core.storage.table.Catalog;
+import io.locusdb.core.storage.table.ColumnDef;
+import io.locusdb.core.storage.type.ColumnType;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * The catalog as Calcite sees it: every table with its columns and SQL types, read from the catalog at each
+ * lookup, so statements see tables created or dropped a moment ago. Calcite only plans against it; LocusDB's own
+ * operators execute.
+ */
+final class CatalogSchema extends AbstractSchema {
+    private final Catalog catalog;
+
+    CatalogSchema(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    @Override
+    protected Map<String, Table> getTableMap() {
+        Map<String, Table> tables = new LinkedHashMap<>();
+        for (io.locusdb.core.storage.table.Table table : catalog.tables()) {
+            tables.put(table.name(), new CatalogTable(table));
+        }
+        return tables;
+    }
+
+    /** One catalog table; {@link #table()} is what the physical planner scans. */
+    static final class CatalogTable extends AbstractTable {
+        private final io.locusdb.core.storage.table.Table table;
+
+        CatalogTable(io.locusdb.core.storage.table.Table table) {
+            this.table = table;
+        }
+
+        io.locusdb.core.storage.table.Table table() {
+            return table;
+        }
+
+        @Override
+        public RelDataType getRowType(RelDataTypeFactory types) {
+            RelDataTypeFactory.Builder row = types.builder();
+            for (ColumnDef column : table.schema().columns()) {
+                row.add(column.name(), types.createTypeWithNullability(sqlType(types, column.type()),
+                        column.nullable()));
+            }
+            return row.build();
+        }
+
+        static RelDataType sqlType(RelDataTypeFactory types, ColumnType type) {
+            return switch (type.kind()) {
+                case BOOLEAN -> types.createSqlType(SqlTypeName.BOOLEAN);
+                case INTEGER -> types.createSqlType(SqlTypeName.INTEGER);
+                case BIGINT -> types.createSqlType(SqlTypeName.BIGINT);
+                case DOUBLE -> types.createSqlType(SqlTypeName.DOUBLE);
+                case DECIMAL -> types.createSqlType(SqlTypeName.DECIMAL, type.precision(), type.scale());
+                case DATE -> types.createSqlType(SqlTypeName.DATE);
+                case VARCHAR -> type.length() > 0 ? types.createSqlType(SqlTypeName.VARCHAR, type.length())
+                        : types.createSqlType(SqlTypeName.VARCHAR);
+                case CHAR -> types.createSqlType(SqlTypeName.CHAR, Math.max(1, type.length()));
+            };
+        }
+    }
+}

@@ -1,0 +1,211 @@
+package io.locusdb.core.sql;
+
+import io.locusdb.core.storage.table.Catalog;
+import java.util.List;
+import java.util.Locale;
+import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.RelVisitor;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlExplain;
+import org.apache.calcite.sql.SqlJoin;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlParseException;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.apache.calcite.tools.FrameworkConfig;
+import org.apache.calcite.tools.Frameworks;
+import org.apache.calcite.tools.Planner;
+import org.apache.calcite.tools.RelConversionException;
+import org.apache.calcite.tools.ValidationException;
+
+/**
+ * SQL text to a checked logical plan, through Apache Calcite: parse, validate against the catalog, convert to
+ * relational algebra (decorrelated), and simplify with heuristic rules (constant folding, which also turns
+ * {@code DATE '1998-12-01' - INTERVAL '90' DAY} into a literal, and merging of filters and projections). Errors
+ * become {@link LocusSqlException}s with a SQLSTATE and the position in the text. Statements outside what the
+ * physical planner executes are rejected here, naming the construct.
+ *
+ * <p>Names are case-insensitive, as users of TPC-H-style schemas expect ({@code LINEITEM} is {@code lineitem}).
+ */
+public final class SqlFrontEnd {
+    private static final HepProgram SIMPLIFY = new HepProgramBuilder()
+            .addRuleCollection(List.of(
+                    CoreRules.FILTER_REDUCE_EXPRESSIONS,
+                    CoreRules.PROJECT_REDUCE_EXPRESSIONS,
+                    CoreRules.FILTER_MERGE,
+                    CoreRules.PROJECT_MERGE,
+                    CoreRules.PROJECT_REMOVE,
+                    CoreRules.AGGREGATE_PROJECT_MERGE))
+            .build();
+
+    private final FrameworkConfig config;
+
+    public SqlFrontEnd(Catalog catalog) {
+        SchemaPlus root = Frameworks.createRootSchema(false);
+        SchemaPlus schema = root.add("locus", new CatalogSchema(catalog));
+        this.config = Frameworks.newConfigBuilder()
+                .defaultSchema(schema)
+                // Constant folding (ReduceExpressionsRule) evaluates through the cluster's executor.
+                .executor(RexUtil.EXECUTOR)
+                .parserConfig(SqlParser.config()
+                        .withCaseSensitive(false)
+                        .withUnquotedCasing(Casing.UNCHANGED)
+                        .withQuotedCasing(Casing.UNCHANGED))
+                .build();
+    }
+
+    /** A statement planned to simplified relational algebra. */
+    public record LogicalQuery(String sql, RelNode plan, List<String> columnNames, boolean explain) {
+        public String planText() {
+            return RelOptUtil.toString(plan);
+        }
+    }
+
+    public LogicalQuery plan(String sql) {
+        if (sql == null || sql.isBlank()) {
+            throw new LocusSqlException(SqlState.SYNTAX_ERROR, "empty statement");
+        }
+        Planner planner = Frameworks.getPlanner(config);
+        try {
+            SqlNode parsed = parse(planner, sql);
+            boolean explain = false;
+            if (parsed instanceof SqlExplain e) {
+                explain = true;
+                parsed = e.getExplicandum();
+            }
+            if (!parsed.getKind().belongsTo(SqlKind.QUERY)) {
+                throw unsupported(parsed.getParserPosition(), parsed.getKind().lowerName.replace('_', ' ')
+                        .toUpperCase(Locale.ROOT) + " statements are not supported yet (this version runs queries)");
+            }
+            rejectUnsupported(parsed);
+            SqlNode validated = validate(planner, parsed);
+            RelRoot root = planner.rel(validated);
+            HepPlanner hep = new HepPlanner(SIMPLIFY);
+            hep.setRoot(root.project());
+            RelNode simplified = hep.findBestExp();
+            checkSupported(simplified);
+            return new LogicalQuery(sql, simplified, root.validatedRowType.getFieldNames(), explain);
+        } catch (RelConversionException e) {
+            throw new LocusSqlException(SqlState.INTERNAL_ERROR, "cannot plan the statement: " + e.getMessage(), 0,
+                    0, e);
+        } finally {
+            planner.close();
+        }
+    }
+
+    private static SqlNode parse(Planner planner, String sql) {
+        try {
+            return planner.parse(sql);
+        } catch (SqlParseException e) {
+            SqlParserPos pos = e.getPos();
+            String message = e.getMessage() == null ? "syntax error" : firstLine(e.getMessage());
+            throw new LocusSqlException(SqlState.SYNTAX_ERROR, message, pos == null ? 0 : pos.getLineNum(),
+                    pos == null ? 0 : pos.getColumnNum(), e);
+        }
+    }
+
+    private static SqlNode validate(Planner planner, SqlNode parsed) {
+        try {
+            return planner.validate(parsed);
+        } catch (ValidationException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof CalciteContextException context) {
+                String message = context.getCause() != null && context.getCause().getMessage() != null
+                        ? context.getCause().getMessage() : context.getMessage();
+                throw new LocusSqlException(stateOf(message), message, context.getPosLine(), context.getPosColumn(),
+                        e);
+            }
+            throw new LocusSqlException(SqlState.SEMANTIC_ERROR, firstLine(String.valueOf(e.getMessage())), 0, 0,
+                    e);
+        }
+    }
+
+    private static SqlState stateOf(String message) {
+        if (message.startsWith("Object '") || message.startsWith("Table '")) {
+            return SqlState.UNDEFINED_TABLE;
+        }
+        if (message.startsWith("Column '")) {
+            return SqlState.UNDEFINED_COLUMN;
+        }
+        if (message.startsWith("No match found for function")) {
+            return SqlState.UNDEFINED_FUNCTION;
+        }
+        if (message.startsWith("Cannot apply") || message.contains("type")) {
+            return SqlState.DATATYPE_MISMATCH;
+        }
+        return SqlState.SEMANTIC_ERROR;
+    }
+
+    /** Constructs this version cannot execute, found on the parse tree so the error can point at them. */
+    private static void rejectUnsupported(SqlNode parsed) {
+        parsed.accept(new SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlCall call) {
+                if (call instanceof SqlJoin || call.getKind() == SqlKind.JOIN) {
+                    throw unsupported(call.getParserPosition(), "joins are not supported yet: this version runs"
+                            + " single-table queries");
+                }
+                switch (call.getKind()) {
+                    case UNION, INTERSECT, EXCEPT -> throw unsupported(call.getParserPosition(),
+                            call.getKind() + " is not supported yet: this version runs single-table queries");
+                    case OVER -> throw unsupported(call.getParserPosition(),
+                            "window functions (OVER) are not supported yet");
+                    case WITH -> throw unsupported(call.getParserPosition(), "WITH is not supported yet");
+                    default -> {
+                    }
+                }
+                return super.visit(call);
+            }
+        });
+    }
+
+    /** The plan may only hold the operators the physical planner executes; anything else is named. */
+    private static void checkSupported(RelNode plan) {
+        int[] scans = new int[1];
+        new RelVisitor() {
+            @Override
+            public void visit(RelNode node, int ordinal, RelNode parent) {
+                if (node instanceof TableScan) {
+                    scans[0]++;
+                } else if (!(node instanceof Filter || node instanceof Project || node instanceof Aggregate
+                        || node instanceof Sort || node instanceof Values)) {
+                    throw unsupported(SqlParserPos.ZERO, "the plan needs " + node.getRelTypeName()
+                            + ", which is not supported yet (subqueries and joins arrive with part 2 of the query"
+                            + " engine)");
+                }
+                super.visit(node, ordinal, parent);
+            }
+        }.go(plan);
+        if (scans[0] > 1) {
+            throw unsupported(SqlParserPos.ZERO, "queries over more than one table are not supported yet");
+        }
+    }
+
+    private static LocusSqlException unsupported(SqlParserPos pos, String message) {
+        return new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, message, pos.getLineNum(), pos.getColumnNum(),
+                null);
+    }
+
+    private static String firstLine(String message) {
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+}

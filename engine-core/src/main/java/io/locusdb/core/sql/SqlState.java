@@ -1,0 +1,23 @@
+package io.locusdb.core.sql;
+
+/** The SQLSTATE codes LocusDB reports (PostgreSQL's spelling of the SQL standard classes). */
+public enum SqlState {
+    SYNTAX_ERROR("42601"),
+    UNDEFINED_TABLE("42P01"),
+    UNDEFINED_COLUMN("42703"),
+    UNDEFINED_FUNCTION("42883"),
+    DATATYPE_MISMATCH("42804"),
+    SEMANTIC_ERROR("42000"),
+    FEATURE_NOT_SUPPORTED("0A000"),
+    INTERNAL_ERROR("XX000");
+
+    private final String code;
+
+    SqlState(String code) {
+        this.code = code;
+    }
+
+    public String code() {
+        return code;
+    }
+}

@@ -1,0 +1,112 @@
+package io.locusdb.core.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.locusdb.core.storage.TestStorage;
+import io.locusdb.core.storage.load.LoadProgress;
+import io.locusdb.core.storage.load.TpchLoader;
+import io.locusdb.core.storage.table.Catalog;
+import io.locusdb.core.storage.table.InitialPlacement;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class SqlFrontEndTest {
+    private static final String Q6 = """
+            SELECT sum(l_extendedprice * l_discount) AS revenue
+            FROM lineitem
+            WHERE l_shipdate >= DATE '1994-01-01'
+              AND l_shipdate < DATE '1994-01-01' + INTERVAL '1' YEAR
+              AND l_discount BETWEEN 0.06 - 0.01 AND 0.06 + 0.01
+              AND l_quantity < 24""";
+
+    private static Catalog catalog;
+    private static SqlFrontEnd sql;
+
+    @BeforeAll
+    static void load() {
+        catalog = TestStorage.catalog();
+        new TpchLoader(catalog.memory(), 2).loadAll(catalog, 0.001, 2, new InitialPlacement.RoundRobin(),
+                LoadProgress.NONE);
+        sql = new SqlFrontEnd(catalog);
+    }
+
+    @AfterAll
+    static void drop() {
+        catalog.tables().forEach(t -> catalog.drop(t.name()));
+    }
+
+    @Test
+    void tpch_q6_becomes_an_aggregate_over_a_filtered_scan_with_the_date_arithmetic_folded() {
+        SqlFrontEnd.LogicalQuery q = sql.plan(Q6);
+
+        assertThat(q.columnNames()).containsExactly("revenue");
+        String plan = q.planText();
+        assertThat(plan).contains("LogicalAggregate").contains("LogicalFilter").contains("TableScan")
+                .contains("lineitem");
+        assertThat(plan).as("DATE + INTERVAL folded to a literal").contains("1995-01-01").doesNotContain("INTERVAL");
+        assertThat(q.explain()).isFalse();
+    }
+
+    @Test
+    void names_are_case_insensitive_and_explain_is_recognised() {
+        SqlFrontEnd.LogicalQuery q = sql.plan("EXPLAIN PLAN FOR select L_ORDERKEY, l_Quantity from LINEITEM "
+                + "where L_QUANTITY > 10 order by 1 limit 5");
+
+        assertThat(q.explain()).isTrue();
+        assertThat(q.columnNames()).as("result columns keep the spelling of the query")
+                .containsExactly("L_ORDERKEY", "l_Quantity");
+        assertThat(q.planText()).contains("LogicalSort").contains("fetch=[5]");
+    }
+
+    @Test
+    void a_syntax_error_names_the_position() {
+        assertThatThrownBy(() -> sql.plan("SELECT l_orderkey\nFROM lineitem\nWHERE"))
+                .isInstanceOfSatisfying(LocusSqlException.class, e -> {
+                    assertThat(e.sqlState()).isEqualTo("42601");
+                    assertThat(e.line()).isEqualTo(3);
+                    assertThat(e.hasPosition()).isTrue();
+                });
+    }
+
+    @Test
+    void unknown_tables_and_columns_are_named_with_their_position() {
+        assertThatThrownBy(() -> sql.plan("SELECT * FROM nosuch"))
+                .isInstanceOfSatisfying(LocusSqlException.class, e -> {
+                    assertThat(e.sqlState()).isEqualTo("42P01");
+                    assertThat(e.getMessage()).contains("nosuch");
+                    assertThat(e.line()).isEqualTo(1);
+                    assertThat(e.column()).isEqualTo(15);
+                });
+        assertThatThrownBy(() -> sql.plan("SELECT l_nosuch FROM lineitem"))
+                .isInstanceOfSatisfying(LocusSqlException.class, e -> {
+                    assertThat(e.sqlState()).isEqualTo("42703");
+                    assertThat(e.getMessage()).contains("l_nosuch");
+                    assertThat(e.column()).isEqualTo(8);
+                });
+    }
+
+    @Test
+    void unsupported_sql_says_precisely_what_is_unsupported() {
+        assertThatThrownBy(() -> sql.plan("SELECT * FROM lineitem JOIN orders ON l_orderkey = o_orderkey"))
+                .isInstanceOfSatisfying(LocusSqlException.class, e -> {
+                    assertThat(e.sqlState()).isEqualTo("0A000");
+                    assertThat(e.getMessage()).contains("joins");
+                    assertThat(e.hasPosition()).isTrue();
+                });
+        assertThatThrownBy(() -> sql.plan("SELECT l_orderkey FROM lineitem UNION SELECT o_orderkey FROM orders"))
+                .isInstanceOfSatisfying(LocusSqlException.class, e -> assertThat(e.getMessage())
+                        .contains("UNION"));
+        assertThatThrownBy(() -> sql.plan("SELECT rank() OVER (ORDER BY l_quantity) FROM lineitem"))
+                .isInstanceOfSatisfying(LocusSqlException.class, e -> assertThat(e.getMessage())
+                        .contains("window"));
+        assertThatThrownBy(() -> sql.plan("DELETE FROM lineitem"))
+                .isInstanceOfSatisfying(LocusSqlException.class, e -> {
+                    assertThat(e.sqlState()).isEqualTo("0A000");
+                    assertThat(e.getMessage()).contains("DELETE");
+                });
+        assertThatThrownBy(() -> sql.plan("  ")).isInstanceOfSatisfying(LocusSqlException.class,
+                e -> assertThat(e.sqlState()).isEqualTo("42601"));
+    }
+}
