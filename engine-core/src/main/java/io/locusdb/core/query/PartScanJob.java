@@ -1,0 +1,153 @@
+package io.locusdb.core.query;
+
+import io.locusdb.core.exec.GraphHandle;
+import io.locusdb.core.exec.NumaExecutor;
+import io.locusdb.core.exec.QueryContext;
+import io.locusdb.core.exec.TaskClass;
+import io.locusdb.core.exec.TaskContext;
+import io.locusdb.core.exec.TaskGraph;
+import io.locusdb.core.storage.column.Column;
+import io.locusdb.core.storage.scan.IdRange;
+import io.locusdb.core.storage.scan.PackedRangeScan;
+import io.locusdb.core.storage.table.TablePart;
+import io.locusdb.core.storage.table.TableSnapshot;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Phase 1 of a scan, as in the adaptive-placement paper: a conjunction of range predicates evaluated on the packed
+ * value IDs of every table part, one task per part queued to the part's node (task class "iv-scan", memory
+ * intensive, so adaptive stealing keeps it home once the executor has learnt its throughput). Each task turns the
+ * predicates into ID ranges with its part's dictionaries, runs the vector kernels, and accounts the bytes it
+ * touched. Delta rows are checked row by row; rows deleted by upserts are dropped.
+ */
+public final class PartScanJob {
+    public static final String TASK_CLASS = "iv-scan";
+
+    private PartScanJob() {
+    }
+
+    /**
+     * One part's outcome: where it ran, how many rows matched, and (when asked for) which: bit r of
+     * {@code selection} for main row r, and the matching delta row numbers.
+     */
+    public record PartResult(int part, int homeNode, int ranOnNode, boolean stolen, long matches, long[] selection,
+                             int[] deltaMatches, long bytesTouched) {
+    }
+
+    public record Result(List<PartResult> parts) {
+        public long matches() {
+            return parts.stream().mapToLong(PartResult::matches).sum();
+        }
+    }
+
+    public static Result run(NumaExecutor executor, QueryContext query, TableSnapshot snapshot,
+                             List<ValueRange> conjunction, boolean keepSelection) {
+        List<TablePart> parts = snapshot.parts();
+        int columns = snapshot.table().schema().size();
+        for (ValueRange range : conjunction) {
+            if (range.column() < 0 || range.column() >= columns) {
+                throw new IllegalArgumentException("predicate on column " + range.column() + " of a "
+                        + columns + "-column table");
+            }
+        }
+        TaskClass scan = executor.taskClass(TASK_CLASS);
+        PartResult[] results = new PartResult[parts.size()];
+        TaskGraph graph = new TaskGraph("scan " + snapshot.table().name());
+        TaskGraph.Node fork = graph.root(scan, TaskGraph.ANY_NODE, ctx -> { });
+        for (int p = 0; p < parts.size(); p++) {
+            int index = p;
+            TablePart part = parts.get(p);
+            graph.node(scan, part.homeNode(), ctx -> results[index] = scanPart(ctx, snapshot, part, index,
+                    conjunction, keepSelection), fork);
+        }
+        GraphHandle handle = executor.submit(graph, query);
+        handle.await();
+        return new Result(List.of(results));
+    }
+
+    private static PartResult scanPart(TaskContext ctx, TableSnapshot snapshot, TablePart part, int index,
+                                       List<ValueRange> conjunction, boolean keepSelection) {
+        long rows = part.rows();
+        int words = (int) ((rows + 63) >>> 6);
+        boolean deletions = part.delta().hasDeletions();
+        long[] selection = null;
+        long matches;
+        if (conjunction.size() == 1 && !keepSelection && !deletions) {
+            ValueRange range = conjunction.getFirst();
+            Column column = part.column(range.column());
+            IdRange ids = range.idRange(column.dictionary());
+            matches = PackedRangeScan.count(column.codes(), ids, ctx.bytes());
+        } else {
+            selection = new long[words];
+            if (conjunction.isEmpty()) {
+                Arrays.fill(selection, -1L);
+                if ((rows & 63) != 0 && words > 0) {
+                    selection[words - 1] = (1L << (rows & 63)) - 1;
+                }
+            } else {
+                long[] scratch = conjunction.size() > 1 ? new long[words] : null;
+                for (int i = 0; i < conjunction.size(); i++) {
+                    ValueRange range = conjunction.get(i);
+                    Column column = part.column(range.column());
+                    IdRange ids = range.idRange(column.dictionary());
+                    long[] target = i == 0 ? selection : scratch;
+                    if (i > 0) {
+                        Arrays.fill(scratch, 0L);
+                    }
+                    PackedRangeScan.select(column.codes(), ids, target, ctx.bytes());
+                    if (i > 0) {
+                        for (int w = 0; w < words; w++) {
+                            selection[w] &= scratch[w];
+                        }
+                    }
+                    ctx.checkCancelled();
+                }
+            }
+            if (deletions) {
+                for (long r = 0; r < rows; r++) {
+                    if (!snapshot.isVisible(part, r)) {
+                        selection[(int) (r >>> 6)] &= ~(1L << r);
+                    }
+                }
+            }
+            matches = 0;
+            for (long w : selection) {
+                matches += Long.bitCount(w);
+            }
+            if (!keepSelection) {
+                selection = null;
+            }
+        }
+        int[] deltaMatches = scanDelta(snapshot, part, conjunction);
+        return new PartResult(index, part.homeNode(), ctx.node(), ctx.stolen(), matches + deltaMatches.length,
+                selection, deltaMatches, ctx.bytes().total());
+    }
+
+    private static int[] scanDelta(TableSnapshot snapshot, TablePart part, List<ValueRange> conjunction) {
+        int deltaRows = snapshot.deltaRows(part);
+        if (deltaRows == 0) {
+            return new int[0];
+        }
+        List<Integer> matched = new ArrayList<>();
+        long main = part.rows();
+        for (int i = 0; i < deltaRows; i++) {
+            if (!snapshot.isVisible(part, main + i)) {
+                continue;
+            }
+            Object[] row = part.delta().row(i);
+            boolean all = true;
+            for (ValueRange range : conjunction) {
+                if (!range.matches(row[range.column()])) {
+                    all = false;
+                    break;
+                }
+            }
+            if (all) {
+                matched.add(i);
+            }
+        }
+        return matched.stream().mapToInt(Integer::intValue).toArray();
+    }
+}
