@@ -42,10 +42,17 @@ public final class CalibrationExperiment {
                 throw new IllegalArgumentException("vectors of at least 4 KiB, at least one vector per node, one"
                         + " power and a positive duration are needed");
             }
-            for (int p : powers) {
-                if (p < 1) {
-                    throw new IllegalArgumentException("powers must be at least 1, got " + p);
+            for (int i = 0; i < powers.length; i++) {
+                if (powers[i] < 1) {
+                    throw new IllegalArgumentException("powers must be at least 1, got " + powers[i]);
                 }
+                if (i > 0 && powers[i] <= powers[i - 1]) {
+                    throw new IllegalArgumentException("powers must be given in ascending order, got "
+                            + java.util.Arrays.toString(powers));
+                }
+            }
+            if (!(warmupSeconds >= 0)) {
+                throw new IllegalArgumentException("warm-up must be 0 or more seconds, got " + warmupSeconds);
             }
         }
     }
@@ -126,14 +133,21 @@ public final class CalibrationExperiment {
             LongAdder queries = new LongAdder();
             LongAdder elements = new LongAdder();
             List<Thread> clients = new ArrayList<>();
+            java.util.concurrent.atomic.AtomicReference<Throwable> clientFailure =
+                    new java.util.concurrent.atomic.AtomicReference<>();
             for (Vector vector : vectors) {
                 int tasksPerQuery = topology.node(vector.node).cpus().size();
                 clients.add(Thread.ofPlatform().name("calibration-client").start(() -> {
-                    while (!stop.get()) {
-                        sumPower(executor, sumClass, vector, power, tasksPerQuery, measuring, elements).await();
-                        if (measuring.get()) {
-                            queries.increment();
+                    try {
+                        while (!stop.get()) {
+                            sumPower(executor, sumClass, vector, power, tasksPerQuery, measuring, elements).await();
+                            if (measuring.get()) {
+                                queries.increment();
+                            }
                         }
+                    } catch (RuntimeException | Error e) {
+                        clientFailure.compareAndSet(null, e);
+                        stop.set(true);
                     }
                 }));
             }
@@ -156,6 +170,10 @@ public final class CalibrationExperiment {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted", e);
                 }
+            }
+            if (clientFailure.get() != null) {
+                throw new IllegalStateException("a calibration client failed at n=" + power + " (" + mode + ")",
+                        clientFailure.get());
             }
             return new Point(power, mode, queries.sum() / elapsed, elements.sum() / elapsed, classThroughput, tasks,
                     stolen);
@@ -265,7 +283,9 @@ public final class CalibrationExperiment {
                                 + " memory-intensive class throughput measured, so every class like these may steal");
             }
             if (switchIndex == n) {
-                return new Threshold(Math.max(1, never.getLast().classThroughput() * 0.8), -1,
+                double leastIntensive = never.stream().mapToDouble(Point::classThroughput).filter(t -> t > 0).min()
+                        .orElse(1);
+                return new Threshold(Math.max(1, leastIntensive * 0.8), -1,
                         "stealing did not stay ahead from any power on (it was slower at the highest power): no"
                                 + " switch point in range; threshold set 20% below the least memory-intensive class"
                                 + " throughput measured, so only less memory-intensive classes may steal");

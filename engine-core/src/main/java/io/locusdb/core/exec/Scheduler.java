@@ -179,8 +179,10 @@ final class Scheduler {
         TaskPool pool = nodePools.length == 1 ? nodePools[0]
                 : nodePools[ThreadLocalRandom.current().nextInt(nodePools.length)];
         pool.pushAll(chunk, 0, count);
-        for (int i = 0; i < count && signalWork(node, chunk[i]); i++) {
-            // one wake-up per task, until nobody else can be woken
+        // One wake-up per task while the level is below target; a task nobody could be woken for (not stealable,
+        // nobody parked on its node) says nothing about the next one.
+        for (int i = 0; i < count && active.get() < target; i++) {
+            signalWork(node, chunk[i]);
         }
     }
 
@@ -224,8 +226,13 @@ final class Scheduler {
         ConcurrentLinkedDeque<Worker> parked = parkedByNode[node];
         Worker w;
         while ((w = parked.pollFirst()) != null) {
-            // A worker whose core was withdrawn while it idled stays parked; coreAllocated() wakes it later.
-            if (!isWithdrawn(w) && w.tryUnpark()) {
+            if (isWithdrawn(w)) {
+                // Its core was withdrawn while it idled: wake it so that it parks again as withdrawn (and is
+                // counted so), but it is no help for this work.
+                w.tryUnpark();
+                continue;
+            }
+            if (w.tryUnpark()) {
                 return true;
             }
         }
@@ -586,6 +593,15 @@ final class Scheduler {
     void workerExited(Worker worker) {
         if (workers.remove(worker)) {
             workersByNode[worker.node].decrementAndGet();
+        }
+    }
+
+    /** Wakes the worker owning {@code cpu} if it idles, so that it parks again as withdrawn. */
+    void coreWithdrawn(int cpu) {
+        for (Worker w : workers) {
+            if (w.cpu == cpu && w.tryUnpark()) {
+                parkedByNode[w.node].remove(w);
+            }
         }
     }
 

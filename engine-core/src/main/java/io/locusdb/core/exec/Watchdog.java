@@ -24,7 +24,6 @@ public final class Watchdog {
     private final long elasticPeriodNanos;
     private long lastHintNanos;
     private long lastElasticNanos;
-    private long lastBusyNanos;
     private long[] lastBytesByNode;
     private volatile ExecutorStats stats;
     private volatile ElasticCoreController.Step lastStep;
@@ -101,8 +100,7 @@ public final class Watchdog {
     /**
      * One elastic step: the load of the allocated cores since the last step is the busy time of the workers on
      * them (task time, tasks still running counted up to now, time in executor waits left out) over (elapsed time
-     * × allocated cores). The busy total of a worker can only grow, except when a worker leaves the set (its core
-     * withdrawn, or it retired); the clamp at 0 covers that step.
+     * × allocated cores), summed from per-worker changes since the previous step.
      */
     public synchronized ElasticCoreController.Step elasticStep(long nowNanos) {
         if (elastic == null) {
@@ -112,9 +110,14 @@ public final class Watchdog {
         long[] bytes = new long[scheduler.nodes()];
         CoreAllocation cores = elastic.allocation();
         for (Worker w : scheduler.workers()) {
+            // Per-worker changes since the last step, so a worker joining or leaving the allocated set (its core
+            // withdrawn or given back, or a retired replacement) does not bring its whole history with it.
+            long total = w.busyNanos(nowNanos);
+            long delta = total - w.lastBusySeen;
+            w.lastBusySeen = total;
             // Workers parked on withdrawn cores do not count; their time in executor waits never does.
             if (w.cpu < 0 || cores.isAllocated(w.cpu)) {
-                busy += w.busyNanos(nowNanos);
+                busy += Math.max(0, delta);
             }
             for (int n = 0; n < bytes.length; n++) {
                 bytes[n] += Worker.read(w.bytesByNode, n);
@@ -122,20 +125,20 @@ public final class Watchdog {
         }
         long elapsed = Math.max(1, nowNanos - lastElasticNanos);
         CoreAllocation allocation = elastic.allocation();
-        double load = Math.min(1.0, Math.max(0, (double) (busy - lastBusyNanos)
-                / ((double) elapsed * allocation.allocatedCount())));
+        double load = Math.min(1.0, (double) busy / ((double) elapsed * allocation.allocatedCount()));
         long[] activity = new long[bytes.length];
         for (int n = 0; n < bytes.length; n++) {
             activity[n] = bytes[n] - lastBytesByNode[n];
         }
-        // Busy time of a task still running is counted up to now; do not count it again next time.
-        lastBusyNanos = busy;
         lastBytesByNode = bytes;
         lastElasticNanos = nowNanos;
         ElasticCoreController.Step step = elastic.step(load, activity);
         scheduler.setTarget(allocation.allocatedCount());
         if (step.addedCpu() >= 0) {
             scheduler.coreAllocated(step.addedCpu());
+        }
+        if (step.withdrawnCpu() >= 0) {
+            scheduler.coreWithdrawn(step.withdrawnCpu());
         }
         lastStep = step;
         return step;

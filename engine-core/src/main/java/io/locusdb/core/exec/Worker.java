@@ -47,6 +47,8 @@ final class Worker implements Runnable {
     final long[] stolenByClass = new long[TaskClasses.MAX_CLASSES];
     /** Bytes touched by tasks, by the node of the data they read (their preferred node, else this node). */
     final long[] bytesByNode;
+    /** The busy total the watchdog saw at its last elastic step; written by the watchdog only. */
+    long lastBusySeen;
     /** Incremented on every entry into a blocking primitive; tells a task whether it blocked. */
     int blockEvents;
     /** LLC-miss counter of this thread, or null where hardware counters are unavailable or turned off. */
@@ -132,7 +134,7 @@ final class Worker implements Runnable {
                 leavePark();
                 return true;
             }
-            return awaitUnpark(false);
+            return awaitUnpark(cpu < 0);
         }
         return true;
     }

@@ -41,30 +41,33 @@ public record ValueRange(int column, Comparable<?> lo, boolean loInclusive, Comp
         switch (dictionary) {
             case LongDictionary d -> {
                 if (lo != null) {
-                    long v = ((Number) lo).longValue();
+                    // A fractional bound on integers: v > 2.5 and v >= 2.5 both mean v >= 3.
+                    boolean fractional = isFractional(lo);
+                    long v = fractional ? (long) Math.ceil(((Number) lo).doubleValue()) : ((Number) lo).longValue();
                     loId = d.ceilingId(v);
-                    if (!loInclusive && loId <= size && d.value(loId) == v) {
+                    if (!loInclusive && !fractional && loId <= size && d.value(loId) == v) {
                         loId++;
                     }
                 }
                 if (hi != null) {
-                    long v = ((Number) hi).longValue();
+                    boolean fractional = isFractional(hi);
+                    long v = fractional ? (long) Math.floor(((Number) hi).doubleValue()) : ((Number) hi).longValue();
                     hiId = d.floorId(v);
-                    if (!hiInclusive && hiId >= 1 && d.value(hiId) == v) {
+                    if (!hiInclusive && !fractional && hiId >= 1 && d.value(hiId) == v) {
                         hiId--;
                     }
                 }
             }
             case DoubleDictionary d -> {
                 if (lo != null) {
-                    double v = ((Number) lo).doubleValue();
+                    double v = ((Number) lo).doubleValue() + 0.0; // -0.0 is stored as 0.0
                     loId = d.ceilingId(v);
                     if (!loInclusive && loId <= size && d.value(loId) == v) {
                         loId++;
                     }
                 }
                 if (hi != null) {
-                    double v = ((Number) hi).doubleValue();
+                    double v = ((Number) hi).doubleValue() + 0.0;
                     hiId = d.floorId(v);
                     if (!hiInclusive && hiId >= 1 && d.value(hiId) == v) {
                         hiId--;
@@ -91,6 +94,17 @@ public record ValueRange(int column, Comparable<?> lo, boolean loInclusive, Comp
         loId = Math.max(loId, 1);
         hiId = Math.min(hiId, size);
         return loId > hiId ? IdRange.EMPTY : new IdRange(loId, hiId);
+    }
+
+    private static boolean isFractional(Comparable<?> bound) {
+        if (bound instanceof Double || bound instanceof Float) {
+            double v = ((Number) bound).doubleValue();
+            if (Double.isNaN(v) || Double.isInfinite(v)) {
+                throw new IllegalArgumentException("bound " + v + " on an integer column");
+            }
+            return v != Math.rint(v);
+        }
+        return false;
     }
 
     /** Row-at-a-time form, for delta rows (boxed values as the delta keeps them). */

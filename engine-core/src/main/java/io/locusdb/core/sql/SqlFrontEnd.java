@@ -26,10 +26,12 @@ import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.tools.FrameworkConfig;
 import org.apache.calcite.tools.Frameworks;
 import org.apache.calcite.tools.Planner;
@@ -65,6 +67,8 @@ public final class SqlFrontEnd {
                 .defaultSchema(schema)
                 // Constant folding (ReduceExpressionsRule) evaluates through the cluster's executor.
                 .executor(RexUtil.EXECUTOR)
+                // Long IN lists stay IN lists (a search), not a join with a VALUES subquery.
+                .sqlToRelConverterConfig(SqlToRelConverter.config().withInSubQueryThreshold(Integer.MAX_VALUE))
                 .parserConfig(SqlParser.config()
                         .withCaseSensitive(false)
                         .withUnquotedCasing(Casing.UNCHANGED)
@@ -95,7 +99,7 @@ public final class SqlFrontEnd {
                 throw unsupported(parsed.getParserPosition(), parsed.getKind().lowerName.replace('_', ' ')
                         .toUpperCase(Locale.ROOT) + " statements are not supported yet (this version runs queries)");
             }
-            rejectUnsupported(parsed);
+            rejectUnsupported(parsed, parsed instanceof SqlOrderBy orderBy ? orderBy.query : parsed);
             SqlNode validated = validate(planner, parsed);
             RelRoot root = planner.rel(validated);
             HepPlanner hep = new HepPlanner(SIMPLIFY);
@@ -106,6 +110,10 @@ public final class SqlFrontEnd {
         } catch (RelConversionException e) {
             throw new LocusSqlException(SqlState.INTERNAL_ERROR, "cannot plan the statement: " + e.getMessage(), 0,
                     0, e);
+        } catch (LocusSqlException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new LocusSqlException(SqlState.INTERNAL_ERROR, "cannot plan the statement: " + e, 0, 0, e);
         } finally {
             planner.close();
         }
@@ -142,23 +150,34 @@ public final class SqlFrontEnd {
         if (message.startsWith("Object '") || message.startsWith("Table '")) {
             return SqlState.UNDEFINED_TABLE;
         }
+        if (message.startsWith("Column '") && message.contains("is ambiguous")) {
+            return SqlState.AMBIGUOUS_COLUMN;
+        }
         if (message.startsWith("Column '")) {
             return SqlState.UNDEFINED_COLUMN;
         }
         if (message.startsWith("No match found for function")) {
             return SqlState.UNDEFINED_FUNCTION;
         }
-        if (message.startsWith("Cannot apply") || message.contains("type")) {
+        if (message.startsWith("Expression '") && message.contains("is not being grouped")) {
+            return SqlState.GROUPING_ERROR;
+        }
+        if (message.startsWith("Cannot apply") || message.startsWith("Cannot assign")
+                || message.startsWith("Cannot infer return type")) {
             return SqlState.DATATYPE_MISMATCH;
         }
         return SqlState.SEMANTIC_ERROR;
     }
 
     /** Constructs this version cannot execute, found on the parse tree so the error can point at them. */
-    private static void rejectUnsupported(SqlNode parsed) {
+    private static void rejectUnsupported(SqlNode parsed, SqlNode mainQuery) {
         parsed.accept(new SqlBasicVisitor<Void>() {
             @Override
             public Void visit(SqlCall call) {
+                if (call.getKind() == SqlKind.SELECT && call != mainQuery) {
+                    throw unsupported(call.getParserPosition(), "subqueries are not supported yet: this version runs"
+                            + " single-table queries without nested SELECTs");
+                }
                 if (call instanceof SqlJoin || call.getKind() == SqlKind.JOIN) {
                     throw unsupported(call.getParserPosition(), "joins are not supported yet: this version runs"
                             + " single-table queries");
@@ -183,6 +202,9 @@ public final class SqlFrontEnd {
         new RelVisitor() {
             @Override
             public void visit(RelNode node, int ordinal, RelNode parent) {
+                if (containsSubQuery(node)) {
+                    throw unsupported(SqlParserPos.ZERO, "subqueries are not supported yet");
+                }
                 if (node instanceof TableScan) {
                     scans[0]++;
                 } else if (!(node instanceof Filter || node instanceof Project || node instanceof Aggregate
@@ -197,6 +219,14 @@ public final class SqlFrontEnd {
         if (scans[0] > 1) {
             throw unsupported(SqlParserPos.ZERO, "queries over more than one table are not supported yet");
         }
+    }
+
+    private static boolean containsSubQuery(RelNode node) {
+        return switch (node) {
+            case Filter f -> RexUtil.SubQueryFinder.find(f.getCondition()) != null;
+            case Project p -> RexUtil.SubQueryFinder.find(p.getProjects()) != null;
+            default -> false;
+        };
     }
 
     private static LocusSqlException unsupported(SqlParserPos pos, String message) {

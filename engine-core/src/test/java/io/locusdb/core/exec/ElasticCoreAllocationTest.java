@@ -124,4 +124,37 @@ class ElasticCoreAllocationTest {
             assertThat(orphan.await(Duration.ofSeconds(20))).isTrue();
         }
     }
+
+    @Test
+    void a_graph_wait_on_a_shrunk_node_still_gets_a_replacement() {
+        ElasticConfig elastic = ElasticConfig.of(SequenceAllocation.dense()).withPeriod(Duration.ofMillis(10));
+        try (NumaExecutor executor = NumaExecutor.start(ExecutorConfig.builder(TestExecutors.synthetic(1, 2))
+                .pinWorkers(false).elastic(elastic).build())) {
+            TaskClass busy = executor.taskClass("busy");
+            AtomicBoolean stop = new AtomicBoolean();
+            List<GraphHandle> load = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                load.add(executor.submit(QueryContext.create("load"), busy, 0, ctx -> {
+                    while (!stop.get()) {
+                        Thread.onSpinWait();
+                    }
+                }));
+            }
+            assertThat(TestExecutors.eventually(Duration.ofSeconds(20),
+                    () -> executor.coreAllocation().allocatedCount() == 2)).isTrue();
+            stop.set(true);
+            load.forEach(GraphHandle::await);
+            // The second core is withdrawn while its worker idles.
+            assertThat(TestExecutors.eventually(Duration.ofSeconds(20),
+                    () -> executor.coreAllocation().allocatedCount() == 1)).isTrue();
+
+            GraphHandle parent = executor.submit(QueryContext.create("parent"), busy, 0, ctx -> ctx.submit(
+                    TaskGraph.single("child", busy, 0, c -> { })).await());
+            assertThat(parent.await(Duration.ofSeconds(20))).isTrue();
+            assertThat(TestExecutors.eventually(Duration.ofSeconds(10), () -> {
+                ExecutorStats stats = executor.freshStats();
+                return stats.activeConcurrency() == 0 && stats.parked() == stats.workers();
+            })).as("books balance after the shrink").isTrue();
+        }
+    }
 }

@@ -123,6 +123,22 @@ class PartScanJobTest {
     }
 
     @Test
+    void fractional_bounds_on_integer_columns_round_the_right_way_for_main_and_delta_rows() {
+        int linenumber = lineitem.schema().indexOf("l_linenumber");
+        try (TableSnapshot snapshot = lineitem.snapshot()) {
+            for (List<ValueRange> conjunction : List.of(
+                    List.of(ValueRange.lessThan(linenumber, 2.5)),
+                    List.of(new ValueRange(linenumber, 2.5, false, null, true)),
+                    List.of(ValueRange.atLeast(linenumber, 2.5)),
+                    List.of(ValueRange.between(linenumber, 1.5, 3.0)))) {
+                long expected = bruteForce(snapshot, conjunction);
+                assertThat(PartScanJob.run(executor, QueryContext.create("frac"), snapshot, conjunction, false)
+                        .matches()).as("%s", conjunction).isEqualTo(expected);
+            }
+        }
+    }
+
+    @Test
     void delta_rows_and_upserted_rows_are_seen_as_the_snapshot_sees_them() {
         Catalog own = TestStorage.catalog();
         Table table = own.register(new TpchLoader(own.memory(), 2).generate(TpchTable.LINE_ITEM, 0.001, 2,

@@ -108,5 +108,28 @@ class SqlFrontEndTest {
                 });
         assertThatThrownBy(() -> sql.plan("  ")).isInstanceOfSatisfying(LocusSqlException.class,
                 e -> assertThat(e.sqlState()).isEqualTo("42601"));
+        for (String subquery : java.util.List.of(
+                "SELECT l_orderkey FROM lineitem WHERE l_orderkey IN (SELECT o_orderkey FROM orders)",
+                "SELECT l_orderkey FROM lineitem WHERE EXISTS (SELECT 1 FROM orders WHERE o_orderkey = l_orderkey)",
+                "SELECT (SELECT max(o_totalprice) FROM orders) FROM lineitem")) {
+            assertThatThrownBy(() -> sql.plan(subquery)).as(subquery)
+                    .isInstanceOfSatisfying(LocusSqlException.class, e -> {
+                        assertThat(e.sqlState()).isEqualTo("0A000");
+                        assertThat(e.getMessage()).contains("subqueries");
+                        assertThat(e.hasPosition()).isTrue();
+                    });
+        }
+    }
+
+    @Test
+    void long_in_lists_stay_single_table_and_grouping_errors_get_their_own_code() {
+        StringBuilder in = new StringBuilder();
+        for (int i = 1; i <= 40; i++) {
+            in.append(i == 1 ? "" : ", ").append(i);
+        }
+        assertThat(sql.plan("SELECT count(*) FROM lineitem WHERE l_linenumber IN (" + in + ")").planText())
+                .doesNotContain("Join").contains("SEARCH");
+        assertThatThrownBy(() -> sql.plan("SELECT p_type, p_size FROM part GROUP BY p_type"))
+                .isInstanceOfSatisfying(LocusSqlException.class, e -> assertThat(e.sqlState()).isEqualTo("42803"));
     }
 }
