@@ -14,6 +14,8 @@ final class StagedStrings {
     private static final ValueLayout.OfLong BIG_ENDIAN_LONG =
             ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final int SMALL_RUN = 32;
+    /** Below this many distinct values one thread sorts faster than a split and a hand-off. */
+    private static final int PARALLEL_SORT_MIN = 1 << 16;
     /** Past this many shared bytes, compare directly: bounds the recursion for long common prefixes. */
     private static final int MAX_RADIX_DEPTH = 256;
 
@@ -176,17 +178,51 @@ final class StagedStrings {
         return (int) (h ^ (h >>> 32));
     }
 
-    /** Entry indices (0-based) in ascending unsigned byte order of their values. */
+    /**
+     * Entry indices (0-based) in ascending unsigned byte order of their values. Large sets are first split by their
+     * first byte (the empty string before all), and the buckets are sorted in parallel (common pool plus the
+     * calling thread): they occupy disjoint ranges of the same arrays, so the workers share them without
+     * coordination.
+     */
     int[] sortedOrder() {
-        int[] order = new int[size];
-        for (int i = 0; i < size; i++) {
-            order[i] = i;
-        }
         long[] keys = new long[size];
         long[] keyScratch = new long[size];
         int[] orderScratch = new int[size];
-        sortRange(order, 0, size, 0, keys, keyScratch, orderScratch);
+        if (size < PARALLEL_SORT_MIN || Runtime.getRuntime().availableProcessors() < 2) {
+            int[] order = new int[size];
+            for (int i = 0; i < size; i++) {
+                order[i] = i;
+            }
+            sortRange(order, 0, size, 0, keys, keyScratch, orderScratch);
+            return order;
+        }
+        int[] bucketStart = new int[258];
+        for (int i = 0; i < size; i++) {
+            bucketStart[firstByteBucket(i) + 1]++;
+        }
+        for (int b = 1; b < bucketStart.length; b++) {
+            bucketStart[b] += bucketStart[b - 1];
+        }
+        int[] order = new int[size];
+        int[] next = java.util.Arrays.copyOf(bucketStart, 257);
+        for (int i = 0; i < size; i++) {
+            order[next[firstByteBucket(i)]++] = i;
+        }
+        java.util.List<int[]> buckets = new java.util.ArrayList<>();
+        for (int b = 0; b < 257; b++) {
+            if (bucketStart[b + 1] - bucketStart[b] > 1) {
+                buckets.add(new int[] {bucketStart[b], bucketStart[b + 1]});
+            }
+        }
+        // Biggest first, so two workers end close together even with skewed first letters.
+        buckets.sort((x, y) -> Integer.compare(y[1] - y[0], x[1] - x[0]));
+        buckets.parallelStream().forEach(r -> sortRange(order, r[0], r[1], 0, keys, keyScratch, orderScratch));
         return order;
+    }
+
+    /** 0 for the empty string, else 1 + the first byte (unsigned): the order of the first byte. */
+    private int firstByteBucket(int entry) {
+        return length(entry) == 0 ? 0 : 1 + (chunk(entry).get(ValueLayout.JAVA_BYTE, offset(entry)) & 0xFF);
     }
 
     private void sortRange(int[] order, int from, int to, int depth, long[] keys, long[] keyScratch,

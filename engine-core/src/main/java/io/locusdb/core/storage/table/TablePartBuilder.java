@@ -5,8 +5,6 @@ import io.locusdb.core.storage.column.ColumnBuilder;
 import io.locusdb.natives.memory.NodeMemory;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /** Collects the rows of one table part column by column, then encodes them onto the part's node. */
 public final class TablePartBuilder {
@@ -91,12 +89,12 @@ public final class TablePartBuilder {
         PartMemory partMemory = new PartMemory(memory, placement);
         try {
             Column[] built = new Column[columnCount];
-            // Columns encode independently in the common pool. Every column task is waited for, failed or not,
-            // before anything is freed: a failure must not release memory another column still writes.
-            CompletableFuture<?>[] tasks = new CompletableFuture<?>[columnCount];
-            for (int col = 0; col < columnCount; col++) {
-                int c = col;
-                tasks[c] = CompletableFuture.runAsync(() -> {
+            // Columns encode independently in the common pool (the calling thread helps). A column's failure is
+            // caught inside its task, so the parallel loop returns only after every column finished: nothing is
+            // freed while another column still writes into the part's memory.
+            Throwable[] failures = new Throwable[columnCount];
+            java.util.stream.IntStream.range(0, columnCount).parallel().forEach(c -> {
+                try {
                     List<ColumnBuilder> columnPieces = new ArrayList<>(pieces.size());
                     for (TablePartBuilder piece : pieces) {
                         columnPieces.add(piece.columns[c]);
@@ -110,14 +108,14 @@ public final class TablePartBuilder {
                     for (TablePartBuilder piece : pieces) {
                         piece.columns[c] = null; // let the heap copy go as soon as it is encoded
                     }
-                });
-            }
+                } catch (Throwable t) {
+                    failures[c] = t;
+                }
+            });
             Throwable failure = null;
-            for (CompletableFuture<?> task : tasks) {
-                try {
-                    task.join();
-                } catch (CompletionException e) {
-                    failure = failure == null ? e.getCause() : failure;
+            for (Throwable t : failures) {
+                if (t != null && failure == null) {
+                    failure = t;
                 }
             }
             if (failure instanceof RuntimeException r) {

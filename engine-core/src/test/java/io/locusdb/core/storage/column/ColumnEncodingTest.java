@@ -75,6 +75,49 @@ class ColumnEncodingTest {
     }
 
     @Test
+    void largeStringDictionariesSortedInParallelBucketsAreInByteOrder() {
+        // Enough distinct values to take the parallel path: skewed first bytes, the empty string, shared prefixes
+        // longer than 8 bytes, and multi-byte UTF-8 (first bytes >= 0x80).
+        java.util.SplittableRandom random = new java.util.SplittableRandom(42);
+        String[] alphabet = {"a", "b", "z", " ", "é", "\u4e2d", "\uD83D\uDE00", "the same long prefix ", "A"};
+        int rows = 150_000;
+        String[] values = new String[rows];
+        ColumnBuilder builder = ColumnBuilder.forType(ColumnType.VARCHAR);
+        for (int r = 0; r < rows; r++) {
+            StringBuilder sb = new StringBuilder();
+            int parts = r == 0 ? 0 : 1 + random.nextInt(5);
+            for (int k = 0; k < parts; k++) {
+                sb.append(alphabet[k == 0 && random.nextInt(4) > 0 ? random.nextInt(3) : random.nextInt(alphabet.length)]);
+            }
+            values[r] = r % 1000 == 7 ? null : sb.append(random.nextInt(50_000)).toString();
+            if (r == 0) {
+                values[r] = "";
+            }
+            builder.appendBoxed(values[r]);
+        }
+        try (PartMemory part = new PartMemory(memory, PartPlacement.boundTo(0))) {
+            Column column = builder.build(part);
+            StringDictionary d = (StringDictionary) column.dictionary();
+            java.util.Set<String> distinct = new java.util.HashSet<>();
+            for (String v : values) {
+                if (v != null) {
+                    distinct.add(v);
+                }
+            }
+            assertThat(d.size()).isEqualTo(distinct.size()).isGreaterThan(1 << 16);
+            for (int id = 2; id <= d.size(); id++) {
+                byte[] previous = d.value(id - 1).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                byte[] current = d.value(id).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                assertThat(java.util.Arrays.compareUnsigned(previous, current)).as("ids %d, %d", id - 1, id)
+                        .isNegative();
+            }
+            for (int r = 0; r < rows; r += 97) {
+                assertThat(column.boxedValue(r)).isEqualTo(values[r]);
+            }
+        }
+    }
+
+    @Test
     void stringDictionariesAreInCodePointOrderAndFindRanges() {
         ColumnBuilder builder = ColumnBuilder.forType(ColumnType.VARCHAR);
         String[] values = {"pear", "apple", "\uD83D\uDE00 emoji", "\uFFFD replacement", "apple", null, "", "Zebra"};
