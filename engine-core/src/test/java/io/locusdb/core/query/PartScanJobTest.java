@@ -139,6 +139,84 @@ class PartScanJobTest {
     }
 
     @Test
+    void selected_rows_materialize_on_their_parts_node_and_q6_revenue_matches_a_row_by_row_sum() {
+        int price = lineitem.schema().indexOf("l_extendedprice");
+        try (TableSnapshot snapshot = lineitem.snapshot()) {
+            PartScanJob.Result scan = PartScanJob.run(executor, QueryContext.create("q6"), snapshot, q6Predicate(),
+                    true);
+            java.util.concurrent.atomic.LongAdder revenue = new java.util.concurrent.atomic.LongAdder();
+            java.util.concurrent.atomic.LongAdder rows = new java.util.concurrent.atomic.LongAdder();
+            java.util.concurrent.atomic.AtomicInteger misplaced = new java.util.concurrent.atomic.AtomicInteger();
+            MaterializeJob.run(executor, QueryContext.create("q6"), snapshot, scan, new int[] {price, discount}, 1000,
+                    part -> (ctx, batch) -> {
+                        if (ctx.node() != snapshot.parts().get(part).homeNode()) {
+                            misplaced.incrementAndGet();
+                        }
+                        long[] prices = batch.column(0).longs();
+                        long[] discounts = batch.column(1).longs();
+                        long sum = 0;
+                        for (int r = 0; r < batch.rows(); r++) {
+                            sum += prices[r] * discounts[r];
+                        }
+                        revenue.add(sum);
+                        rows.add(batch.rows());
+                    });
+
+            long expected = 0;
+            for (TablePart part : snapshot.parts()) {
+                for (long r = 0; r < part.rows(); r++) {
+                    boolean all = true;
+                    for (ValueRange range : q6Predicate()) {
+                        all &= range.matches(part.column(range.column()).boxedValue(r));
+                    }
+                    if (all) {
+                        expected += (Long) part.column(price).boxedValue(r) * (Long) part.column(discount).boxedValue(r);
+                    }
+                }
+            }
+            assertThat(rows.sum()).isEqualTo(scan.matches());
+            assertThat(revenue.sum()).as("sum(l_extendedprice * l_discount), scale 4").isEqualTo(expected)
+                    .isPositive();
+            assertThat(misplaced).hasValue(0);
+        }
+    }
+
+    @Test
+    void nulls_in_delta_rows_materialize_as_nulls_and_never_match_a_range() {
+        Catalog own = TestStorage.catalog();
+        io.locusdb.core.storage.table.Schema schema = io.locusdb.core.storage.table.Schema.of(
+                io.locusdb.core.storage.table.ColumnDef.of("id", io.locusdb.core.storage.type.ColumnType.BIGINT),
+                io.locusdb.core.storage.table.ColumnDef.of("name", io.locusdb.core.storage.type.ColumnType.VARCHAR),
+                io.locusdb.core.storage.table.ColumnDef.of("score", io.locusdb.core.storage.type.ColumnType.DOUBLE));
+        Table table = own.createTable("people", schema, io.locusdb.core.storage.table.PartitionSpec.none(),
+                new InitialPlacement.RoundRobin(), null);
+        try {
+            table.insert(List.of(new Object[] {1L, "ada", 1.5}, new Object[] {2L, null, null},
+                    new Object[] {3L, "bob", 7.0}));
+            try (TableSnapshot snapshot = table.snapshot()) {
+                PartScanJob.Result all = PartScanJob.run(executor, QueryContext.create("all"), snapshot, List.of(),
+                        true);
+                assertThat(all.matches()).isEqualTo(3);
+                List<Object[]> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+                MaterializeJob.run(executor, QueryContext.create("m"), snapshot, all, new int[] {0, 1, 2}, 2,
+                        part -> (ctx, batch) -> {
+                            for (int r = 0; r < batch.rows(); r++) {
+                                seen.add(new Object[] {batch.column(0).boxed(r), batch.column(1).boxed(r),
+                                        batch.column(2).boxed(r)});
+                            }
+                        });
+                assertThat(seen).containsExactlyInAnyOrder(new Object[] {1L, "ada", 1.5},
+                        new Object[] {2L, null, null}, new Object[] {3L, "bob", 7.0});
+                assertThat(PartScanJob.run(executor, QueryContext.create("range"), snapshot,
+                        List.of(ValueRange.atLeast(2, -1e9)), false).matches()).as("NULL never in a range")
+                        .isEqualTo(2);
+            }
+        } finally {
+            own.drop(table.name());
+        }
+    }
+
+    @Test
     void delta_rows_and_upserted_rows_are_seen_as_the_snapshot_sees_them() {
         Catalog own = TestStorage.catalog();
         Table table = own.register(new TpchLoader(own.memory(), 2).generate(TpchTable.LINE_ITEM, 0.001, 2,
