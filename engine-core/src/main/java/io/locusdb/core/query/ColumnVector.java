@@ -1,6 +1,7 @@
 package io.locusdb.core.query;
 
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.TypeKind.Physical;
 
 /**
  * One column of a batch, in the storage's physical representation: longs (integers, scaled decimals, epoch days,
@@ -18,12 +19,9 @@ public final class ColumnVector {
 
     public ColumnVector(ColumnType type, int capacity) {
         this.type = type;
-        this.longs = type.physical() == io.locusdb.core.storage.type.TypeKind.Physical.LONG ? new long[capacity]
-                : null;
-        this.doubles = type.physical() == io.locusdb.core.storage.type.TypeKind.Physical.DOUBLE
-                ? new double[capacity] : null;
-        this.strings = type.physical() == io.locusdb.core.storage.type.TypeKind.Physical.STRING
-                ? new String[capacity] : null;
+        this.longs = type.physical() == Physical.LONG ? new long[capacity] : null;
+        this.doubles = type.physical() == Physical.DOUBLE ? new double[capacity] : null;
+        this.strings = type.physical() == Physical.STRING ? new String[capacity] : null;
         this.nulls = new boolean[capacity];
     }
 
