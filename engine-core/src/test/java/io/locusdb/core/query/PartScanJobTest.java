@@ -217,6 +217,48 @@ class PartScanJobTest {
     }
 
     @Test
+    void the_sql_q6_filter_is_pushed_down_whole_and_counts_what_the_hand_written_ranges_count() {
+        io.locusdb.core.sql.SqlFrontEnd sql = new io.locusdb.core.sql.SqlFrontEnd(catalog);
+        org.apache.calcite.rel.RelNode plan = sql.plan(
+                "SELECT sum(l_extendedprice * l_discount) AS revenue FROM lineitem"
+                + " WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1994-01-01' + INTERVAL '1' YEAR"
+                + " AND l_discount BETWEEN 0.06 - 0.01 AND 0.06 + 0.01 AND l_quantity < 24").plan();
+        org.apache.calcite.rel.core.Filter filter = findFilter(plan);
+
+        PredicateExtractor.Extracted extracted = PredicateExtractor.extract(filter.getCondition(), lineitem.schema(),
+                filter.getCluster().getRexBuilder());
+
+        assertThat(extracted.residual()).isNull();
+        assertThat(extracted.ranges()).hasSize(3);
+        try (TableSnapshot snapshot = lineitem.snapshot()) {
+            assertThat(PartScanJob.run(executor, QueryContext.create("sql q6"), snapshot, extracted.ranges(), false)
+                    .matches()).isEqualTo(bruteForce(snapshot, q6Predicate()));
+        }
+        org.apache.calcite.rel.RelNode other = sql.plan("SELECT l_orderkey FROM lineitem WHERE l_quantity > 10.5 "
+                + "AND l_comment LIKE '%fox%' AND l_linenumber IN (1, 3)").plan();
+        PredicateExtractor.Extracted partial = PredicateExtractor.extract(findFilter(other).getCondition(),
+                lineitem.schema(), other.getCluster().getRexBuilder());
+        assertThat(partial.ranges()).hasSize(1);
+        assertThat(partial.ranges().getFirst()).as("> 10.5 on DECIMAL(15,2): scaled 1050, exclusive")
+                .isEqualTo(new ValueRange(lineitem.schema().indexOf("l_quantity"), 1050L, false, null, true));
+        assertThat(partial.residual()).isNotNull();
+        assertThat(partial.residual().toString()).contains("LIKE").contains("SEARCH");
+    }
+
+    private static org.apache.calcite.rel.core.Filter findFilter(org.apache.calcite.rel.RelNode node) {
+        if (node instanceof org.apache.calcite.rel.core.Filter f) {
+            return f;
+        }
+        for (org.apache.calcite.rel.RelNode input : node.getInputs()) {
+            org.apache.calcite.rel.core.Filter f = findFilter(input);
+            if (f != null) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    @Test
     void delta_rows_and_upserted_rows_are_seen_as_the_snapshot_sees_them() {
         Catalog own = TestStorage.catalog();
         Table table = own.register(new TpchLoader(own.memory(), 2).generate(TpchTable.LINE_ITEM, 0.001, 2,
