@@ -302,27 +302,7 @@ final class Scheduler {
 
     /** Whether {@code worker} would find something to run right now. */
     boolean hasWorkFor(Worker worker) {
-        int node = worker.node;
-        for (TaskPool pool : pools[node]) {
-            if (!pool.isEmpty()) {
-                return true;
-            }
-        }
-        if (!roots[node].isEmpty()) {
-            return true;
-        }
-        for (int other : stealOrder[node]) {
-            IntPredicate allowed = stealable(other, node);
-            for (TaskPool pool : pools[other]) {
-                if (pool.hasAny(allowed)) {
-                    return true;
-                }
-            }
-            if (roots[other].hasAny(allowed)) {
-                return true;
-            }
-        }
-        return false;
+        return hasQueuedWork(worker.node) || anyStealableWorkFor(worker.node);
     }
 
     boolean hasQueuedWork(int node) {
