@@ -195,10 +195,6 @@ final class Scheduler {
         signalWork(node, root);
     }
 
-    int anyNodeFor(Worker worker) {
-        return worker != null ? worker.node : Math.floorMod(rootRoundRobin.getAndIncrement(), nodes);
-    }
-
     /**
      * Makes sure someone will run work just queued on {@code node}: wakes one of the node's parked workers when
      * the active level is below target or nobody on the node is active; if the task may be stolen, a parked

@@ -119,20 +119,6 @@ final class TaskPool {
         }
     }
 
-    /** Queued tasks per class id (index = class id), for the meters. */
-    int[] sizesByClass(int classes) {
-        int[] sizes = new int[classes];
-        lock.lock();
-        try {
-            for (int c = 0; c < Math.min(classes, classLimit); c++) {
-                sizes[c] = heaps[c] == null ? 0 : heaps[c].size;
-            }
-        } finally {
-            lock.unlock();
-        }
-        return sizes;
-    }
-
     /** Whether some queued task's heap index satisfies {@code allowed}. */
     boolean hasAny(IntPredicate allowed) {
         if (size == 0) {

@@ -11,9 +11,5 @@ public enum WorkerState {
     /** In a region its code declared inactive (e.g. I/O); replaced at once. */
     INACTIVE,
     /** Parked: no work, too many active workers, or its core withdrawn. */
-    PARKED;
-
-    boolean isActive() {
-        return this == ACTIVE;
-    }
+    PARKED
 }
