@@ -61,28 +61,28 @@ public final class ColumnVector {
         return longs != null ? (Object) longs[row] : doubles != null ? (Object) doubles[row] : strings[row];
     }
 
-    void setNull(int row) {
+    public void setNull(int row) {
         nulls[row] = true;
         anyNull = true;
     }
 
-    void setLong(int row, long value) {
+    public void setLong(int row, long value) {
         longs[row] = value;
     }
 
-    void setDouble(int row, double value) {
+    public void setDouble(int row, double value) {
         doubles[row] = value;
     }
 
-    void setString(int row, String value) {
+    public void setString(int row, String value) {
         strings[row] = value;
     }
 
-    void setSize(int size) {
+    public void setSize(int size) {
         this.size = size;
     }
 
-    void reset() {
+    public void reset() {
         java.util.Arrays.fill(nulls, 0, size, false);
         anyNull = false;
         size = 0;

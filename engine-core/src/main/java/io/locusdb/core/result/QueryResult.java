@@ -1,0 +1,143 @@
+package io.locusdb.core.result;
+
+import io.locusdb.core.query.ColumnVector;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The outcome of a statement: a stream of columnar batches for a query, or an update count for DDL/DML. Read it
+ * batch by batch ({@link #nextBatch}) or row by row ({@link #next} and the getters, columns counted from 0). Close
+ * it to stop a query early.
+ */
+public final class QueryResult implements AutoCloseable {
+    private final List<ResultColumn> columns;
+    private final BatchSource source;
+    private final long updateCount;
+    private ResultBatch current;
+    private int row = -1;
+    private boolean done;
+
+    private QueryResult(List<ResultColumn> columns, BatchSource source, long updateCount) {
+        this.columns = List.copyOf(columns);
+        this.source = source;
+        this.updateCount = updateCount;
+    }
+
+    public static QueryResult rows(List<ResultColumn> columns, BatchSource source) {
+        return new QueryResult(columns, source, -1);
+    }
+
+    public static QueryResult updateCount(long count) {
+        return new QueryResult(List.of(), null, count);
+    }
+
+    /** Whether this is a row result (false for DDL/DML). */
+    public boolean hasRows() {
+        return source != null;
+    }
+
+    /** Rows changed by DML, 0 for DDL, -1 for a query. */
+    public long updateCount() {
+        return updateCount;
+    }
+
+    public List<ResultColumn> columns() {
+        return columns;
+    }
+
+    /** The next batch, or null at the end. Mixing with {@link #next} skips the rest of the current batch. */
+    public ResultBatch nextBatch() {
+        if (done || source == null) {
+            return null;
+        }
+        ResultBatch batch;
+        do {
+            batch = source.next();
+        } while (batch != null && batch.rows() == 0);
+        if (batch == null) {
+            done = true;
+            source.close();
+        }
+        current = batch;
+        row = -1;
+        return batch;
+    }
+
+    /** Moves to the next row; false at the end. */
+    public boolean next() {
+        if (current != null && row + 1 < current.rows()) {
+            row++;
+            return true;
+        }
+        if (nextBatch() == null) {
+            return false;
+        }
+        row = 0;
+        return true;
+    }
+
+    private ColumnVector vector(int column) {
+        if (current == null || row < 0) {
+            throw new IllegalStateException("no current row: call next() first");
+        }
+        return current.vector(column);
+    }
+
+    public boolean isNull(int column) {
+        return vector(column).isNull(row);
+    }
+
+    public Object getObject(int column) {
+        vector(column);
+        return current.value(row, column);
+    }
+
+    public long getLong(int column) {
+        Object v = getObject(column);
+        return v == null ? 0 : ((Number) v).longValue();
+    }
+
+    public double getDouble(int column) {
+        Object v = getObject(column);
+        return v == null ? 0 : ((Number) v).doubleValue();
+    }
+
+    public BigDecimal getBigDecimal(int column) {
+        Object v = getObject(column);
+        return switch (v) {
+            case null -> null;
+            case BigDecimal d -> d;
+            case Double d -> BigDecimal.valueOf(d);
+            case Number n -> BigDecimal.valueOf(n.longValue());
+            default -> new BigDecimal(v.toString());
+        };
+    }
+
+    public String getString(int column) {
+        Object v = getObject(column);
+        return v == null ? null : v.toString();
+    }
+
+    /** Reads every remaining row as Java values; for small results and tests. */
+    public List<List<Object>> toList() {
+        List<List<Object>> rows = new ArrayList<>();
+        while (next()) {
+            Object[] values = new Object[columns.size()];
+            for (int c = 0; c < values.length; c++) {
+                values[c] = current.value(row, c);
+            }
+            rows.add(Arrays.asList(values));
+        }
+        return rows;
+    }
+
+    @Override
+    public void close() {
+        if (source != null && !done) {
+            done = true;
+            source.close();
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.locusdb.core.result;
+
+import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.storage.type.ColumnType;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.List;
+
+/**
+ * Some rows of a result, column by column, in physical values (scaled longs for DECIMAL, epoch days for DATE).
+ * {@link #value} converts one to its Java type for row-at-a-time readers.
+ */
+public record ResultBatch(List<ResultColumn> columns, List<ColumnVector> vectors, int rows) {
+    public ColumnVector vector(int column) {
+        return vectors.get(column);
+    }
+
+    /** Column {@code column} of row {@code row} as Long/Integer/BigDecimal/Double/String/LocalDate/Boolean/null. */
+    public Object value(int row, int column) {
+        ColumnVector v = vectors.get(column);
+        if (v.isNull(row)) {
+            return null;
+        }
+        return toJava(columns.get(column).type(), v, row);
+    }
+
+    public static Object toJava(ColumnType type, ColumnVector v, int row) {
+        return switch (type.kind()) {
+            case BOOLEAN -> v.longs()[row] != 0;
+            case INTEGER -> (int) v.longs()[row];
+            case BIGINT -> v.longs()[row];
+            case DECIMAL -> BigDecimal.valueOf(v.longs()[row], type.scale());
+            case DATE -> LocalDate.ofEpochDay(v.longs()[row]);
+            case DOUBLE -> v.doubles()[row];
+            case VARCHAR, CHAR -> v.strings()[row];
+        };
+    }
+}
