@@ -1,36 +1,61 @@
 package io.locusdb.core.query;
 
+import io.locusdb.core.storage.column.StringDictionary;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind.Physical;
+import java.util.Arrays;
 
 /**
  * One column of a batch, in the storage's physical representation: longs (integers, scaled decimals, epoch days,
- * booleans as 0/1), doubles or strings, with a null flag per row. Operators read the arrays directly; a vector is
- * filled once and then only read.
+ * booleans as 0/1), doubles or strings, with a null flag per row. A string vector may instead hold dictionary
+ * codes of one table part ({@link #isEncoded}): scans leave strings encoded so that grouping and counting never
+ * build String objects; {@link #string} decodes one value on demand. Operators read the arrays directly.
  */
 public final class ColumnVector {
     private final ColumnType type;
-    private final long[] longs;
-    private final double[] doubles;
-    private final String[] strings;
-    private final boolean[] nulls;
+    private long[] longs;
+    private double[] doubles;
+    private String[] strings;
+    private boolean[] nulls;
+    private int[] codes;
+    private StringDictionary dictionary;
     private int size;
     private boolean anyNull;
 
     public ColumnVector(ColumnType type, int capacity) {
         this.type = type;
-        this.longs = type.physical() == Physical.LONG ? new long[capacity] : null;
-        this.doubles = type.physical() == Physical.DOUBLE ? new double[capacity] : null;
-        this.strings = type.physical() == Physical.STRING ? new String[capacity] : null;
         this.nulls = new boolean[capacity];
+        switch (type.physical()) {
+            case LONG -> longs = new long[capacity];
+            case DOUBLE -> doubles = new double[capacity];
+            case STRING -> strings = new String[capacity];
+        }
+    }
+
+    /** A string vector that holds codes of {@code dictionary} instead of strings. */
+    public static ColumnVector encoded(ColumnType type, StringDictionary dictionary, int capacity) {
+        ColumnVector v = new ColumnVector(type, 0);
+        v.nulls = new boolean[capacity];
+        v.strings = null;
+        v.codes = new int[capacity];
+        v.dictionary = dictionary;
+        return v;
     }
 
     public ColumnType type() {
         return type;
     }
 
+    public Physical physical() {
+        return type.physical();
+    }
+
     public int size() {
         return size;
+    }
+
+    public int capacity() {
+        return nulls.length;
     }
 
     public boolean anyNull() {
@@ -41,6 +66,10 @@ public final class ColumnVector {
         return nulls[row];
     }
 
+    public boolean[] nulls() {
+        return nulls;
+    }
+
     public long[] longs() {
         return longs;
     }
@@ -49,8 +78,29 @@ public final class ColumnVector {
         return doubles;
     }
 
+    /** Plain strings; null for an encoded vector (use {@link #string}). */
     public String[] strings() {
         return strings;
+    }
+
+    public boolean isEncoded() {
+        return codes != null;
+    }
+
+    public int[] codes() {
+        return codes;
+    }
+
+    public StringDictionary dictionary() {
+        return dictionary;
+    }
+
+    /** The string of a row (decoded when the vector is encoded); null for SQL NULL. */
+    public String string(int row) {
+        if (nulls[row]) {
+            return null;
+        }
+        return codes != null ? dictionary.value(codes[row]) : strings[row];
     }
 
     /** The value of a row boxed (Long, Double, String or null): for results and tests, not for hot loops. */
@@ -58,12 +108,38 @@ public final class ColumnVector {
         if (nulls[row]) {
             return null;
         }
-        return longs != null ? (Object) longs[row] : doubles != null ? (Object) doubles[row] : strings[row];
+        return longs != null ? (Object) longs[row] : doubles != null ? (Object) doubles[row] : string(row);
+    }
+
+    /** Makes room for {@code rows} rows (keeps the first {@link #size} rows). */
+    public void ensureCapacity(int rows) {
+        if (rows <= nulls.length) {
+            return;
+        }
+        int capacity = Math.max(rows, nulls.length + (nulls.length >> 1));
+        nulls = Arrays.copyOf(nulls, capacity);
+        if (longs != null) {
+            longs = Arrays.copyOf(longs, capacity);
+        }
+        if (doubles != null) {
+            doubles = Arrays.copyOf(doubles, capacity);
+        }
+        if (strings != null) {
+            strings = Arrays.copyOf(strings, capacity);
+        }
+        if (codes != null) {
+            codes = Arrays.copyOf(codes, capacity);
+        }
     }
 
     public void setNull(int row) {
         nulls[row] = true;
         anyNull = true;
+    }
+
+    public void setNull(int row, boolean isNull) {
+        nulls[row] = isNull;
+        anyNull |= isNull;
     }
 
     public void setLong(int row, long value) {
@@ -78,13 +154,68 @@ public final class ColumnVector {
         strings[row] = value;
     }
 
+    public void setCode(int row, int code) {
+        codes[row] = code;
+    }
+
+    /** Sets the row count; nulls already flagged stay, {@link #anyNull} is recomputed by {@link #refreshNulls}. */
     public void setSize(int size) {
         this.size = size;
     }
 
+    public void refreshNulls() {
+        boolean any = false;
+        for (int i = 0; i < size; i++) {
+            any |= nulls[i];
+        }
+        anyNull = any;
+    }
+
+    /** Clears the nulls of the first {@code rows} rows and sets the size, ready to be filled again. */
+    public void prepare(int rows) {
+        ensureCapacity(rows);
+        Arrays.fill(nulls, 0, rows, false);
+        anyNull = false;
+        size = rows;
+    }
+
+    /** Clears every null flag (rows beyond the size may hold stale flags after {@link #compact}). */
     public void reset() {
-        java.util.Arrays.fill(nulls, 0, size, false);
+        Arrays.fill(nulls, false);
         anyNull = false;
         size = 0;
+    }
+
+    /** Copies row {@code from} of {@code source} (same physical type) into row {@code to}; decodes codes. */
+    public void copyRow(ColumnVector source, int from, int to) {
+        boolean isNull = source.nulls[from];
+        nulls[to] = isNull;
+        anyNull |= isNull;
+        if (isNull) {
+            return;
+        }
+        switch (type.physical()) {
+            case LONG -> longs[to] = source.longs[from];
+            case DOUBLE -> doubles[to] = source.doubles[from];
+            case STRING -> {
+                if (codes != null) {
+                    codes[to] = source.codes[from];
+                } else {
+                    strings[to] = source.string(from);
+                }
+            }
+        }
+    }
+
+    /** Keeps only the rows listed in {@code selected} (ascending), moving them to the front. */
+    public void compact(int[] selected, int count) {
+        for (int i = 0; i < count; i++) {
+            int from = selected[i];
+            if (from != i) {
+                copyRow(this, from, i);
+            }
+        }
+        size = count;
+        refreshNulls();
     }
 }

@@ -7,39 +7,47 @@ import io.locusdb.core.exec.TaskClass;
 import io.locusdb.core.exec.TaskContext;
 import io.locusdb.core.exec.TaskGraph;
 import io.locusdb.core.storage.column.Column;
-import io.locusdb.core.storage.column.Dictionary;
 import io.locusdb.core.storage.column.DoubleDictionary;
 import io.locusdb.core.storage.column.LongDictionary;
 import io.locusdb.core.storage.column.PackedCodes;
+import io.locusdb.core.storage.column.PackedLayout;
 import io.locusdb.core.storage.column.StringDictionary;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Phase 2 of a scan: the rows a {@link PartScanJob} selected are decoded through the dictionaries into column
- * batches, one task per part on the part's node (task class "materialize", CPU-intensive: decoding is dictionary
- * lookups). Each task fills reusable batches and hands each full one to the part's consumer; consumers run on the
- * part's task, so one consumer never sees two batches at once.
+ * Phase 2 of a scan: the rows a {@link PartScanJob} selected are decoded into column batches on the part's node
+ * (task class "materialize", CPU-intensive). A part's selection is split into chunks sized by the executor's
+ * concurrency hint, each chunk one task with its own consumer, so a large result is decoded in parallel. Strings
+ * stay dictionary codes ({@link ColumnVector#isEncoded}) unless asked otherwise: grouping and counting never need
+ * the String. Delta rows (inserted since the part was built) follow in plain batches.
  */
 public final class MaterializeJob {
     public static final String TASK_CLASS = "materialize";
     public static final int DEFAULT_BATCH_ROWS = 4096;
+    /** Below this many selected rows a chunk is not worth a task of its own. */
+    private static final int MIN_CHUNK_ROWS = 16 * 1024;
 
     private MaterializeJob() {
     }
 
-    /** Receives the batches of one part, in row order, on that part's task. */
+    /** Receives the batches of one chunk, in row order, on that chunk's task. */
     @FunctionalInterface
     public interface BatchConsumer {
         void accept(TaskContext context, Batch batch) throws Exception;
     }
 
-    /** Creates the consumer of a part (e.g. a local aggregation table). */
+    /** Creates the consumer of one chunk of {@code part} (e.g. a local aggregation table). */
     @FunctionalInterface
     public interface ConsumerFactory {
         BatchConsumer forPart(int part);
+    }
+
+    /** What to decode: table columns, and whether strings may stay encoded. */
+    public record Columns(int[] columns, boolean encodeStrings, int batchRows) {
     }
 
     public static void run(NumaExecutor executor, QueryContext query, TableSnapshot snapshot,
@@ -49,9 +57,11 @@ public final class MaterializeJob {
             throw new IllegalArgumentException("scan result of " + scan.parts().size() + " parts for a snapshot of "
                     + parts.size());
         }
+        Columns what = new Columns(columns, false, batchRows);
         TaskClass materialize = executor.taskClass(TASK_CLASS);
         TaskGraph graph = new TaskGraph("materialize " + snapshot.table().name());
         TaskGraph.Node fork = graph.root(materialize, TaskGraph.ANY_NODE, ctx -> { });
+        int hint = executor.concurrencyHint();
         for (int p = 0; p < parts.size(); p++) {
             PartScanJob.PartResult result = scan.parts().get(p);
             if (result.matches() == 0) {
@@ -61,100 +71,181 @@ public final class MaterializeJob {
                 throw new IllegalArgumentException("part " + p + " was scanned without keeping its selection");
             }
             TablePart part = parts.get(p);
-            int index = p;
-            graph.node(materialize, part.homeNode(), ctx -> materializePart(ctx, snapshot, part, index, result,
-                    columns, batchRows, consumers.forPart(index)), fork);
+            for (Chunk chunk : chunks(result, hint, parts.size())) {
+                graph.node(materialize, part.homeNode(), ctx -> materialize(ctx, part, result, chunk, what,
+                        consumers.forPart(result.part())), fork);
+            }
         }
         GraphHandle handle = executor.submit(graph, query);
         handle.await();
     }
 
-    private static void materializePart(TaskContext ctx, TableSnapshot snapshot, TablePart part, int index,
-                                        PartScanJob.PartResult result, int[] columns, int batchRows,
-                                        BatchConsumer consumer) throws Exception {
+    /** A range of selection words, and whether the part's delta rows go with it (the last chunk's job). */
+    public record Chunk(int fromWord, int toWord, boolean withDelta) {
+    }
+
+    /** Splits a part's selection into about {@code hint / parts} chunks of at least {@link #MIN_CHUNK_ROWS}. */
+    public static List<Chunk> chunks(PartScanJob.PartResult result, int hint, int parts) {
+        long[] selection = result.selection();
+        int words = selection.length;
+        long mainMatches = result.matches() - result.deltaMatches().length;
+        int wanted = (int) Math.max(1, Math.min((hint + parts - 1) / Math.max(1, parts),
+                mainMatches / MIN_CHUNK_ROWS));
+        List<Chunk> chunks = new ArrayList<>(wanted);
+        int step = Math.max(1, (words + wanted - 1) / wanted);
+        for (int from = 0; from < words; from += step) {
+            chunks.add(new Chunk(from, Math.min(words, from + step), false));
+        }
+        if (chunks.isEmpty()) {
+            chunks.add(new Chunk(0, 0, true));
+        } else {
+            Chunk last = chunks.removeLast();
+            chunks.add(new Chunk(last.fromWord(), last.toWord(), true));
+        }
+        return chunks;
+    }
+
+    /** Decodes one chunk of a part's selection into batches for {@code consumer}. */
+    public static void materialize(TaskContext ctx, TablePart part, PartScanJob.PartResult result, Chunk chunk,
+                                   Columns what, BatchConsumer consumer) throws Exception {
+        int[] columns = what.columns();
+        int batchRows = what.batchRows();
         List<ColumnVector> vectors = new ArrayList<>(columns.length);
         Column[] sources = new Column[columns.length];
         for (int i = 0; i < columns.length; i++) {
             sources[i] = part.column(columns[i]);
-            vectors.add(new ColumnVector(sources[i].type(), batchRows));
-        }
-        Batch batch = new Batch(index, List.copyOf(vectors), batchRows);
-        long[] selection = result.selection();
-        int filled = 0;
-        long bytes = 0;
-        for (int w = 0; w < selection.length; w++) {
-            long bits = selection[w];
-            while (bits != 0) {
-                long row = ((long) w << 6) + Long.numberOfTrailingZeros(bits);
-                bits &= bits - 1;
-                for (int i = 0; i < columns.length; i++) {
-                    bytes += decode(sources[i], row, vectors.get(i), filled);
-                }
-                if (++filled == batchRows) {
-                    emit(ctx, consumer, batch, vectors, filled);
-                    filled = 0;
-                }
+            if (what.encodeStrings() && sources[i].dictionary() instanceof StringDictionary d) {
+                vectors.add(ColumnVector.encoded(sources[i].type(), d, batchRows));
+            } else {
+                vectors.add(new ColumnVector(sources[i].type(), batchRows));
             }
         }
+        Batch batch = new Batch(result.part(), List.copyOf(vectors), batchRows);
+        long[] selection = result.selection();
+        int[] rows = new int[batchRows];
+        long bytes = 0;
+        int word = chunk.fromWord();
+        long bits = word < chunk.toWord() ? selection[word] : 0;
+        while (word < chunk.toWord()) {
+            int filled = 0;
+            while (filled < batchRows) {
+                while (bits == 0 && ++word < chunk.toWord()) {
+                    bits = selection[word];
+                }
+                if (bits == 0) {
+                    break;
+                }
+                rows[filled++] = (word << 6) + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+            }
+            if (filled == 0) {
+                break;
+            }
+            for (int i = 0; i < columns.length; i++) {
+                bytes += decode(sources[i], rows, filled, vectors.get(i));
+            }
+            emit(ctx, consumer, batch, filled);
+        }
+        ctx.bytes().addDictionary(bytes);
+        if (chunk.withDelta() && result.deltaMatches().length > 0) {
+            emitDelta(ctx, part, result, columns, batchRows, consumer);
+        }
+    }
+
+    private static void emitDelta(TaskContext ctx, TablePart part, PartScanJob.PartResult result, int[] columns,
+                                  int batchRows, BatchConsumer consumer) throws Exception {
+        List<ColumnVector> plain = new ArrayList<>(columns.length);
+        for (int column : columns) {
+            plain.add(new ColumnVector(part.column(column).type(), batchRows));
+        }
+        Batch batch = new Batch(result.part(), List.copyOf(plain), batchRows);
+        int filled = 0;
         for (int d : result.deltaMatches()) {
             Object[] row = part.delta().row(d);
             for (int i = 0; i < columns.length; i++) {
-                setBoxed(vectors.get(i), filled, row[columns[i]]);
+                setBoxed(plain.get(i), filled, row[columns[i]]);
             }
             if (++filled == batchRows) {
-                emit(ctx, consumer, batch, vectors, filled);
+                emit(ctx, consumer, batch, filled);
                 filled = 0;
             }
         }
         if (filled > 0) {
-            emit(ctx, consumer, batch, vectors, filled);
+            emit(ctx, consumer, batch, filled);
         }
-        ctx.bytes().addDictionary(bytes);
     }
 
-    private static void emit(TaskContext ctx, BatchConsumer consumer, Batch batch, List<ColumnVector> vectors,
-                             int rows) throws Exception {
-        for (ColumnVector v : vectors) {
+    private static void emit(TaskContext ctx, BatchConsumer consumer, Batch batch, int rows) throws Exception {
+        for (ColumnVector v : batch.columns()) {
             v.setSize(rows);
+            v.refreshNulls();
         }
         consumer.accept(ctx, batch);
-        for (ColumnVector v : vectors) {
+        for (ColumnVector v : batch.columns()) {
             v.reset();
         }
         ctx.checkCancelled();
     }
 
-    /** Decodes one row of {@code column} into slot {@code slot}; returns the dictionary bytes read. */
-    private static long decode(Column column, long row, ColumnVector target, int slot) {
-        PackedCodes codes = column.codes();
-        int id = codes.get(row);
-        if (id == 0) {
-            target.setNull(slot);
-            return 0;
+    /**
+     * Decodes the codes of {@code rows} (ascending) into {@code target}. The packed position advances from row to
+     * row, so a word index is divided out only when the rows jump; returns the bytes read.
+     */
+    static long decode(Column column, int[] rows, int count, ColumnVector target) {
+        PackedCodes packed = column.codes();
+        PackedLayout layout = packed.layout();
+        int perWord = layout.codesPerWord();
+        int fieldBits = layout.fieldBits();
+        long mask = layout.codeMask();
+        var words = packed.words();
+        boolean[] nulls = target.nulls();
+        int first = rows[0];
+        long wordIndex = first / perWord;
+        int field = first - (int) (wordIndex * perWord);
+        int previous = first;
+        long word = words.getAtIndex(ValueLayout.JAVA_LONG, wordIndex);
+        long wordsRead = 1;
+        long dictionaryBytes = 0;
+        for (int i = 0; i < count; i++) {
+            int row = rows[i];
+            field += row - previous;
+            previous = row;
+            if (field >= perWord) {
+                wordIndex += field / perWord;
+                field %= perWord;
+                word = words.getAtIndex(ValueLayout.JAVA_LONG, wordIndex);
+                wordsRead++;
+            }
+            int id = (int) ((word >>> (field * fieldBits)) & mask);
+            if (id == 0) {
+                nulls[i] = true;
+                continue;
+            }
+            switch (column.dictionary()) {
+                case LongDictionary d -> target.longs()[i] = d.value(id);
+                case DoubleDictionary d -> target.doubles()[i] = d.value(id);
+                case StringDictionary d -> {
+                    if (target.isEncoded()) {
+                        target.codes()[i] = id;
+                    } else {
+                        String s = d.value(id);
+                        target.strings()[i] = s;
+                        dictionaryBytes += s.length();
+                    }
+                }
+            }
         }
-        Dictionary dictionary = column.dictionary();
-        switch (dictionary) {
-            case LongDictionary d -> {
-                target.setLong(slot, d.value(id));
-                return Long.BYTES;
-            }
-            case DoubleDictionary d -> {
-                target.setDouble(slot, d.value(id));
-                return Double.BYTES;
-            }
-            case StringDictionary d -> {
-                String value = d.value(id);
-                target.setString(slot, value);
-                return value.length();
-            }
+        if (!(column.dictionary() instanceof StringDictionary)) {
+            dictionaryBytes = (long) count * 8;
         }
+        return wordsRead * Long.BYTES + dictionaryBytes;
     }
 
-    private static void setBoxed(ColumnVector target, int slot, Object value) {
+    static void setBoxed(ColumnVector target, int slot, Object value) {
         if (value == null) {
             target.setNull(slot);
         } else if (target.longs() != null) {
-            target.setLong(slot, ((Number) value).longValue());
+            target.setLong(slot, value instanceof Boolean b ? (b ? 1 : 0) : ((Number) value).longValue());
         } else if (target.doubles() != null) {
             target.setDouble(slot, ((Number) value).doubleValue());
         } else {

@@ -67,7 +67,7 @@ public final class PartScanJob {
         return new Result(List.of(results));
     }
 
-    private static PartResult scanPart(TaskContext ctx, TableSnapshot snapshot, TablePart part, int index,
+    static PartResult scanPart(TaskContext ctx, TableSnapshot snapshot, TablePart part, int index,
                                        List<ValueRange> conjunction, boolean keepSelection) {
         long rows = part.rows();
         int words = (int) ((rows + 63) >>> 6);

@@ -1,7 +1,32 @@
 package io.locusdb.core.query;
 
 import io.locusdb.core.exec.NumaExecutor;
+import io.locusdb.core.exec.QueryContext;
+import io.locusdb.core.query.plan.ExplainWriter;
+import io.locusdb.core.query.plan.ParameterBinder;
+import io.locusdb.core.query.plan.PhysicalPlan;
+import io.locusdb.core.query.plan.PhysicalPlanner;
+import io.locusdb.core.query.plan.QueryRunner;
+import io.locusdb.core.result.BatchSource;
+import io.locusdb.core.result.QueryResult;
+import io.locusdb.core.result.ResultBatch;
+import io.locusdb.core.result.ResultColumn;
+import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlFrontEnd;
+import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.table.Catalog;
+import io.locusdb.core.storage.type.ColumnType;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelVisitor;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexVisitorImpl;
 
 /** Statements to plans: SQL through Calcite, then the physical planner onto the executor. */
 public final class QueryEngine {
@@ -9,15 +34,139 @@ public final class QueryEngine {
     private final NumaExecutor executor;
     private final int loadThreads;
     private final int batchRows;
+    private final SqlFrontEnd frontEnd;
+    private final QueryRunner runner;
+    private final StatementRunner statements;
 
     public QueryEngine(Catalog catalog, NumaExecutor executor, int loadThreads, int batchRows) {
         this.catalog = catalog;
         this.executor = executor;
         this.loadThreads = loadThreads;
         this.batchRows = batchRows;
+        this.frontEnd = new SqlFrontEnd(catalog);
+        this.runner = new QueryRunner(executor, batchRows);
+        this.statements = new StatementRunner(catalog, loadThreads);
+    }
+
+    public Catalog catalog() {
+        return catalog;
     }
 
     public PreparedStatementPlan prepare(String sql) {
-        throw new UnsupportedOperationException("not yet");
+        PreparedStatementPlan statement = statements.prepare(sql);
+        if (statement != null) {
+            return statement;
+        }
+        return new SelectPlan(frontEnd.plan(sql));
+    }
+
+    /** A planned query: physical planning happens per execution, once the parameters are bound. */
+    private final class SelectPlan implements PreparedStatementPlan {
+        private final SqlFrontEnd.LogicalQuery query;
+        private final int parameters;
+        private final List<ResultColumn> columns;
+
+        SelectPlan(SqlFrontEnd.LogicalQuery query) {
+            this.query = query;
+            this.parameters = countParameters(query.plan());
+            this.columns = query.explain() ? List.of(new ResultColumn("plan", ColumnType.VARCHAR))
+                    : PhysicalPlanner.columns(query.plan(), query.columnNames());
+        }
+
+        @Override
+        public int parameterCount() {
+            return parameters;
+        }
+
+        @Override
+        public List<ResultColumn> columns() {
+            return columns;
+        }
+
+        @Override
+        public QueryResult execute(Object[] values) {
+            if (values.length != parameters) {
+                throw new LocusSqlException(SqlState.INVALID_PARAMETER, "the statement has " + parameters
+                        + " parameter(s), " + values.length + " given");
+            }
+            RelNode plan = query.plan();
+            PhysicalPlan physical = PhysicalPlanner.plan(plan, query.columnNames(),
+                    new ParameterBinder(plan.getCluster().getRexBuilder(), values));
+            if (query.explain()) {
+                return text(ExplainWriter.explain(physical, batchRows));
+            }
+            QueryContext context = QueryContext.create(label(query.sql()));
+            try {
+                return runner.run(physical, context, new CopyOnWriteArrayList<>());
+            } catch (IllegalStateException e) {
+                if (e.getMessage() != null && e.getMessage().contains("was dropped")) {
+                    throw new LocusSqlException(SqlState.UNDEFINED_TABLE, e.getMessage());
+                }
+                throw e;
+            }
+        }
+    }
+
+    static QueryResult text(List<String> lines) {
+        List<ResultColumn> columns = List.of(new ResultColumn("plan", ColumnType.VARCHAR));
+        ColumnVector v = new ColumnVector(ColumnType.VARCHAR, Math.max(1, lines.size()));
+        for (int i = 0; i < lines.size(); i++) {
+            v.setString(i, lines.get(i));
+        }
+        v.setSize(lines.size());
+        ResultBatch batch = new ResultBatch(columns, List.of(v), lines.size());
+        return QueryResult.rows(columns, new BatchSource() {
+            private boolean sent;
+
+            @Override
+            public ResultBatch next() {
+                if (sent) {
+                    return null;
+                }
+                sent = true;
+                return batch;
+            }
+
+            @Override
+            public void close() {
+                sent = true;
+            }
+        });
+    }
+
+    private static String label(String sql) {
+        String flat = sql.strip().replaceAll("\\s+", " ");
+        return flat.length() > 60 ? flat.substring(0, 57) + "..." : flat;
+    }
+
+    private static int countParameters(RelNode plan) {
+        TreeSet<Integer> seen = new TreeSet<>();
+        RexVisitorImpl<Void> finder = new RexVisitorImpl<>(true) {
+            @Override
+            public Void visitDynamicParam(RexDynamicParam param) {
+                seen.add(param.getIndex());
+                return null;
+            }
+        };
+        new RelVisitor() {
+            @Override
+            public void visit(RelNode node, int ordinal, RelNode parent) {
+                switch (node) {
+                    case Filter f -> f.getCondition().accept(finder);
+                    case Project p -> p.getProjects().forEach(e -> e.accept(finder));
+                    case Sort s -> {
+                        for (RexNode e : new RexNode[] {s.offset, s.fetch}) {
+                            if (e != null) {
+                                e.accept(finder);
+                            }
+                        }
+                    }
+                    default -> {
+                    }
+                }
+                super.visit(node, ordinal, parent);
+            }
+        }.go(plan);
+        return seen.isEmpty() ? 0 : seen.last() + 1;
     }
 }

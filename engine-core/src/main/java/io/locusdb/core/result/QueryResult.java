@@ -1,6 +1,7 @@
 package io.locusdb.core.result;
 
 import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.query.TaskRecord;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,22 +16,37 @@ public final class QueryResult implements AutoCloseable {
     private final List<ResultColumn> columns;
     private final BatchSource source;
     private final long updateCount;
+    private final List<TaskRecord> tasks;
     private ResultBatch current;
     private int row = -1;
     private boolean done;
 
-    private QueryResult(List<ResultColumn> columns, BatchSource source, long updateCount) {
+    private QueryResult(List<ResultColumn> columns, BatchSource source, long updateCount, List<TaskRecord> tasks) {
         this.columns = List.copyOf(columns);
         this.source = source;
         this.updateCount = updateCount;
+        this.tasks = tasks;
     }
 
     public static QueryResult rows(List<ResultColumn> columns, BatchSource source) {
-        return new QueryResult(columns, source, -1);
+        return new QueryResult(columns, source, -1, List.of());
+    }
+
+    /** A row result whose {@code tasks} list fills as the query's tasks run. */
+    public static QueryResult rows(List<ResultColumn> columns, BatchSource source, List<TaskRecord> tasks) {
+        return new QueryResult(columns, source, -1, tasks);
     }
 
     public static QueryResult updateCount(long count) {
-        return new QueryResult(List.of(), null, count);
+        return new QueryResult(List.of(), null, count, List.of());
+    }
+
+    /**
+     * Where the query's scan, materialize and merge tasks ran (complete once the result has been read to the
+     * end): what EXPLAIN promises, observed.
+     */
+    public List<TaskRecord> tasks() {
+        return List.copyOf(tasks);
     }
 
     /** Whether this is a row result (false for DDL/DML). */

@@ -32,7 +32,7 @@ public record ResultBatch(List<ResultColumn> columns, List<ColumnVector> vectors
             case DECIMAL -> BigDecimal.valueOf(v.longs()[row], type.scale());
             case DATE -> LocalDate.ofEpochDay(v.longs()[row]);
             case DOUBLE -> v.doubles()[row];
-            case VARCHAR, CHAR -> v.strings()[row];
+            case VARCHAR, CHAR -> v.string(row);
         };
     }
 }

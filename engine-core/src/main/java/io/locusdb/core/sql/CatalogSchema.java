@@ -17,7 +17,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * lookup, so statements see tables created or dropped a moment ago. Calcite only plans against it; LocusDB's own
  * operators execute.
  */
-final class CatalogSchema extends AbstractSchema {
+public final class CatalogSchema extends AbstractSchema {
     private final Catalog catalog;
 
     CatalogSchema(Catalog catalog) {
@@ -34,14 +34,14 @@ final class CatalogSchema extends AbstractSchema {
     }
 
     /** One catalog table; {@link #table()} is what the physical planner scans. */
-    static final class CatalogTable extends AbstractTable {
+    public static final class CatalogTable extends AbstractTable {
         private final io.locusdb.core.storage.table.Table table;
 
         CatalogTable(io.locusdb.core.storage.table.Table table) {
             this.table = table;
         }
 
-        io.locusdb.core.storage.table.Table table() {
+        public io.locusdb.core.storage.table.Table table() {
             return table;
         }
 

@@ -58,6 +58,9 @@ public final class SqlFrontEnd {
                     CoreRules.AGGREGATE_PROJECT_MERGE))
             .build();
 
+    private static final java.util.regex.Pattern SHORT_EXPLAIN = java.util.regex.Pattern.compile(
+            "\\s*explain\\s+(?!plan\\b)", java.util.regex.Pattern.CASE_INSENSITIVE);
+
     private final FrameworkConfig config;
 
     public SqlFrontEnd(Catalog catalog) {
@@ -67,6 +70,7 @@ public final class SqlFrontEnd {
                 .defaultSchema(schema)
                 // Constant folding (ReduceExpressionsRule) evaluates through the cluster's executor.
                 .executor(RexUtil.EXECUTOR)
+                .typeSystem(LocusTypeSystem.INSTANCE)
                 // Long IN lists stay IN lists (a search), not a join with a VALUES subquery.
                 .sqlToRelConverterConfig(SqlToRelConverter.config().withInSubQueryThreshold(Integer.MAX_VALUE))
                 .parserConfig(SqlParser.config()
@@ -89,8 +93,16 @@ public final class SqlFrontEnd {
         }
         Planner planner = Frameworks.getPlanner(config);
         try {
-            SqlNode parsed = parse(planner, sql);
+            // "EXPLAIN SELECT ..." as users write it; Calcite's grammar wants EXPLAIN PLAN FOR. The keyword is
+            // blanked out rather than removed so that error positions still point into the original text.
+            java.util.regex.Matcher shortExplain = SHORT_EXPLAIN.matcher(sql);
             boolean explain = false;
+            String text = sql;
+            if (shortExplain.lookingAt()) {
+                explain = true;
+                text = " ".repeat(shortExplain.end()) + sql.substring(shortExplain.end());
+            }
+            SqlNode parsed = parse(planner, text);
             if (parsed instanceof SqlExplain e) {
                 explain = true;
                 parsed = e.getExplicandum();

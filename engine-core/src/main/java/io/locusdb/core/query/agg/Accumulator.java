@@ -1,0 +1,428 @@
+package io.locusdb.core.query.agg;
+
+import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.query.expr.Numerics;
+import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.TypeKind;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The state of one aggregate for every group of a table, in arrays indexed by group: updated a batch at a time
+ * from the batch's group numbers, merged group by group into another table's, finished into a result column.
+ */
+public abstract class Accumulator {
+    protected int capacity;
+
+    /** Makes room for groups {@code 0..groups-1}. */
+    public abstract void grow(int groups);
+
+    /** Adds rows {@code 0..rows-1} of {@code argument} (null for COUNT(*)) to their groups. */
+    public abstract void update(int[] groups, ColumnVector argument, int rows);
+
+    /** Folds group {@code source} of {@code other} into group {@code target} of this. */
+    public abstract void merge(int target, Accumulator other, int source);
+
+    /** Writes the final value of groups {@code 0..groups-1} into rows {@code 0..groups-1} of {@code out}. */
+    public abstract void finish(int groups, ColumnVector out);
+
+    public static Accumulator create(AggregateCall call) {
+        if (call.distinct() && call.function() != AggregateCall.Function.MIN
+                && call.function() != AggregateCall.Function.MAX) {
+            return new Distinct(call);
+        }
+        ColumnType arg = call.argumentType();
+        return switch (call.function()) {
+            case COUNT -> new Count(call.argument() < 0);
+            case SUM -> arg.kind() == TypeKind.DOUBLE ? new SumDouble(false) : new SumExact(Numerics.scale(arg),
+                    Numerics.scale(call.resultType()));
+            case AVG -> arg.kind() == TypeKind.DOUBLE ? new SumDouble(true) : new AvgExact(Numerics.scale(arg));
+            case MIN, MAX -> new Extreme(call.function() == AggregateCall.Function.MAX, arg);
+        };
+    }
+
+    static int newCapacity(int current, int groups) {
+        return Math.max(groups, Math.max(16, current + (current >> 1)));
+    }
+
+    static final class Count extends Accumulator {
+        private final boolean star;
+        long[] counts = new long[0];
+
+        Count(boolean star) {
+            this.star = star;
+        }
+
+        @Override
+        public void grow(int groups) {
+            if (groups > capacity) {
+                capacity = newCapacity(capacity, groups);
+                counts = Arrays.copyOf(counts, capacity);
+            }
+        }
+
+        @Override
+        public void update(int[] groups, ColumnVector argument, int rows) {
+            if (star || !argument.anyNull()) {
+                for (int i = 0; i < rows; i++) {
+                    counts[groups[i]]++;
+                }
+            } else {
+                boolean[] nulls = argument.nulls();
+                for (int i = 0; i < rows; i++) {
+                    if (!nulls[i]) {
+                        counts[groups[i]]++;
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void merge(int target, Accumulator other, int source) {
+            counts[target] += ((Count) other).counts[source];
+        }
+
+        @Override
+        public void finish(int groups, ColumnVector out) {
+            System.arraycopy(counts, 0, out.longs(), 0, groups);
+        }
+    }
+
+    /** SUM of exact numbers in scaled longs (overflow is an error); NULL for a group without values. */
+    static final class SumExact extends Accumulator {
+        private final int argScale;
+        private final int resultScale;
+        long[] sums = new long[0];
+        long[] counts = new long[0];
+
+        SumExact(int argScale, int resultScale) {
+            this.argScale = argScale;
+            this.resultScale = resultScale;
+        }
+
+        @Override
+        public void grow(int groups) {
+            if (groups > capacity) {
+                capacity = newCapacity(capacity, groups);
+                sums = Arrays.copyOf(sums, capacity);
+                counts = Arrays.copyOf(counts, capacity);
+            }
+        }
+
+        @Override
+        public void update(int[] groups, ColumnVector argument, int rows) {
+            long[] values = argument.longs();
+            boolean[] nulls = argument.nulls();
+            boolean anyNull = argument.anyNull();
+            for (int i = 0; i < rows; i++) {
+                if (anyNull && nulls[i]) {
+                    continue;
+                }
+                int g = groups[i];
+                sums[g] = Numerics.addExact(sums[g], values[i]);
+                counts[g]++;
+            }
+        }
+
+        @Override
+        public void merge(int target, Accumulator other, int source) {
+            SumExact o = (SumExact) other;
+            sums[target] = Numerics.addExact(sums[target], o.sums[source]);
+            counts[target] += o.counts[source];
+        }
+
+        @Override
+        public void finish(int groups, ColumnVector out) {
+            for (int g = 0; g < groups; g++) {
+                if (counts[g] == 0) {
+                    out.setNull(g);
+                } else {
+                    out.setLong(g, Numerics.rescale(sums[g], argScale, resultScale));
+                }
+            }
+        }
+    }
+
+    /** AVG of exact numbers: exact sum and count, divided once at the end (as DOUBLE). */
+    static final class AvgExact extends Accumulator {
+        private final double divisor;
+        long[] sums = new long[0];
+        long[] counts = new long[0];
+
+        AvgExact(int scale) {
+            this.divisor = Numerics.pow10(scale);
+        }
+
+        @Override
+        public void grow(int groups) {
+            if (groups > capacity) {
+                capacity = newCapacity(capacity, groups);
+                sums = Arrays.copyOf(sums, capacity);
+                counts = Arrays.copyOf(counts, capacity);
+            }
+        }
+
+        @Override
+        public void update(int[] groups, ColumnVector argument, int rows) {
+            long[] values = argument.longs();
+            boolean[] nulls = argument.nulls();
+            boolean anyNull = argument.anyNull();
+            for (int i = 0; i < rows; i++) {
+                if (anyNull && nulls[i]) {
+                    continue;
+                }
+                int g = groups[i];
+                sums[g] = Numerics.addExact(sums[g], values[i]);
+                counts[g]++;
+            }
+        }
+
+        @Override
+        public void merge(int target, Accumulator other, int source) {
+            AvgExact o = (AvgExact) other;
+            sums[target] = Numerics.addExact(sums[target], o.sums[source]);
+            counts[target] += o.counts[source];
+        }
+
+        @Override
+        public void finish(int groups, ColumnVector out) {
+            for (int g = 0; g < groups; g++) {
+                if (counts[g] == 0) {
+                    out.setNull(g);
+                } else {
+                    out.setDouble(g, sums[g] / divisor / counts[g]);
+                }
+            }
+        }
+    }
+
+    /** SUM or AVG of doubles. */
+    static final class SumDouble extends Accumulator {
+        private final boolean average;
+        double[] sums = new double[0];
+        long[] counts = new long[0];
+
+        SumDouble(boolean average) {
+            this.average = average;
+        }
+
+        @Override
+        public void grow(int groups) {
+            if (groups > capacity) {
+                capacity = newCapacity(capacity, groups);
+                sums = Arrays.copyOf(sums, capacity);
+                counts = Arrays.copyOf(counts, capacity);
+            }
+        }
+
+        @Override
+        public void update(int[] groups, ColumnVector argument, int rows) {
+            double[] values = argument.doubles();
+            boolean[] nulls = argument.nulls();
+            boolean anyNull = argument.anyNull();
+            for (int i = 0; i < rows; i++) {
+                if (anyNull && nulls[i]) {
+                    continue;
+                }
+                int g = groups[i];
+                sums[g] += values[i];
+                counts[g]++;
+            }
+        }
+
+        @Override
+        public void merge(int target, Accumulator other, int source) {
+            SumDouble o = (SumDouble) other;
+            sums[target] += o.sums[source];
+            counts[target] += o.counts[source];
+        }
+
+        @Override
+        public void finish(int groups, ColumnVector out) {
+            for (int g = 0; g < groups; g++) {
+                if (counts[g] == 0) {
+                    out.setNull(g);
+                } else {
+                    out.setDouble(g, average ? sums[g] / counts[g] : sums[g]);
+                }
+            }
+        }
+    }
+
+    /** MIN or MAX of any comparable type. */
+    static final class Extreme extends Accumulator {
+        private final boolean max;
+        private final TypeKind.Physical physical;
+        long[] longs = new long[0];
+        double[] doubles = new double[0];
+        String[] strings = new String[0];
+        boolean[] seen = new boolean[0];
+
+        Extreme(boolean max, ColumnType type) {
+            this.max = max;
+            this.physical = type.physical();
+        }
+
+        @Override
+        public void grow(int groups) {
+            if (groups > capacity) {
+                capacity = newCapacity(capacity, groups);
+                seen = Arrays.copyOf(seen, capacity);
+                switch (physical) {
+                    case LONG -> longs = Arrays.copyOf(longs, capacity);
+                    case DOUBLE -> doubles = Arrays.copyOf(doubles, capacity);
+                    case STRING -> strings = Arrays.copyOf(strings, capacity);
+                }
+            }
+        }
+
+        @Override
+        public void update(int[] groups, ColumnVector argument, int rows) {
+            for (int i = 0; i < rows; i++) {
+                if (argument.isNull(i)) {
+                    continue;
+                }
+                int g = groups[i];
+                switch (physical) {
+                    case LONG -> offer(g, argument.longs()[i]);
+                    case DOUBLE -> offer(g, argument.doubles()[i]);
+                    case STRING -> offer(g, argument.string(i));
+                }
+            }
+        }
+
+        private void offer(int g, long v) {
+            if (!seen[g] || (max ? v > longs[g] : v < longs[g])) {
+                longs[g] = v;
+                seen[g] = true;
+            }
+        }
+
+        private void offer(int g, double v) {
+            if (!seen[g] || (max ? Double.compare(v, doubles[g]) > 0 : Double.compare(v, doubles[g]) < 0)) {
+                doubles[g] = v;
+                seen[g] = true;
+            }
+        }
+
+        private void offer(int g, String v) {
+            if (!seen[g] || (max ? v.compareTo(strings[g]) > 0 : v.compareTo(strings[g]) < 0)) {
+                strings[g] = v;
+                seen[g] = true;
+            }
+        }
+
+        @Override
+        public void merge(int target, Accumulator other, int source) {
+            Extreme o = (Extreme) other;
+            if (!o.seen[source]) {
+                return;
+            }
+            switch (physical) {
+                case LONG -> offer(target, o.longs[source]);
+                case DOUBLE -> offer(target, o.doubles[source]);
+                case STRING -> offer(target, o.strings[source]);
+            }
+        }
+
+        @Override
+        public void finish(int groups, ColumnVector out) {
+            for (int g = 0; g < groups; g++) {
+                if (!seen[g]) {
+                    out.setNull(g);
+                    continue;
+                }
+                switch (physical) {
+                    case LONG -> out.setLong(g, longs[g]);
+                    case DOUBLE -> out.setDouble(g, doubles[g]);
+                    case STRING -> out.setString(g, strings[g]);
+                }
+            }
+        }
+    }
+
+    /** COUNT/SUM/AVG(DISTINCT x): the distinct values of each group, folded at the end. */
+    static final class Distinct extends Accumulator {
+        private final AggregateCall call;
+        @SuppressWarnings("unchecked")
+        Set<Object>[] sets = new Set[0];
+
+        Distinct(AggregateCall call) {
+            this.call = call;
+        }
+
+        @Override
+        public void grow(int groups) {
+            if (groups > capacity) {
+                capacity = newCapacity(capacity, groups);
+                sets = Arrays.copyOf(sets, capacity);
+            }
+        }
+
+        @Override
+        public void update(int[] groups, ColumnVector argument, int rows) {
+            for (int i = 0; i < rows; i++) {
+                Object v = argument.boxed(i);
+                if (v == null) {
+                    continue;
+                }
+                if (v instanceof Double d && d == 0.0) {
+                    v = 0.0;
+                }
+                set(groups[i]).add(v);
+            }
+        }
+
+        private Set<Object> set(int g) {
+            Set<Object> s = sets[g];
+            if (s == null) {
+                s = new HashSet<>();
+                sets[g] = s;
+            }
+            return s;
+        }
+
+        @Override
+        public void merge(int target, Accumulator other, int source) {
+            Set<Object> from = ((Distinct) other).sets[source];
+            if (from != null) {
+                set(target).addAll(from);
+            }
+        }
+
+        @Override
+        public void finish(int groups, ColumnVector out) {
+            int argScale = Numerics.scale(call.argumentType());
+            int resultScale = Numerics.scale(call.resultType());
+            for (int g = 0; g < groups; g++) {
+                Set<Object> s = sets[g] == null ? Set.of() : sets[g];
+                if (call.function() == AggregateCall.Function.COUNT) {
+                    out.setLong(g, s.size());
+                    continue;
+                }
+                if (s.isEmpty()) {
+                    out.setNull(g);
+                    continue;
+                }
+                if (call.argumentType().kind() == TypeKind.DOUBLE) {
+                    double sum = 0;
+                    for (Object v : s) {
+                        sum += (Double) v;
+                    }
+                    out.setDouble(g, call.function() == AggregateCall.Function.AVG ? sum / s.size() : sum);
+                } else {
+                    long sum = 0;
+                    for (Object v : s) {
+                        sum = Numerics.addExact(sum, (Long) v);
+                    }
+                    if (call.function() == AggregateCall.Function.AVG) {
+                        out.setDouble(g, sum / (double) Numerics.pow10(argScale) / s.size());
+                    } else {
+                        out.setLong(g, Numerics.rescale(sum, argScale, resultScale));
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package io.locusdb.core.query.agg;
+
+import io.locusdb.core.storage.type.ColumnType;
+
+/**
+ * One aggregate of an aggregation: its function, the input column it reads ({@code -1} for COUNT(*)), whether
+ * DISTINCT, the argument's and the result's types.
+ */
+public record AggregateCall(Function function, int argument, boolean distinct, ColumnType argumentType,
+                            ColumnType resultType, String name) {
+    public enum Function {
+        COUNT, SUM, AVG, MIN, MAX
+    }
+
+    @Override
+    public String toString() {
+        return function + "(" + (distinct ? "DISTINCT " : "") + (argument < 0 ? "*" : "$" + argument) + ")";
+    }
+}

@@ -1,0 +1,230 @@
+package io.locusdb.core.query.agg;
+
+import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.TypeKind;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A hash table from group keys to group numbers, with the aggregates' states beside it. Each key column is held as
+ * a long: the value for integers, decimals and dates, the bits for doubles, a {@link StringIds} ID for strings (an
+ * encoded column maps its part's codes through the global dictionary: no String per row); a bit per key marks
+ * NULL. Open addressing with linear probing; one table belongs to one task.
+ */
+public final class GroupTable {
+    private final List<ColumnType> keyTypes;
+    private final int keyCount;
+    private final StringIds strings;
+    private final Accumulator[] accumulators;
+    private long[] keys = new long[0];
+    private long[] nullMasks = new long[0];
+    private long[] hashes = new long[0];
+    private int[] slots;
+    private int mask;
+    private int size;
+    // Per-batch scratch, reused.
+    private long[] rowKeys = new long[0];
+    private long[] rowNulls = new long[0];
+    private int[] groups = new int[0];
+
+    public GroupTable(List<ColumnType> keyTypes, List<AggregateCall> calls, StringIds strings) {
+        if (keyTypes.size() > 64) {
+            throw new IllegalArgumentException("at most 64 grouping columns, got " + keyTypes.size());
+        }
+        this.keyTypes = List.copyOf(keyTypes);
+        this.keyCount = keyTypes.size();
+        this.strings = strings;
+        this.accumulators = new Accumulator[calls.size()];
+        for (int i = 0; i < accumulators.length; i++) {
+            accumulators[i] = Accumulator.create(calls.get(i));
+        }
+        this.slots = new int[16];
+        Arrays.fill(slots, -1);
+        this.mask = 15;
+        if (keyCount == 0) {
+            // The grand total always has its one group, even over no rows.
+            insert(new long[0], 0, 0, 0);
+        }
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public long hash(int group) {
+        return hashes[group];
+    }
+
+    /** Adds a batch: key columns and aggregate arguments (null entries for COUNT(*)) of {@code rows} rows. */
+    public void add(ColumnVector[] keyColumns, ColumnVector[] arguments, int rows) {
+        if (groups.length < rows) {
+            groups = new int[rows];
+            rowKeys = new long[rows * Math.max(1, keyCount)];
+            rowNulls = new long[rows];
+        }
+        if (keyCount == 0) {
+            Arrays.fill(groups, 0, rows, 0);
+        } else {
+            encode(keyColumns, rows);
+            long[] probe = new long[keyCount];
+            for (int i = 0; i < rows; i++) {
+                System.arraycopy(rowKeys, i * keyCount, probe, 0, keyCount);
+                groups[i] = findOrInsert(probe, rowNulls[i]);
+            }
+        }
+        for (int a = 0; a < accumulators.length; a++) {
+            accumulators[a].grow(size);
+            accumulators[a].update(groups, arguments[a], rows);
+        }
+    }
+
+    private void encode(ColumnVector[] keyColumns, int rows) {
+        Arrays.fill(rowNulls, 0, rows, 0L);
+        for (int k = 0; k < keyCount; k++) {
+            ColumnVector v = keyColumns[k];
+            boolean[] nulls = v.nulls();
+            long bit = 1L << k;
+            switch (v.physical()) {
+                case LONG -> {
+                    long[] values = v.longs();
+                    for (int i = 0; i < rows; i++) {
+                        rowKeys[i * keyCount + k] = nulls[i] ? 0 : values[i];
+                    }
+                }
+                case DOUBLE -> {
+                    double[] values = v.doubles();
+                    for (int i = 0; i < rows; i++) {
+                        double d = values[i];
+                        rowKeys[i * keyCount + k] = nulls[i] ? 0 : Double.doubleToLongBits(d == 0.0 ? 0.0 : d);
+                    }
+                }
+                case STRING -> {
+                    if (v.isEncoded()) {
+                        int[] mapping = strings.mapping(v.dictionary());
+                        int[] codes = v.codes();
+                        for (int i = 0; i < rows; i++) {
+                            rowKeys[i * keyCount + k] = nulls[i] ? 0 : mapping[codes[i]];
+                        }
+                    } else {
+                        for (int i = 0; i < rows; i++) {
+                            rowKeys[i * keyCount + k] = nulls[i] ? 0 : strings.id(v.string(i));
+                        }
+                    }
+                }
+            }
+            if (v.anyNull()) {
+                for (int i = 0; i < rows; i++) {
+                    if (nulls[i]) {
+                        rowNulls[i] |= bit;
+                    }
+                }
+            }
+        }
+    }
+
+    private static long hashOf(long[] key, long nullMask) {
+        long h = nullMask * 0x9E3779B97F4A7C15L;
+        for (long k : key) {
+            h = (h ^ k) * 0xBF58476D1CE4E5B9L;
+            h ^= h >>> 31;
+        }
+        return h ^ (h >>> 29);
+    }
+
+    int findOrInsert(long[] key, long nullMask) {
+        long h = hashOf(key, nullMask);
+        int slot = (int) h & mask;
+        while (true) {
+            int g = slots[slot];
+            if (g < 0) {
+                return insert(key, nullMask, h, slot);
+            }
+            if (hashes[g] == h && nullMasks[g] == nullMask && sameKey(g, key)) {
+                return g;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    private boolean sameKey(int g, long[] key) {
+        int base = g * keyCount;
+        for (int k = 0; k < keyCount; k++) {
+            if (keys[base + k] != key[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int insert(long[] key, long nullMask, long h, int slot) {
+        int g = size++;
+        if (g >= hashes.length) {
+            int capacity = Math.max(16, hashes.length * 2);
+            keys = Arrays.copyOf(keys, capacity * keyCount);
+            nullMasks = Arrays.copyOf(nullMasks, capacity);
+            hashes = Arrays.copyOf(hashes, capacity);
+        }
+        System.arraycopy(key, 0, keys, g * keyCount, keyCount);
+        nullMasks[g] = nullMask;
+        hashes[g] = h;
+        if (keyCount > 0) {
+            slots[slot] = g;
+            if (size * 2 > slots.length) {
+                rehash();
+            }
+        }
+        for (Accumulator a : accumulators) {
+            a.grow(size);
+        }
+        return g;
+    }
+
+    private void rehash() {
+        slots = new int[slots.length * 2];
+        Arrays.fill(slots, -1);
+        mask = slots.length - 1;
+        for (int g = 0; g < size; g++) {
+            int slot = (int) hashes[g] & mask;
+            while (slots[slot] >= 0) {
+                slot = (slot + 1) & mask;
+            }
+            slots[slot] = g;
+        }
+    }
+
+    /** Folds group {@code g} of {@code other} (same keys and aggregates) into this table. */
+    public void mergeGroup(GroupTable other, int g) {
+        long[] key = Arrays.copyOfRange(other.keys, g * keyCount, (g + 1) * keyCount);
+        int target = keyCount == 0 ? 0 : findOrInsert(key, other.nullMasks[g]);
+        for (int a = 0; a < accumulators.length; a++) {
+            accumulators[a].merge(target, other.accumulators[a], g);
+        }
+    }
+
+    /** The groups as result columns: the keys (decoded), then one column per aggregate. */
+    public void finish(ColumnVector[] keyOut, ColumnVector[] aggregateOut) {
+        for (int k = 0; k < keyCount; k++) {
+            ColumnVector out = keyOut[k];
+            out.prepare(size);
+            long bit = 1L << k;
+            TypeKind.Physical physical = keyTypes.get(k).physical();
+            for (int g = 0; g < size; g++) {
+                if ((nullMasks[g] & bit) != 0) {
+                    out.setNull(g);
+                    continue;
+                }
+                long key = keys[g * keyCount + k];
+                switch (physical) {
+                    case LONG -> out.setLong(g, key);
+                    case DOUBLE -> out.setDouble(g, Double.longBitsToDouble(key));
+                    case STRING -> out.setString(g, strings.value((int) key));
+                }
+            }
+        }
+        for (int a = 0; a < accumulators.length; a++) {
+            aggregateOut[a].prepare(size);
+            accumulators[a].finish(size, aggregateOut[a]);
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package io.locusdb.core.query.expr;
+
+import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.TypeKind;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+/**
+ * {@code + - * / %} on numbers. Exact operands (integers, decimals) compute in scaled longs at the result's scale
+ * with overflow checks; anything involving a DOUBLE computes in doubles. Integer division truncates (standard SQL);
+ * decimal division rounds half away from zero to the result scale; division or modulo by zero gives NULL.
+ */
+public final class Arithmetic extends Expr {
+    public enum Op {
+        ADD("+"), SUBTRACT("-"), MULTIPLY("*"), DIVIDE("/"), MODULO("%");
+
+        final String symbol;
+
+        Op(String symbol) {
+            this.symbol = symbol;
+        }
+    }
+
+    private final Op op;
+    private final Expr left;
+    private final Expr right;
+
+    public Arithmetic(ColumnType type, Op op, Expr left, Expr right) {
+        super(type);
+        this.op = op;
+        this.left = left;
+        this.right = right;
+    }
+
+    @Override
+    public ColumnVector eval(ColumnVector[] inputs, int rows) {
+        ColumnVector a = left.eval(inputs, rows);
+        ColumnVector b = right.eval(inputs, rows);
+        ColumnVector out = out(rows);
+        boolean[] nulls = out.nulls();
+        boolean[] an = a.nulls();
+        boolean[] bn = b.nulls();
+        boolean anyNull = a.anyNull() || b.anyNull();
+        if (anyNull) {
+            for (int i = 0; i < rows; i++) {
+                nulls[i] = an[i] | bn[i];
+            }
+        }
+        if (type.kind() == TypeKind.DOUBLE) {
+            evalDouble(a, b, out, rows, nulls);
+        } else {
+            evalExact(a, b, out, rows, nulls, anyNull);
+        }
+        out.refreshNulls();
+        return out;
+    }
+
+    private void evalDouble(ColumnVector a, ColumnVector b, ColumnVector out, int rows, boolean[] nulls) {
+        double[] r = out.doubles();
+        double[] ad = a.doubles();
+        double[] bd = b.doubles();
+        for (int i = 0; i < rows; i++) {
+            if (nulls[i]) {
+                continue;
+            }
+            double x = ad != null ? ad[i] : Numerics.asDouble(a, i);
+            double y = bd != null ? bd[i] : Numerics.asDouble(b, i);
+            switch (op) {
+                case ADD -> r[i] = x + y;
+                case SUBTRACT -> r[i] = x - y;
+                case MULTIPLY -> r[i] = x * y;
+                case DIVIDE -> {
+                    if (y == 0) {
+                        nulls[i] = true;
+                    } else {
+                        r[i] = x / y;
+                    }
+                }
+                case MODULO -> {
+                    if (y == 0) {
+                        nulls[i] = true;
+                    } else {
+                        r[i] = x % y;
+                    }
+                }
+            }
+        }
+    }
+
+    private void evalExact(ColumnVector a, ColumnVector b, ColumnVector out, int rows, boolean[] nulls,
+                           boolean anyNull) {
+        long[] r = out.longs();
+        long[] x = a.longs();
+        long[] y = b.longs();
+        int sa = Numerics.scale(left.type());
+        int sb = Numerics.scale(right.type());
+        int s = Numerics.scale(type);
+        switch (op) {
+            case ADD, SUBTRACT -> {
+                boolean add = op == Op.ADD;
+                if (sa == s && sb == s) {
+                    for (int i = 0; i < rows; i++) {
+                        if (!anyNull || !nulls[i]) {
+                            r[i] = add ? Numerics.addExact(x[i], y[i]) : Numerics.subtractExact(x[i], y[i]);
+                        }
+                    }
+                } else {
+                    for (int i = 0; i < rows; i++) {
+                        if (!anyNull || !nulls[i]) {
+                            long p = Numerics.rescale(x[i], sa, s);
+                            long q = Numerics.rescale(y[i], sb, s);
+                            r[i] = add ? Numerics.addExact(p, q) : Numerics.subtractExact(p, q);
+                        }
+                    }
+                }
+            }
+            case MULTIPLY -> {
+                int product = sa + sb;
+                for (int i = 0; i < rows; i++) {
+                    if (!anyNull || !nulls[i]) {
+                        long m = Numerics.multiplyExact(x[i], y[i]);
+                        r[i] = product == s ? m : Numerics.rescale(m, product, s);
+                    }
+                }
+            }
+            case DIVIDE -> {
+                for (int i = 0; i < rows; i++) {
+                    if (nulls[i]) {
+                        continue;
+                    }
+                    if (y[i] == 0) {
+                        nulls[i] = true;
+                    } else if (sa == 0 && sb == 0 && s == 0) {
+                        r[i] = x[i] / y[i];
+                    } else {
+                        BigDecimal q = BigDecimal.valueOf(x[i], sa).divide(BigDecimal.valueOf(y[i], sb), s,
+                                RoundingMode.HALF_UP);
+                        r[i] = exact(q);
+                    }
+                }
+            }
+            case MODULO -> {
+                for (int i = 0; i < rows; i++) {
+                    if (nulls[i]) {
+                        continue;
+                    }
+                    if (y[i] == 0) {
+                        nulls[i] = true;
+                    } else {
+                        int common = Math.max(sa, sb);
+                        long m = Numerics.rescale(x[i], sa, common) % Numerics.rescale(y[i], sb, common);
+                        r[i] = Numerics.rescale(m, common, s);
+                    }
+                }
+            }
+        }
+    }
+
+    private static long exact(BigDecimal value) {
+        try {
+            return value.unscaledValue().longValueExact();
+        } catch (ArithmeticException e) {
+            throw Numerics.overflow();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "(" + left + " " + op.symbol + " " + right + ")";
+    }
+}

@@ -1,0 +1,156 @@
+package io.locusdb.core.query.expr;
+
+import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlState;
+import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.TypeKind;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+
+/**
+ * CAST between LocusDB's types. Numbers convert with rounding half away from zero (to integers and to a smaller
+ * scale); values that do not fit are an error (22003); strings that do not parse as the target type are an error
+ * (22018) naming the value.
+ */
+public final class Cast extends Expr {
+    private final Expr input;
+
+    public Cast(ColumnType type, Expr input) {
+        super(type);
+        this.input = input;
+    }
+
+    @Override
+    public ColumnVector eval(ColumnVector[] inputs, int rows) {
+        ColumnVector v = input.eval(inputs, rows);
+        ColumnType from = input.type();
+        ColumnVector out = out(rows);
+        for (int i = 0; i < rows; i++) {
+            if (v.isNull(i)) {
+                out.setNull(i);
+                continue;
+            }
+            convert(v, i, from, out);
+        }
+        return out;
+    }
+
+    private void convert(ColumnVector v, int i, ColumnType from, ColumnVector out) {
+        TypeKind to = type.kind();
+        switch (to) {
+            case VARCHAR, CHAR -> {
+                String s = format(v, i, from);
+                if (to == TypeKind.CHAR && s.length() > type.length()) {
+                    s = s.substring(0, type.length());
+                } else if (to == TypeKind.VARCHAR && type.length() > 0 && s.length() > type.length()) {
+                    s = s.substring(0, type.length());
+                }
+                out.setString(i, s);
+            }
+            case DOUBLE -> out.setDouble(i, from.physical() == TypeKind.Physical.STRING
+                    ? parseDouble(v.string(i)) : Numerics.asDouble(v, i));
+            case DATE -> {
+                if (from.kind() == TypeKind.DATE) {
+                    out.setLong(i, v.longs()[i]);
+                } else if (from.physical() == TypeKind.Physical.STRING) {
+                    out.setLong(i, parseDate(v.string(i)));
+                } else {
+                    throw cannot(from);
+                }
+            }
+            case BOOLEAN -> {
+                if (from.physical() == TypeKind.Physical.STRING) {
+                    out.setLong(i, parseBoolean(v.string(i)));
+                } else if (from.physical() == TypeKind.Physical.DOUBLE) {
+                    out.setLong(i, v.doubles()[i] != 0 ? 1 : 0);
+                } else {
+                    out.setLong(i, v.longs()[i] != 0 ? 1 : 0);
+                }
+            }
+            case INTEGER, BIGINT, DECIMAL -> out.setLong(i, toExact(v, i, from));
+        }
+    }
+
+    private long toExact(ColumnVector v, int i, ColumnType from) {
+        int scale = Numerics.scale(type);
+        long value;
+        switch (from.physical()) {
+            case DOUBLE -> value = Numerics.fromDouble(v.doubles()[i], scale);
+            case STRING -> {
+                try {
+                    BigDecimal d = new BigDecimal(v.string(i).strip()).setScale(scale, RoundingMode.HALF_UP);
+                    value = d.unscaledValue().longValueExact();
+                } catch (NumberFormatException e) {
+                    throw invalid(v.string(i));
+                } catch (ArithmeticException e) {
+                    throw Numerics.overflow();
+                }
+            }
+            default -> {
+                if (from.kind() == TypeKind.DATE) {
+                    throw cannot(from);
+                }
+                value = Numerics.rescale(v.longs()[i], Numerics.scale(from), scale);
+            }
+        }
+        if (type.kind() == TypeKind.INTEGER && (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE)) {
+            throw Numerics.overflow();
+        }
+        if (type.kind() == TypeKind.DECIMAL && Math.abs(value) >= Numerics.pow10(type.precision())
+                && value != Long.MIN_VALUE) {
+            throw new LocusSqlException(SqlState.NUMERIC_OUT_OF_RANGE, "value does not fit " + type);
+        }
+        return value;
+    }
+
+    static String format(ColumnVector v, int i, ColumnType from) {
+        return switch (from.kind()) {
+            case VARCHAR, CHAR -> v.string(i);
+            case DECIMAL -> BigDecimal.valueOf(v.longs()[i], from.scale()).toPlainString();
+            case DATE -> LocalDate.ofEpochDay(v.longs()[i]).toString();
+            case BOOLEAN -> v.longs()[i] != 0 ? "true" : "false";
+            case DOUBLE -> Double.toString(v.doubles()[i]);
+            case INTEGER, BIGINT -> Long.toString(v.longs()[i]);
+        };
+    }
+
+    private double parseDouble(String s) {
+        try {
+            return Double.parseDouble(s.strip());
+        } catch (NumberFormatException e) {
+            throw invalid(s);
+        }
+    }
+
+    private long parseDate(String s) {
+        try {
+            return LocalDate.parse(s.strip()).toEpochDay();
+        } catch (DateTimeParseException e) {
+            throw invalid(s);
+        }
+    }
+
+    private long parseBoolean(String s) {
+        return switch (s.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "t", "1", "yes" -> 1;
+            case "false", "f", "0", "no" -> 0;
+            default -> throw invalid(s);
+        };
+    }
+
+    private LocusSqlException invalid(String s) {
+        return new LocusSqlException(SqlState.INVALID_CAST, "invalid value for CAST to " + type + ": '" + s + "'");
+    }
+
+    private LocusSqlException cannot(ColumnType from) {
+        return new LocusSqlException(SqlState.DATATYPE_MISMATCH, "cannot CAST " + from + " to " + type);
+    }
+
+    @Override
+    public String toString() {
+        return "CAST(" + input + " AS " + type + ")";
+    }
+}

@@ -1,0 +1,150 @@
+package io.locusdb.core.query.expr;
+
+import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.TypeKind;
+
+/**
+ * {@code = <> < <= > >=} between two values of comparable types: exact numbers at their common scale, doubles when
+ * either side is approximate, strings by code point (CHAR ignores trailing spaces), dates and booleans as longs.
+ * Result BOOLEAN (1/0), NULL when either side is NULL.
+ */
+public final class Comparison extends Expr {
+    public enum Op {
+        EQ("="), NE("<>"), LT("<"), LE("<="), GT(">"), GE(">=");
+
+        final String symbol;
+
+        Op(String symbol) {
+            this.symbol = symbol;
+        }
+
+        boolean test(int c) {
+            return switch (this) {
+                case EQ -> c == 0;
+                case NE -> c != 0;
+                case LT -> c < 0;
+                case LE -> c <= 0;
+                case GT -> c > 0;
+                case GE -> c >= 0;
+            };
+        }
+    }
+
+    private final Op op;
+    private final Expr left;
+    private final Expr right;
+
+    public Comparison(Op op, Expr left, Expr right) {
+        super(ColumnType.BOOLEAN);
+        this.op = op;
+        this.left = left;
+        this.right = right;
+    }
+
+    @Override
+    public ColumnVector eval(ColumnVector[] inputs, int rows) {
+        ColumnVector a = left.eval(inputs, rows);
+        ColumnVector b = right.eval(inputs, rows);
+        ColumnVector out = out(rows);
+        boolean[] nulls = out.nulls();
+        if (a.anyNull() || b.anyNull()) {
+            for (int i = 0; i < rows; i++) {
+                nulls[i] = a.isNull(i) | b.isNull(i);
+            }
+        }
+        long[] r = out.longs();
+        ColumnType ta = left.type();
+        ColumnType tb = right.type();
+        if (ta.physical() == TypeKind.Physical.STRING || tb.physical() == TypeKind.Physical.STRING) {
+            boolean padded = ta.kind() == TypeKind.CHAR || tb.kind() == TypeKind.CHAR;
+            for (int i = 0; i < rows; i++) {
+                if (!nulls[i]) {
+                    r[i] = op.test(compareStrings(a.string(i), b.string(i), padded)) ? 1 : 0;
+                }
+            }
+        } else if (ta.kind() == TypeKind.DOUBLE || tb.kind() == TypeKind.DOUBLE) {
+            for (int i = 0; i < rows; i++) {
+                if (!nulls[i]) {
+                    r[i] = op.test(Double.compare(Numerics.asDouble(a, i) + 0.0, Numerics.asDouble(b, i) + 0.0))
+                            ? 1 : 0;
+                }
+            }
+        } else {
+            long[] x = a.longs();
+            long[] y = b.longs();
+            int sa = Numerics.scale(ta);
+            int sb = Numerics.scale(tb);
+            if (sa == sb) {
+                compareLongs(x, y, r, rows);
+            } else {
+                int s = Math.max(sa, sb);
+                for (int i = 0; i < rows; i++) {
+                    if (!nulls[i]) {
+                        r[i] = op.test(Long.compare(Numerics.rescale(x[i], sa, s), Numerics.rescale(y[i], sb, s)))
+                                ? 1 : 0;
+                    }
+                }
+            }
+        }
+        out.refreshNulls();
+        return out;
+    }
+
+    private void compareLongs(long[] x, long[] y, long[] r, int rows) {
+        switch (op) {
+            case EQ -> {
+                for (int i = 0; i < rows; i++) {
+                    r[i] = x[i] == y[i] ? 1 : 0;
+                }
+            }
+            case NE -> {
+                for (int i = 0; i < rows; i++) {
+                    r[i] = x[i] != y[i] ? 1 : 0;
+                }
+            }
+            case LT -> {
+                for (int i = 0; i < rows; i++) {
+                    r[i] = x[i] < y[i] ? 1 : 0;
+                }
+            }
+            case LE -> {
+                for (int i = 0; i < rows; i++) {
+                    r[i] = x[i] <= y[i] ? 1 : 0;
+                }
+            }
+            case GT -> {
+                for (int i = 0; i < rows; i++) {
+                    r[i] = x[i] > y[i] ? 1 : 0;
+                }
+            }
+            case GE -> {
+                for (int i = 0; i < rows; i++) {
+                    r[i] = x[i] >= y[i] ? 1 : 0;
+                }
+            }
+        }
+    }
+
+    /** Code-point order; with {@code padded} (CHAR semantics) trailing spaces do not count. */
+    static int compareStrings(String a, String b, boolean padded) {
+        if (padded) {
+            a = stripTrailing(a);
+            b = stripTrailing(b);
+        }
+        return a.compareTo(b);
+    }
+
+    private static String stripTrailing(String s) {
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return end == s.length() ? s : s.substring(0, end);
+    }
+
+    @Override
+    public String toString() {
+        return left + " " + op.symbol + " " + right;
+    }
+}

@@ -1,0 +1,111 @@
+package io.locusdb.core.query.expr;
+
+import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.storage.type.ColumnType;
+import java.time.LocalDate;
+import java.time.temporal.ChronoField;
+import java.time.temporal.IsoFields;
+
+/** EXTRACT from dates, and date ± interval. */
+public final class DateFunctions {
+    private DateFunctions() {
+    }
+
+    public enum Field {
+        YEAR, QUARTER, MONTH, WEEK, DAY, DOW, DOY, DECADE, CENTURY, MILLENNIUM, EPOCH
+    }
+
+    /** EXTRACT(field FROM date) as BIGINT. */
+    public static final class Extract extends Expr {
+        private final Field field;
+        private final Expr input;
+
+        public Extract(ColumnType type, Field field, Expr input) {
+            super(type);
+            this.field = field;
+            this.input = input;
+        }
+
+        @Override
+        public ColumnVector eval(ColumnVector[] inputs, int rows) {
+            ColumnVector v = input.eval(inputs, rows);
+            ColumnVector out = out(rows);
+            long[] days = v.longs();
+            long[] r = out.longs();
+            for (int i = 0; i < rows; i++) {
+                if (v.isNull(i)) {
+                    out.setNull(i);
+                } else {
+                    r[i] = extract(field, days[i]);
+                }
+            }
+            return out;
+        }
+
+        static long extract(Field field, long epochDay) {
+            if (field == Field.EPOCH) {
+                return epochDay * 86_400L;
+            }
+            LocalDate d = LocalDate.ofEpochDay(epochDay);
+            return switch (field) {
+                case YEAR -> d.getYear();
+                case QUARTER -> (d.getMonthValue() - 1) / 3 + 1;
+                case MONTH -> d.getMonthValue();
+                case WEEK -> d.get(IsoFields.WEEK_OF_WEEK_BASED_YEAR);
+                case DAY -> d.getDayOfMonth();
+                // SQL's DOW: Sunday 0 .. Saturday 6 (PostgreSQL and DuckDB agree).
+                case DOW -> d.getDayOfWeek().getValue() % 7;
+                case DOY -> d.get(ChronoField.DAY_OF_YEAR);
+                case DECADE -> Math.floorDiv(d.getYear(), 10);
+                case CENTURY -> d.getYear() > 0 ? (d.getYear() + 99) / 100 : -((99 - d.getYear()) / 100);
+                case MILLENNIUM -> d.getYear() > 0 ? (d.getYear() + 999) / 1000 : -((999 - d.getYear()) / 1000);
+                case EPOCH -> throw new IllegalStateException();
+            };
+        }
+
+        @Override
+        public String toString() {
+            return "EXTRACT(" + field + " FROM " + input + ")";
+        }
+    }
+
+    /** date + days, or date + months (end-of-month days clamp, as in SQL engines generally). */
+    public static final class PlusInterval extends Expr {
+        private final Expr date;
+        private final long days;
+        private final long months;
+
+        public PlusInterval(Expr date, long days, long months) {
+            super(ColumnType.DATE);
+            this.date = date;
+            this.days = days;
+            this.months = months;
+        }
+
+        @Override
+        public ColumnVector eval(ColumnVector[] inputs, int rows) {
+            ColumnVector v = date.eval(inputs, rows);
+            ColumnVector out = out(rows);
+            long[] d = v.longs();
+            long[] r = out.longs();
+            for (int i = 0; i < rows; i++) {
+                if (v.isNull(i)) {
+                    out.setNull(i);
+                } else {
+                    long day = d[i];
+                    if (months != 0) {
+                        day = LocalDate.ofEpochDay(day).plusMonths(months).toEpochDay();
+                    }
+                    r[i] = day + days;
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public String toString() {
+            return date + (months != 0 ? " + INTERVAL '" + months + "' MONTH" : "")
+                    + (days != 0 || months == 0 ? " + INTERVAL '" + days + "' DAY" : "");
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.locusdb.core.query.expr;
+
+import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.storage.type.ColumnType;
+
+/**
+ * A compiled scalar expression evaluated a batch at a time: inputs are the batch's column vectors, the output a
+ * vector of {@link #type()} in physical values. Each instance owns its output buffer, reused from batch to batch,
+ * so an expression tree belongs to one task; compile another for another task. Kernels never throw on data except
+ * for numeric overflow (division by zero gives NULL, as in DuckDB), so branches of a CASE may be evaluated for
+ * every row.
+ */
+public abstract class Expr {
+    protected final ColumnType type;
+    private ColumnVector out;
+
+    protected Expr(ColumnType type) {
+        this.type = type;
+    }
+
+    public ColumnType type() {
+        return type;
+    }
+
+    public abstract ColumnVector eval(ColumnVector[] inputs, int rows);
+
+    /** This expression's buffer, cleared for {@code rows} rows. */
+    protected ColumnVector out(int rows) {
+        if (out == null) {
+            out = new ColumnVector(type, Math.max(rows, 16));
+        }
+        out.prepare(rows);
+        return out;
+    }
+
+    /** Whether the value is the same for every row (literals, and parameters bound before compilation). */
+    public boolean isConstant() {
+        return false;
+    }
+
+    @Override
+    public abstract String toString();
+}

@@ -1,0 +1,418 @@
+package io.locusdb.core.query.expr;
+
+import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlState;
+import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.TypeKind;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.calcite.avatica.util.TimeUnitRange;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.fun.SqlLikeOperator;
+import org.apache.calcite.sql.fun.SqlTrimFunction;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.NlsString;
+
+/**
+ * Calcite row expressions to {@link Expr} trees. Input references resolve against the names of the input columns
+ * (for EXPLAIN); SEARCH (IN lists, ranges) is expanded into comparisons first. Whatever has no kernel is rejected
+ * with SQLSTATE 0A000 naming the operator.
+ */
+public final class ExprCompiler {
+    private final RexBuilder rex;
+    private final List<String> inputNames;
+
+    public ExprCompiler(RexBuilder rex, List<String> inputNames) {
+        this.rex = rex;
+        this.inputNames = List.copyOf(inputNames);
+    }
+
+    public Expr compile(RexNode node) {
+        return build(RexUtil.expandSearch(rex, null, node));
+    }
+
+    public List<Expr> compileAll(List<? extends RexNode> nodes) {
+        List<Expr> out = new ArrayList<>(nodes.size());
+        for (RexNode n : nodes) {
+            out.add(compile(n));
+        }
+        return out;
+    }
+
+    private Expr build(RexNode node) {
+        return switch (node) {
+            case RexInputRef ref -> new InputRef(ref.getIndex(), SqlTypes.of(ref.getType()),
+                    ref.getIndex() < inputNames.size() ? inputNames.get(ref.getIndex()) : ref.toString());
+            case RexLiteral literal -> literal(literal);
+            case RexCall call -> call(call);
+            default -> throw unsupported("the expression " + node);
+        };
+    }
+
+    public static Literal literal(RexLiteral literal) {
+        if (literal.getType().getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_DAY_TIME
+                || literal.getType().getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH) {
+            throw unsupported("INTERVAL values outside date arithmetic");
+        }
+        ColumnType type = SqlTypes.of(literal.getType());
+        if (literal.isNull()) {
+            return new Literal(type, null);
+        }
+        Object value = switch (type.kind()) {
+            case BOOLEAN -> Boolean.TRUE.equals(literal.getValueAs(Boolean.class)) ? 1L : 0L;
+            case INTEGER, BIGINT, DECIMAL -> {
+                BigDecimal d = literal.getValueAs(BigDecimal.class);
+                try {
+                    yield d.setScale(Numerics.scale(type), RoundingMode.HALF_UP).unscaledValue().longValueExact();
+                } catch (ArithmeticException e) {
+                    throw Numerics.overflow();
+                }
+            }
+            case DOUBLE -> literal.getValueAs(Double.class);
+            case DATE -> (long) literal.getValueAs(DateString.class).getDaysSinceEpoch();
+            case VARCHAR, CHAR -> {
+                NlsString nls = literal.getValueAs(NlsString.class);
+                yield nls != null ? nls.getValue() : literal.getValueAs(String.class);
+            }
+        };
+        return new Literal(type, value);
+    }
+
+    private Expr call(RexCall call) {
+        ColumnType type = call.getKind() == SqlKind.IS_NULL || call.getKind() == SqlKind.IS_NOT_NULL
+                ? ColumnType.BOOLEAN : resultType(call);
+        List<RexNode> ops = call.getOperands();
+        return switch (call.getKind()) {
+            case PLUS, MINUS -> plusMinus(call, type);
+            case TIMES -> new Arithmetic(type, Arithmetic.Op.MULTIPLY, build(ops.get(0)), build(ops.get(1)));
+            case DIVIDE -> new Arithmetic(type, Arithmetic.Op.DIVIDE, build(ops.get(0)), build(ops.get(1)));
+            case MOD -> new Arithmetic(type, Arithmetic.Op.MODULO, build(ops.get(0)), build(ops.get(1)));
+            case MINUS_PREFIX -> new Arithmetic(type, Arithmetic.Op.SUBTRACT, zero(type), build(ops.get(0)));
+            case PLUS_PREFIX -> build(ops.get(0));
+            case EQUALS -> compare(Comparison.Op.EQ, ops);
+            case NOT_EQUALS -> compare(Comparison.Op.NE, ops);
+            case LESS_THAN -> compare(Comparison.Op.LT, ops);
+            case LESS_THAN_OR_EQUAL -> compare(Comparison.Op.LE, ops);
+            case GREATER_THAN -> compare(Comparison.Op.GT, ops);
+            case GREATER_THAN_OR_EQUAL -> compare(Comparison.Op.GE, ops);
+            case AND -> new Logic(Logic.Op.AND, buildAll(ops));
+            case OR -> new Logic(Logic.Op.OR, buildAll(ops));
+            case NOT -> new Logic(Logic.Op.NOT, buildAll(ops));
+            case IS_NULL -> new Logic(Logic.Op.IS_NULL, buildAll(ops));
+            case IS_NOT_NULL -> new Logic(Logic.Op.IS_NOT_NULL, buildAll(ops));
+            case IS_TRUE -> new Logic(Logic.Op.IS_TRUE, buildAll(ops));
+            case IS_NOT_TRUE -> new Logic(Logic.Op.IS_NOT_TRUE, buildAll(ops));
+            case IS_FALSE -> new Logic(Logic.Op.IS_FALSE, buildAll(ops));
+            case IS_NOT_FALSE -> new Logic(Logic.Op.IS_NOT_FALSE, buildAll(ops));
+            case CASE -> caseWhen(call, type);
+            case CAST -> cast(type, build(ops.getFirst()));
+            case LIKE -> like(call);
+            case EXTRACT -> extract(call, type);
+            case COALESCE -> coalesce(call, type);
+            default -> function(call, type);
+        };
+    }
+
+    private ColumnType resultType(RexCall call) {
+        return SqlTypes.of(call.getType());
+    }
+
+    private List<Expr> buildAll(List<RexNode> nodes) {
+        List<Expr> out = new ArrayList<>(nodes.size());
+        for (RexNode n : nodes) {
+            out.add(build(n));
+        }
+        return out;
+    }
+
+    private static Literal zero(ColumnType type) {
+        return new Literal(type, type.kind() == TypeKind.DOUBLE ? (Object) 0.0 : (Object) 0L);
+    }
+
+    private Expr plusMinus(RexCall call, ColumnType type) {
+        RexNode a = call.getOperands().get(0);
+        RexNode b = call.getOperands().get(1);
+        boolean subtract = call.getKind() == SqlKind.MINUS;
+        if (isInterval(b) || isInterval(a)) {
+            RexNode date = isInterval(b) ? a : b;
+            RexNode interval = isInterval(b) ? b : a;
+            if (!(interval instanceof RexLiteral literal)) {
+                throw unsupported("interval arithmetic with a non-constant interval");
+            }
+            if (subtract && interval == a) {
+                throw unsupported("INTERVAL - DATE");
+            }
+            BigDecimal amount = literal.getValueAs(BigDecimal.class);
+            long sign = subtract ? -1 : 1;
+            if (literal.getType().getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH) {
+                return new DateFunctions.PlusInterval(build(date), 0, sign * amount.longValueExact());
+            }
+            BigDecimal days = amount.divide(BigDecimal.valueOf(86_400_000L));
+            if (days.stripTrailingZeros().scale() > 0) {
+                throw unsupported("intervals of hours, minutes or seconds on DATE values");
+            }
+            return new DateFunctions.PlusInterval(build(date), sign * days.longValueExact(), 0);
+        }
+        if (type.kind() == TypeKind.DATE || type.kind() == TypeKind.VARCHAR || type.kind() == TypeKind.CHAR) {
+            throw unsupported("'" + call.getOperator().getName() + "' on " + type);
+        }
+        return new Arithmetic(type, subtract ? Arithmetic.Op.SUBTRACT : Arithmetic.Op.ADD, build(a), build(b));
+    }
+
+    private static boolean isInterval(RexNode node) {
+        SqlTypeFamily family = node.getType().getSqlTypeName().getFamily();
+        return family == SqlTypeFamily.INTERVAL_DAY_TIME || family == SqlTypeFamily.INTERVAL_YEAR_MONTH;
+    }
+
+    private Expr compare(Comparison.Op op, List<RexNode> ops) {
+        Expr a = build(ops.get(0));
+        Expr b = build(ops.get(1));
+        boolean aString = a.type().physical() == TypeKind.Physical.STRING;
+        boolean bString = b.type().physical() == TypeKind.Physical.STRING;
+        if (aString != bString) {
+            // Calcite lets '1995-01-01' stand for a DATE and '5' for a number: convert the string side.
+            if (aString) {
+                a = new Cast(b.type(), a);
+            } else {
+                b = new Cast(a.type(), b);
+            }
+        } else if (!aString && (a.type().kind() == TypeKind.DATE) != (b.type().kind() == TypeKind.DATE)) {
+            throw new LocusSqlException(SqlState.DATATYPE_MISMATCH, "cannot compare " + a.type() + " with "
+                    + b.type());
+        }
+        return new Comparison(op, a, b);
+    }
+
+    private Expr caseWhen(RexCall call, ColumnType type) {
+        List<RexNode> ops = call.getOperands();
+        List<Expr> conditions = new ArrayList<>();
+        List<Expr> values = new ArrayList<>();
+        for (int i = 0; i + 1 < ops.size(); i += 2) {
+            conditions.add(build(ops.get(i)));
+            values.add(cast(type, build(ops.get(i + 1))));
+        }
+        return new CaseWhen(type, conditions, values, cast(type, build(ops.getLast())));
+    }
+
+    private Expr coalesce(RexCall call, ColumnType type) {
+        List<Expr> conditions = new ArrayList<>();
+        List<Expr> values = new ArrayList<>();
+        List<RexNode> ops = call.getOperands();
+        for (int i = 0; i < ops.size() - 1; i++) {
+            Expr value = build(ops.get(i));
+            conditions.add(new Logic(Logic.Op.IS_NOT_NULL, List.of(value)));
+            values.add(cast(type, build(ops.get(i))));
+        }
+        return new CaseWhen(type, conditions, values, cast(type, build(ops.getLast())));
+    }
+
+    /** A CAST unless the value already has the type's representation. */
+    static Expr cast(ColumnType type, Expr input) {
+        ColumnType from = input.type();
+        if (from.equals(type)) {
+            return input;
+        }
+        boolean sameRepresentation = from.physical() == type.physical()
+                && Numerics.scale(from) == Numerics.scale(type)
+                && (from.kind() == type.kind()
+                || (Numerics.isExact(from) && Numerics.isExact(type) && type.kind() != TypeKind.INTEGER)
+                || (from.physical() == TypeKind.Physical.STRING && type.kind() == TypeKind.VARCHAR
+                && type.length() == 0));
+        if (sameRepresentation && input instanceof Literal literal) {
+            return new Literal(type, literal.value());
+        }
+        if (sameRepresentation) {
+            return new Retyped(type, input);
+        }
+        return new Cast(type, input);
+    }
+
+    private Expr like(RexCall call) {
+        List<RexNode> ops = call.getOperands();
+        if (!(ops.get(1) instanceof RexLiteral pattern)) {
+            throw unsupported("LIKE with a pattern that is not a constant");
+        }
+        Character escape = null;
+        if (ops.size() > 2 && ops.get(2) instanceof RexLiteral e && !e.isNull()) {
+            String s = e.getValueAs(String.class);
+            if (s == null || s.length() != 1) {
+                throw new LocusSqlException(SqlState.SEMANTIC_ERROR, "the LIKE escape must be one character");
+            }
+            escape = s.charAt(0);
+        }
+        if (pattern.isNull()) {
+            return new Literal(ColumnType.BOOLEAN, null);
+        }
+        Expr like = new Like(build(ops.get(0)), pattern.getValueAs(String.class), escape);
+        if (call.getOperator() instanceof SqlLikeOperator op && op.isNegated()) {
+            return new Logic(Logic.Op.NOT, List.of(like));
+        }
+        return like;
+    }
+
+    private Expr extract(RexCall call, ColumnType type) {
+        TimeUnitRange unit = ((RexLiteral) call.getOperands().get(0)).getValueAs(TimeUnitRange.class);
+        Expr date = build(call.getOperands().get(1));
+        if (date.type().kind() != TypeKind.DATE) {
+            throw unsupported("EXTRACT from " + date.type());
+        }
+        DateFunctions.Field field = switch (unit) {
+            case YEAR -> DateFunctions.Field.YEAR;
+            case QUARTER -> DateFunctions.Field.QUARTER;
+            case MONTH -> DateFunctions.Field.MONTH;
+            case WEEK -> DateFunctions.Field.WEEK;
+            case DAY -> DateFunctions.Field.DAY;
+            case DOW -> DateFunctions.Field.DOW;
+            case DOY -> DateFunctions.Field.DOY;
+            case DECADE -> DateFunctions.Field.DECADE;
+            case CENTURY -> DateFunctions.Field.CENTURY;
+            case MILLENNIUM -> DateFunctions.Field.MILLENNIUM;
+            case EPOCH -> DateFunctions.Field.EPOCH;
+            default -> throw unsupported("EXTRACT(" + unit + ") from a DATE");
+        };
+        return new DateFunctions.Extract(type, field, date);
+    }
+
+    private Expr function(RexCall call, ColumnType type) {
+        String name = call.getOperator().getName().toUpperCase(Locale.ROOT);
+        List<RexNode> ops = call.getOperands();
+        return switch (name) {
+            case "ABS" -> {
+                Expr x = build(ops.getFirst());
+                yield new RowFunction("ABS", type, List.of(cast(type, x)), false, a -> a[0] instanceof Double d
+                        ? (Object) Math.abs(d) : (Object) Math.abs((Long) a[0]));
+            }
+            case "UPPER" -> new RowFunction(name, type, buildAll(ops), false,
+                    a -> ((String) a[0]).toUpperCase(Locale.ROOT));
+            case "LOWER" -> new RowFunction(name, type, buildAll(ops), false,
+                    a -> ((String) a[0]).toLowerCase(Locale.ROOT));
+            case "CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH" -> new RowFunction(name, type, buildAll(ops), false,
+                    a -> (long) ((String) a[0]).codePointCount(0, ((String) a[0]).length()));
+            case "||", "CONCAT" -> new RowFunction("CONCAT", type, stringArgs(ops), false, a -> {
+                StringBuilder s = new StringBuilder();
+                for (Object o : a) {
+                    s.append(o);
+                }
+                return s.toString();
+            });
+            case "SUBSTRING" -> new RowFunction(name, type, buildAll(ops), false, a -> substring(a));
+            case "TRIM" -> trim(call, type);
+            case "SQRT" -> new RowFunction(name, type, List.of(cast(ColumnType.DOUBLE, build(ops.getFirst()))),
+                    false, a -> (Double) a[0] < 0 ? null : (Object) Math.sqrt((Double) a[0]));
+            case "POWER" -> new RowFunction(name, type, List.of(cast(ColumnType.DOUBLE, build(ops.get(0))),
+                    cast(ColumnType.DOUBLE, build(ops.get(1)))), false,
+                    a -> Math.pow((Double) a[0], (Double) a[1]));
+            case "ROUND", "FLOOR", "CEIL", "CEILING" -> rounding(name, call, type);
+            default -> throw unsupported("the function " + call.getOperator().getName());
+        };
+    }
+
+    private List<Expr> stringArgs(List<RexNode> ops) {
+        List<Expr> args = new ArrayList<>();
+        for (RexNode op : ops) {
+            Expr e = build(op);
+            args.add(e.type().physical() == TypeKind.Physical.STRING ? e : new Cast(ColumnType.VARCHAR, e));
+        }
+        return args;
+    }
+
+    private static Object substring(Object[] a) {
+        String s = (String) a[0];
+        long start = (Long) a[1];
+        long end = a.length > 2 ? start + (Long) a[2] : Long.MAX_VALUE;
+        if (a.length > 2 && (Long) a[2] < 0) {
+            throw new LocusSqlException(SqlState.INVALID_PARAMETER, "negative SUBSTRING length " + a[2]);
+        }
+        long from = Math.max(1, start);
+        long to = Math.min(s.length() + 1L, end);
+        return from >= to ? "" : s.substring((int) from - 1, (int) to - 1);
+    }
+
+    private Expr trim(RexCall call, ColumnType type) {
+        List<RexNode> ops = call.getOperands();
+        SqlTrimFunction.Flag flag = ((RexLiteral) ops.get(0)).getValueAs(SqlTrimFunction.Flag.class);
+        Expr chars = build(ops.get(1));
+        Expr input = build(ops.get(2));
+        return new RowFunction("TRIM", type, List.of(chars, input), false, a -> {
+            String c = (String) a[0];
+            String s = (String) a[1];
+            int from = 0;
+            int to = s.length();
+            if (flag != SqlTrimFunction.Flag.TRAILING) {
+                while (from < to && c.indexOf(s.charAt(from)) >= 0) {
+                    from++;
+                }
+            }
+            if (flag != SqlTrimFunction.Flag.LEADING) {
+                while (to > from && c.indexOf(s.charAt(to - 1)) >= 0) {
+                    to--;
+                }
+            }
+            return s.substring(from, to);
+        });
+    }
+
+    private Expr rounding(String name, RexCall call, ColumnType type) {
+        List<RexNode> ops = call.getOperands();
+        Expr x = build(ops.getFirst());
+        Expr digits = ops.size() > 1 ? build(ops.get(1)) : new Literal(ColumnType.INTEGER, 0L);
+        RoundingMode mode = switch (name) {
+            case "ROUND" -> RoundingMode.HALF_UP;
+            case "FLOOR" -> RoundingMode.FLOOR;
+            default -> RoundingMode.CEILING;
+        };
+        if (type.kind() == TypeKind.DOUBLE) {
+            return new RowFunction(name, type, List.of(cast(ColumnType.DOUBLE, x), digits), false, a -> {
+                double d = (Double) a[0];
+                if (Double.isNaN(d) || Double.isInfinite(d)) {
+                    return d;
+                }
+                return BigDecimal.valueOf(d).setScale((int) (long) (Long) a[1], mode).doubleValue();
+            });
+        }
+        if (!Numerics.isExact(type) || !Numerics.isExact(x.type())) {
+            throw unsupported(name + " of " + x.type());
+        }
+        int inScale = Numerics.scale(x.type());
+        int outScale = Numerics.scale(type);
+        return new RowFunction(name, type, List.of(x, digits), false, a -> {
+            BigDecimal d = BigDecimal.valueOf((Long) a[0], inScale).setScale((int) (long) (Long) a[1], mode)
+                    .setScale(outScale, RoundingMode.HALF_UP);
+            return d.unscaledValue().longValueExact();
+        });
+    }
+
+    private static LocusSqlException unsupported(String what) {
+        return new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, what + " is not supported yet");
+    }
+
+    /** Same values, another type with the same representation (e.g. INTEGER widened to BIGINT). */
+    private static final class Retyped extends Expr {
+        private final Expr input;
+
+        Retyped(ColumnType type, Expr input) {
+            super(type);
+            this.input = input;
+        }
+
+        @Override
+        public io.locusdb.core.query.ColumnVector eval(io.locusdb.core.query.ColumnVector[] inputs, int rows) {
+            return input.eval(inputs, rows);
+        }
+
+        @Override
+        public String toString() {
+            return input.toString();
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.locusdb.core.query.expr;
+
+import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.storage.type.ColumnType;
+import java.time.LocalDate;
+
+/** A constant in physical form (Long, Double, String, or null), repeated for every row. */
+public final class Literal extends Expr {
+    private final Object value;
+
+    public Literal(ColumnType type, Object value) {
+        super(type);
+        this.value = value;
+    }
+
+    public Object value() {
+        return value;
+    }
+
+    @Override
+    public boolean isConstant() {
+        return true;
+    }
+
+    @Override
+    public ColumnVector eval(ColumnVector[] inputs, int rows) {
+        ColumnVector out = out(rows);
+        for (int i = 0; i < rows; i++) {
+            if (value == null) {
+                out.setNull(i);
+            } else if (value instanceof Long l) {
+                out.setLong(i, l);
+            } else if (value instanceof Double d) {
+                out.setDouble(i, d);
+            } else {
+                out.setString(i, (String) value);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        if (value == null) {
+            return "NULL";
+        }
+        return switch (type.kind()) {
+            case DECIMAL -> java.math.BigDecimal.valueOf((Long) value, type.scale()).toPlainString();
+            case DATE -> "DATE '" + LocalDate.ofEpochDay((Long) value) + "'";
+            case BOOLEAN -> ((Long) value) != 0 ? "TRUE" : "FALSE";
+            case VARCHAR, CHAR -> "'" + value + "'";
+            default -> value.toString();
+        };
+    }
+}

@@ -1,0 +1,37 @@
+package io.locusdb.core.query.expr;
+
+import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlState;
+import io.locusdb.core.storage.type.ColumnType;
+import org.apache.calcite.rel.type.RelDataType;
+
+/** Calcite types to the types LocusDB computes with. */
+public final class SqlTypes {
+    private SqlTypes() {
+    }
+
+    public static ColumnType of(RelDataType type) {
+        return switch (type.getSqlTypeName()) {
+            case BOOLEAN -> ColumnType.BOOLEAN;
+            case TINYINT, SMALLINT, INTEGER -> ColumnType.INTEGER;
+            case BIGINT -> ColumnType.BIGINT;
+            case DECIMAL -> {
+                int scale = Math.max(0, type.getScale());
+                int precision = Math.max(Math.max(1, type.getPrecision()), scale);
+                if (precision > ColumnType.MAX_DECIMAL_PRECISION) {
+                    throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "DECIMAL(" + precision + ","
+                            + scale + ") needs more than " + ColumnType.MAX_DECIMAL_PRECISION + " digits");
+                }
+                yield ColumnType.decimal(precision, scale);
+            }
+            case FLOAT, REAL, DOUBLE -> ColumnType.DOUBLE;
+            case DATE -> ColumnType.DATE;
+            case CHAR -> ColumnType.character(Math.max(1, type.getPrecision()));
+            case VARCHAR -> ColumnType.varchar(Math.max(0, type.getPrecision()));
+            case NULL -> ColumnType.VARCHAR;
+            default -> throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "values of type "
+                    + type.getFullTypeString() + " are not supported (LocusDB computes with BOOLEAN, INTEGER,"
+                    + " BIGINT, DECIMAL(p≤18,s), DOUBLE, DATE, CHAR and VARCHAR)");
+        };
+    }
+}

@@ -1,0 +1,148 @@
+package io.locusdb.core.query.plan;
+
+import io.locusdb.core.query.MaterializeJob;
+import io.locusdb.core.query.PartScanJob;
+import io.locusdb.core.query.ValueRange;
+import io.locusdb.core.query.agg.AggregateCall;
+import io.locusdb.core.query.expr.ExprCompiler;
+import io.locusdb.core.storage.table.Schema;
+import io.locusdb.core.storage.table.TablePart;
+import io.locusdb.core.storage.table.TableSnapshot;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import org.apache.calcite.rel.RelFieldCollation;
+
+/**
+ * EXPLAIN: the physical plan top-down, ending with the scan's per-part tasks and the node each is queued to (the
+ * node holding the part's memory), as the table stands now.
+ */
+public final class ExplainWriter {
+    private ExplainWriter() {
+    }
+
+    public static List<String> explain(PhysicalPlan plan, int batchRows) {
+        List<String> lines = new ArrayList<>();
+        List<PhysicalPlan.Op> ops = plan.ops();
+        List<String> inputNames = switch (plan.source()) {
+            case PhysicalPlan.Scan scan -> scan.names();
+            case PhysicalPlan.Values values -> values.names();
+        };
+        // Names of each op's input, bottom-up, so expressions print with column names.
+        List<List<String>> inputs = new ArrayList<>();
+        List<String> names = inputNames;
+        for (PhysicalPlan.Op op : ops) {
+            inputs.add(names);
+            names = switch (op) {
+                case PhysicalPlan.Project p -> p.names();
+                case PhysicalPlan.Aggregate a -> a.names();
+                default -> names;
+            };
+        }
+        int depth = 0;
+        boolean parallelAggregate = plan.source() instanceof PhysicalPlan.Scan && !ops.isEmpty()
+                && ops.getFirst() instanceof PhysicalPlan.Aggregate;
+        for (int i = ops.size() - 1; i >= 0; i--) {
+            String line = describe(ops.get(i), inputs.get(i), plan, i == 0 && parallelAggregate);
+            lines.add("  ".repeat(depth++) + line);
+        }
+        String indent = "  ".repeat(depth);
+        switch (plan.source()) {
+            case PhysicalPlan.Values values -> lines.add(indent + "Values: " + values.rows().size() + " row(s)");
+            case PhysicalPlan.Scan scan -> scan(lines, indent, plan, scan, parallelAggregate, batchRows);
+        }
+        return lines;
+    }
+
+    private static String describe(PhysicalPlan.Op op, List<String> input, PhysicalPlan plan, boolean parallel) {
+        ExprCompiler compiler = new ExprCompiler(plan.rex(), input);
+        return switch (op) {
+            case PhysicalPlan.Filter f -> "Filter: " + compiler.compile(f.condition());
+            case PhysicalPlan.Project p -> "Project: " + compiler.compileAll(p.exprs()).stream()
+                    .map(Object::toString).collect(Collectors.joining(", "));
+            case PhysicalPlan.Sort s -> "Sort: " + (s.collations().isEmpty() ? "none" : s.collations().stream()
+                    .map(c -> input.get(c.getFieldIndex()) + " " + direction(c)).collect(Collectors.joining(", ")))
+                    + (s.offset() > 0 ? " OFFSET " + s.offset() : "") + (s.fetch() >= 0 ? " LIMIT " + s.fetch() : "");
+            case PhysicalPlan.Aggregate a -> "Aggregate" + (parallel
+                    ? " [local hash tables per materialize task on the part's node, merged into disjoint result"
+                    + " tables by hash partition (task class " + QueryRunner.MERGE_TASK_CLASS + ")]"
+                    : " [one table]") + ": group by " + keys(a, input) + "; " + a.calls().stream()
+                    .map(c -> call(c, input)).collect(Collectors.joining(", "));
+        };
+    }
+
+    private static String keys(PhysicalPlan.Aggregate a, List<String> input) {
+        List<String> keys = new ArrayList<>();
+        for (int k : a.keys()) {
+            keys.add(input.get(k));
+        }
+        return keys.isEmpty() ? "()" : String.join(", ", keys);
+    }
+
+    private static String call(AggregateCall c, List<String> input) {
+        return c.function() + "(" + (c.distinct() ? "DISTINCT " : "") + (c.argument() < 0 ? "*"
+                : input.get(c.argument())) + ")";
+    }
+
+    private static String direction(RelFieldCollation c) {
+        return (c.getDirection().isDescending() ? "DESC" : "ASC") + switch (c.nullDirection) {
+            case FIRST -> " NULLS FIRST";
+            case LAST -> " NULLS LAST";
+            default -> "";
+        };
+    }
+
+    private static void scan(List<String> lines, String indent, PhysicalPlan plan, PhysicalPlan.Scan scan,
+                             boolean aggregated, int batchRows) {
+        ScanProgram program = new ScanProgram(scan, scan.outputs(), plan.rex(), batchRows);
+        Schema schema = scan.table().schema();
+        lines.add(indent + "Scan " + scan.table().name() + " -> " + String.join(", ", scan.names()));
+        String ranges = program.ranges().isEmpty() ? "none (every row)" : program.ranges().stream()
+                .map(r -> range(r, schema)).collect(Collectors.joining(" AND "));
+        lines.add(indent + "  phase 1 (" + PartScanJob.TASK_CLASS + ", on packed value IDs): " + ranges);
+        var kernels = program.kernels();
+        lines.add(indent + "  phase 2 (" + MaterializeJob.TASK_CLASS + ", chunks sized by the concurrency hint):"
+                + " decode " + String.join(", ", program.inputNames())
+                + (program.residual() == null ? "" : "; filter "
+                + new ExprCompiler(plan.rex(), program.inputNames()).compile(program.residual()))
+                + "; output " + java.util.Arrays.stream(kernels.outputs()).map(Object::toString)
+                .collect(Collectors.joining(", ")));
+        try (TableSnapshot snapshot = scan.table().snapshot()) {
+            for (TablePart part : snapshot.parts()) {
+                lines.add(String.format(Locale.ROOT, "%s  part %d: %,d rows (+%d delta), %.1f MiB on node %d ->"
+                                + " %s task on node %d, then %s tasks on node %d", indent, part.index(), part.rows(),
+                        snapshot.deltaRows(part), part.byteSize() / 1048576.0, part.homeNode(),
+                        PartScanJob.TASK_CLASS, part.homeNode(), MaterializeJob.TASK_CLASS, part.homeNode()));
+            }
+        }
+    }
+
+    /** A physical bound as SQL shows it: scaled decimals with their point, epoch days as dates. */
+    private static String value(Object v, io.locusdb.core.storage.type.ColumnType type) {
+        return switch (type.kind()) {
+            case DECIMAL -> v instanceof Long l ? java.math.BigDecimal.valueOf(l, type.scale()).toPlainString()
+                    : String.valueOf(v);
+            case DATE -> v instanceof Long l ? "DATE '" + java.time.LocalDate.ofEpochDay(l) + "'" : String.valueOf(v);
+            case VARCHAR, CHAR -> "'" + v + "'";
+            default -> String.valueOf(v);
+        };
+    }
+
+    private static String range(ValueRange r, Schema schema) {
+        String column = schema.column(r.column()).name();
+        io.locusdb.core.storage.type.ColumnType type = schema.column(r.column()).type();
+        StringBuilder s = new StringBuilder(column);
+        if (r.lo() != null && r.hi() != null && r.lo().equals(r.hi())) {
+            return s.append(" = ").append(value(r.lo(), type)).toString();
+        }
+        if (r.lo() != null) {
+            s.append(r.loInclusive() ? " >= " : " > ").append(value(r.lo(), type));
+        }
+        if (r.hi() != null) {
+            s.append(r.lo() != null ? " AND " + column : "").append(r.hiInclusive() ? " <= " : " < ")
+                    .append(value(r.hi(), type));
+        }
+        return s.toString();
+    }
+}

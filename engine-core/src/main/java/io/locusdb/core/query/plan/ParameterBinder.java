@@ -1,0 +1,110 @@
+package io.locusdb.core.query.plan;
+
+import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlState;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.util.DateString;
+
+/**
+ * Replaces {@code ?} parameters with literals of the bound values before physical planning, so a bound range
+ * is pushed down to the packed-code scan exactly like a literal one. Values keep their own precision (0.055 bound
+ * to a DECIMAL(15,2) comparison stays 0.055); a value that cannot stand for the parameter's type is an error naming
+ * the parameter.
+ */
+public final class ParameterBinder {
+    private final RexBuilder rex;
+    private final Object[] values;
+
+    public ParameterBinder(RexBuilder rex, Object[] values) {
+        this.rex = rex;
+        this.values = values;
+    }
+
+    public static ParameterBinder none(RexBuilder rex) {
+        return new ParameterBinder(rex, new Object[0]);
+    }
+
+    public RexNode bind(RexNode node) {
+        if (node == null) {
+            return null;
+        }
+        return node.accept(new RexShuttle() {
+            @Override
+            public RexNode visitDynamicParam(RexDynamicParam param) {
+                return literal(param);
+            }
+        });
+    }
+
+    public List<RexNode> bindAll(List<RexNode> nodes) {
+        return nodes.stream().map(this::bind).toList();
+    }
+
+    private RexNode literal(RexDynamicParam param) {
+        int index = param.getIndex();
+        if (index >= values.length) {
+            throw new LocusSqlException(SqlState.INVALID_PARAMETER, "parameter " + (index + 1) + " is not set");
+        }
+        Object value = values[index];
+        RelDataType type = param.getType();
+        if (value == null) {
+            return rex.makeNullLiteral(type);
+        }
+        SqlTypeFamily family = type.getSqlTypeName().getFamily();
+        try {
+            if (family == SqlTypeFamily.NUMERIC) {
+                return switch (type.getSqlTypeName()) {
+                    case DOUBLE, FLOAT, REAL -> rex.makeApproxLiteral(decimal(value, index));
+                    default -> value instanceof Double || value instanceof Float
+                            ? rex.makeApproxLiteral(decimal(value, index))
+                            : rex.makeExactLiteral(decimal(value, index));
+                };
+            }
+            if (family == SqlTypeFamily.DATE) {
+                LocalDate date = value instanceof LocalDate d ? d
+                        : value instanceof java.sql.Date d ? d.toLocalDate() : LocalDate.parse(value.toString());
+                return rex.makeDateLiteral(new DateString(date.getYear(), date.getMonthValue(),
+                        date.getDayOfMonth()));
+            }
+            if (family == SqlTypeFamily.CHARACTER) {
+                return rex.makeLiteral(value.toString());
+            }
+            if (family == SqlTypeFamily.BOOLEAN) {
+                if (value instanceof Boolean b) {
+                    return rex.makeLiteral(b);
+                }
+                return rex.makeLiteral(Boolean.parseBoolean(value.toString()));
+            }
+        } catch (DateTimeParseException | NumberFormatException e) {
+            throw mismatch(index, value, type);
+        }
+        throw new LocusSqlException(SqlState.INVALID_PARAMETER, "parameter " + (index + 1) + " has type "
+                + type.getFullTypeString() + ", which cannot be bound");
+    }
+
+    private static BigDecimal decimal(Object value, int index) {
+        return switch (value) {
+            case BigDecimal d -> d;
+            case Double d -> BigDecimal.valueOf(d);
+            case Float f -> BigDecimal.valueOf(f);
+            case Number n -> BigDecimal.valueOf(n.longValue());
+            case String s -> new BigDecimal(s.strip());
+            default -> throw new NumberFormatException("parameter " + (index + 1));
+        };
+    }
+
+    private static LocusSqlException mismatch(int index, Object value, RelDataType type) {
+        return new LocusSqlException(SqlState.INVALID_PARAMETER, "parameter " + (index + 1) + " is "
+                + value.getClass().getSimpleName() + " '" + value + "', which does not fit "
+                + type.getFullTypeString());
+    }
+}

@@ -1,0 +1,52 @@
+package io.locusdb.core.query.plan;
+
+import io.locusdb.core.query.agg.AggregateCall;
+import io.locusdb.core.result.ResultColumn;
+import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.type.ColumnType;
+import java.util.List;
+import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexNode;
+
+/**
+ * A query as LocusDB executes it: a source (a table scan with its filters and projections folded in, or literal
+ * rows), then operators over the source's rows. An aggregation right above a scan runs in parallel, per part and
+ * node; everything after it works on the (small) aggregated relation. Expressions are Calcite row expressions
+ * with parameters already bound; each task compiles its own kernels from them.
+ */
+public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> columns, RexBuilder rex) {
+
+    public sealed interface Source permits Scan, Values {
+    }
+
+    /**
+     * A scan of {@code table}: rows passing every filter, as {@code outputs} (expressions over the table's
+     * columns).
+     */
+    public record Scan(Table table, RexNode condition, List<RexNode> outputs, List<String> names)
+            implements Source {
+    }
+
+    /** Literal rows (SELECT without FROM). */
+    public record Values(List<List<RexNode>> rows, List<ColumnType> types, List<String> names) implements Source {
+    }
+
+    public sealed interface Op permits Filter, Project, Aggregate, Sort {
+    }
+
+    public record Filter(RexNode condition) implements Op {
+    }
+
+    public record Project(List<RexNode> exprs, List<String> names) implements Op {
+    }
+
+    /** GROUP BY {@code keys} (input columns) computing {@code calls}; output: keys, then aggregates. */
+    public record Aggregate(int[] keys, List<AggregateCall> calls, List<ColumnType> outputTypes,
+                            List<String> names) implements Op {
+    }
+
+    /** ORDER BY, OFFSET and FETCH ({@code fetch} -1 when absent). */
+    public record Sort(List<RelFieldCollation> collations, long offset, long fetch) implements Op {
+    }
+}

@@ -1,0 +1,178 @@
+package io.locusdb.core.query.plan;
+
+import io.locusdb.core.query.agg.AggregateCall;
+import io.locusdb.core.query.expr.SqlTypes;
+import io.locusdb.core.result.ResultColumn;
+import io.locusdb.core.sql.CatalogSchema;
+import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlState;
+import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.type.ColumnType;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+
+/**
+ * Calcite's simplified logical plan (a chain over one table scan or VALUES) to a {@link PhysicalPlan}: filters and
+ * projections directly above the scan fold into it (their expressions rewritten over the table's columns), the
+ * first aggregation above it becomes the parallel aggregation, and the rest stays as relation operators.
+ */
+public final class PhysicalPlanner {
+    private PhysicalPlanner() {
+    }
+
+    public static PhysicalPlan plan(RelNode root, List<String> columnNames, ParameterBinder binder) {
+        List<RelNode> chain = new ArrayList<>();
+        for (RelNode node = root; ; node = node.getInput(0)) {
+            chain.add(node);
+            if (node.getInputs().isEmpty()) {
+                break;
+            }
+            if (node.getInputs().size() != 1) {
+                throw unsupported("the plan node " + node.getRelTypeName());
+            }
+        }
+        Collections.reverse(chain);
+        RexBuilder rex = root.getCluster().getRexBuilder();
+        RelNode leaf = chain.getFirst();
+        int next = 1;
+        PhysicalPlan.Source source;
+        if (leaf instanceof TableScan scan) {
+            Table table = scan.getTable().unwrap(CatalogSchema.CatalogTable.class).table();
+            List<RexNode> current = new ArrayList<>();
+            for (RelDataTypeField f : scan.getRowType().getFieldList()) {
+                current.add(rex.makeInputRef(f.getType(), f.getIndex()));
+            }
+            List<RexNode> filters = new ArrayList<>();
+            while (next < chain.size() && (chain.get(next) instanceof Filter
+                    || chain.get(next) instanceof Project)) {
+                RelNode node = chain.get(next++);
+                if (node instanceof Filter f) {
+                    filters.add(substitute(binder.bind(f.getCondition()), current));
+                } else {
+                    List<RexNode> projected = new ArrayList<>();
+                    for (RexNode e : ((Project) node).getProjects()) {
+                        projected.add(substitute(binder.bind(e), current));
+                    }
+                    current = projected;
+                }
+            }
+            RexNode condition = filters.isEmpty() ? null : RexUtil.composeConjunction(rex, filters);
+            List<String> names = chain.get(next - 1).getRowType().getFieldNames();
+            source = new PhysicalPlan.Scan(table, condition, current, names);
+        } else if (leaf instanceof Values values) {
+            List<List<RexNode>> rows = new ArrayList<>();
+            for (List<RexLiteral> tuple : values.getTuples()) {
+                rows.add(List.copyOf(tuple));
+            }
+            List<ColumnType> types = values.getRowType().getFieldList().stream()
+                    .map(f -> SqlTypes.of(f.getType())).toList();
+            source = new PhysicalPlan.Values(rows, types, values.getRowType().getFieldNames());
+        } else {
+            throw unsupported("the plan node " + leaf.getRelTypeName());
+        }
+        List<PhysicalPlan.Op> ops = new ArrayList<>();
+        for (int i = next; i < chain.size(); i++) {
+            ops.add(op(chain.get(i), binder));
+        }
+        return new PhysicalPlan(source, ops, columns(root, columnNames), rex);
+    }
+
+    /** The result columns of a plan: the statement's names, LocusDB's types. */
+    public static List<ResultColumn> columns(RelNode root, List<String> columnNames) {
+        List<ResultColumn> columns = new ArrayList<>();
+        List<RelDataTypeField> fields = root.getRowType().getFieldList();
+        for (int i = 0; i < fields.size(); i++) {
+            columns.add(new ResultColumn(i < columnNames.size() ? columnNames.get(i) : fields.get(i).getName(),
+                    SqlTypes.of(fields.get(i).getType())));
+        }
+        return columns;
+    }
+
+    private static PhysicalPlan.Op op(RelNode node, ParameterBinder binder) {
+        List<String> names = node.getRowType().getFieldNames();
+        return switch (node) {
+            case Filter f -> new PhysicalPlan.Filter(binder.bind(f.getCondition()));
+            case Project p -> new PhysicalPlan.Project(p.getProjects().stream().map(binder::bind).toList(), names);
+            case Sort s -> new PhysicalPlan.Sort(s.getCollation().getFieldCollations(),
+                    count(s.offset, binder, "OFFSET", 0), count(s.fetch, binder, "LIMIT", -1));
+            case Aggregate a -> aggregate(a, names);
+            default -> throw unsupported("the plan node " + node.getRelTypeName());
+        };
+    }
+
+    private static long count(RexNode node, ParameterBinder binder, String clause, long absent) {
+        if (node == null) {
+            return absent;
+        }
+        RexNode bound = binder.bind(node);
+        if (!(bound instanceof RexLiteral literal) || literal.isNull()) {
+            throw new LocusSqlException(SqlState.INVALID_PARAMETER, clause + " must be a constant, got " + bound);
+        }
+        BigDecimal value = literal.getValueAs(BigDecimal.class);
+        if (value.signum() < 0) {
+            throw new LocusSqlException(SqlState.INVALID_PARAMETER, clause + " must not be negative, got " + value);
+        }
+        return value.longValue();
+    }
+
+    private static PhysicalPlan.Aggregate aggregate(Aggregate a, List<String> names) {
+        if (a.getGroupType() != Aggregate.Group.SIMPLE) {
+            throw unsupported("GROUPING SETS, ROLLUP and CUBE are");
+        }
+        int[] keys = a.getGroupSet().toArray();
+        List<AggregateCall> calls = new ArrayList<>();
+        for (org.apache.calcite.rel.core.AggregateCall call : a.getAggCallList()) {
+            if (call.filterArg >= 0) {
+                throw unsupported("FILTER (WHERE ...) on aggregates is");
+            }
+            if (call.getArgList().size() > 1) {
+                throw unsupported(call.getAggregation().getName() + " with several arguments is");
+            }
+            AggregateCall.Function function = switch (call.getAggregation().getKind()) {
+                case COUNT -> AggregateCall.Function.COUNT;
+                case SUM -> AggregateCall.Function.SUM;
+                case AVG -> AggregateCall.Function.AVG;
+                case MIN -> AggregateCall.Function.MIN;
+                case MAX -> AggregateCall.Function.MAX;
+                default -> throw unsupported("the aggregate function " + call.getAggregation().getName() + " is");
+            };
+            int argument = call.getArgList().isEmpty() ? -1 : call.getArgList().getFirst();
+            ColumnType argType = argument < 0 ? ColumnType.BIGINT
+                    : SqlTypes.of(a.getInput().getRowType().getFieldList().get(argument).getType());
+            calls.add(new AggregateCall(function, argument, call.isDistinct(), argType, SqlTypes.of(call.getType()),
+                    call.getName()));
+        }
+        List<ColumnType> types = a.getRowType().getFieldList().stream().map(f -> SqlTypes.of(f.getType())).toList();
+        return new PhysicalPlan.Aggregate(keys, calls, types, names);
+    }
+
+    /** Rewrites input references of {@code node} to the expressions they stand for. */
+    static RexNode substitute(RexNode node, List<RexNode> inputs) {
+        return node.accept(new RexShuttle() {
+            @Override
+            public RexNode visitInputRef(RexInputRef ref) {
+                return inputs.get(ref.getIndex());
+            }
+        });
+    }
+
+    private static LocusSqlException unsupported(String what) {
+        return new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, what + " not supported yet");
+    }
+}

@@ -1,0 +1,84 @@
+package io.locusdb.core.query.plan;
+
+import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.result.ResultBatch;
+import io.locusdb.core.result.ResultColumn;
+import io.locusdb.core.storage.type.ColumnType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A computed intermediate result held whole in column vectors: what aggregation produces and what the operators
+ * above it (HAVING, projections, ORDER BY, LIMIT) work on.
+ */
+public final class Relation {
+    private final List<ColumnVector> columns;
+    private final List<String> names;
+    private int rows;
+
+    public Relation(List<ColumnVector> columns, List<String> names, int rows) {
+        this.columns = List.copyOf(columns);
+        this.names = List.copyOf(names);
+        this.rows = rows;
+        for (ColumnVector c : columns) {
+            c.setSize(rows);
+        }
+    }
+
+    public static Relation empty(List<ColumnType> types, List<String> names) {
+        List<ColumnVector> columns = new ArrayList<>();
+        for (ColumnType t : types) {
+            columns.add(new ColumnVector(t, 16));
+        }
+        return new Relation(columns, names, 0);
+    }
+
+    public List<ColumnVector> columns() {
+        return columns;
+    }
+
+    public ColumnVector[] array() {
+        return columns.toArray(ColumnVector[]::new);
+    }
+
+    public List<String> names() {
+        return names;
+    }
+
+    public List<ColumnType> types() {
+        return columns.stream().map(ColumnVector::type).toList();
+    }
+
+    public int rows() {
+        return rows;
+    }
+
+    /** Appends the first {@code count} rows of {@code batch} (same column types), decoding encoded strings. */
+    public void append(List<ColumnVector> batch, int count) {
+        int base = rows;
+        for (int c = 0; c < columns.size(); c++) {
+            ColumnVector target = columns.get(c);
+            target.ensureCapacity(base + count);
+            ColumnVector source = batch.get(c);
+            for (int i = 0; i < count; i++) {
+                target.copyRow(source, i, base + i);
+            }
+            target.setSize(base + count);
+        }
+        rows = base + count;
+    }
+
+    /** Rows {@code from..from+count-1} as a result batch with fresh vectors. */
+    public ResultBatch slice(List<ResultColumn> resultColumns, int from, int count) {
+        List<ColumnVector> vectors = new ArrayList<>(columns.size());
+        for (ColumnVector source : columns) {
+            ColumnVector v = new ColumnVector(source.type(), Math.max(1, count));
+            for (int i = 0; i < count; i++) {
+                v.copyRow(source, from + i, i);
+            }
+            v.setSize(count);
+            vectors.add(v);
+        }
+        return new ResultBatch(resultColumns, vectors, count);
+    }
+}
