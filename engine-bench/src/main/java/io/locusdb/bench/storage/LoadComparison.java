@@ -81,15 +81,8 @@ public final class LoadComparison {
                  Statement s = c.createStatement()) {
                 s.execute("SET threads = " + threads);
                 long t0 = System.nanoTime();
-                s.execute("CREATE TABLE lineitem AS SELECT * FROM read_csv('" + file + "', delim = '|', header = false,"
-                        + " columns = {'l_orderkey': 'BIGINT', 'l_partkey': 'BIGINT', 'l_suppkey': 'BIGINT',"
-                        + " 'l_linenumber': 'INTEGER', 'l_quantity': 'DECIMAL(15,2)', 'l_extendedprice': 'DECIMAL(15,2)',"
-                        + " 'l_discount': 'DECIMAL(15,2)', 'l_tax': 'DECIMAL(15,2)', 'l_returnflag': 'VARCHAR',"
-                        + " 'l_linestatus': 'VARCHAR', 'l_shipdate': 'DATE', 'l_commitdate': 'DATE',"
-                        + " 'l_receiptdate': 'DATE', 'l_shipinstruct': 'VARCHAR', 'l_shipmode': 'VARCHAR',"
-                        + " 'l_comment': 'VARCHAR', 'dummy': 'VARCHAR'})");
+                loadDuck(s, file);
                 duck.add((System.nanoTime() - t0) / 1e9);
-                s.execute("ALTER TABLE lineitem DROP COLUMN dummy");
                 try (ResultSet rs = s.executeQuery("SELECT sum(memory_usage_bytes) FROM duckdb_memory()")) {
                     rs.next();
                     duckBytesBeforeCheckpoint = rs.getLong(1);
@@ -118,7 +111,19 @@ public final class LoadComparison {
         System.out.println("all runs (s): generator " + generated + ", file " + fromFile + ", duckdb " + duck);
     }
 
-    static Path writeTbl(Path dir, double sf) throws IOException {
+    /** Loads {@code lineitem.tbl} into DuckDB as table {@code lineitem} (the trailing '|' column dropped). */
+    public static void loadDuck(java.sql.Statement s, Path file) throws java.sql.SQLException {
+        s.execute("CREATE TABLE lineitem AS SELECT * FROM read_csv('" + file + "', delim = '|', header = false,"
+                + " columns = {'l_orderkey': 'BIGINT', 'l_partkey': 'BIGINT', 'l_suppkey': 'BIGINT',"
+                + " 'l_linenumber': 'INTEGER', 'l_quantity': 'DECIMAL(15,2)', 'l_extendedprice': 'DECIMAL(15,2)',"
+                + " 'l_discount': 'DECIMAL(15,2)', 'l_tax': 'DECIMAL(15,2)', 'l_returnflag': 'VARCHAR',"
+                + " 'l_linestatus': 'VARCHAR', 'l_shipdate': 'DATE', 'l_commitdate': 'DATE',"
+                + " 'l_receiptdate': 'DATE', 'l_shipinstruct': 'VARCHAR', 'l_shipmode': 'VARCHAR',"
+                + " 'l_comment': 'VARCHAR', 'dummy': 'VARCHAR'})");
+        s.execute("ALTER TABLE lineitem DROP COLUMN dummy");
+    }
+
+    public static Path writeTbl(Path dir, double sf) throws IOException {
         Path file = dir.resolve(String.format(Locale.ROOT, "lineitem-sf%s.tbl", sf));
         if (Files.exists(file)) {
             return file;

@@ -1,8 +1,36 @@
 package io.locusdb.core.query;
 
+import io.locusdb.core.result.QueryResult;
+import io.locusdb.core.result.ResultColumn;
+import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlState;
+import io.locusdb.core.sql.Statement;
+import io.locusdb.core.sql.StatementParser;
+import io.locusdb.core.storage.load.DelimitedFileLoader;
+import io.locusdb.core.storage.load.DelimitedFormat;
+import io.locusdb.core.storage.load.LoadException;
+import io.locusdb.core.storage.load.LoadProgress;
+import io.locusdb.core.storage.load.TpchLoader;
 import io.locusdb.core.storage.table.Catalog;
+import io.locusdb.core.storage.table.ColumnDef;
+import io.locusdb.core.storage.table.InitialPlacement;
+import io.locusdb.core.storage.table.Schema;
+import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.table.TableSnapshot;
+import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.ValueParser;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
-/** DDL, DML and LOAD statements. */
+/**
+ * DDL, INSERT ... VALUES, LOAD TPCH and COPY ... FROM: parsed by {@link StatementParser}, run against the catalog.
+ * Parts of new tables are placed round-robin over the nodes. Every failure leaves the catalog as it was.
+ */
 final class StatementRunner {
     private final Catalog catalog;
     private final int loadThreads;
@@ -14,6 +42,205 @@ final class StatementRunner {
 
     /** The statement's plan, or null when it is a query (for Calcite). */
     PreparedStatementPlan prepare(String sql) {
-        return null;
+        Statement statement = StatementParser.parse(sql);
+        if (statement == null) {
+            return null;
+        }
+        return new PreparedStatementPlan() {
+            @Override
+            public int parameterCount() {
+                return 0;
+            }
+
+            @Override
+            public List<ResultColumn> columns() {
+                return List.of();
+            }
+
+            @Override
+            public QueryResult execute(Object[] parameters) {
+                if (parameters.length > 0) {
+                    throw new LocusSqlException(SqlState.INVALID_PARAMETER, "this statement takes no parameters");
+                }
+                return QueryResult.updateCount(run(statement));
+            }
+        };
+    }
+
+    private long run(Statement statement) {
+        try {
+            return switch (statement) {
+                case Statement.CreateTable c -> createTable(c);
+                case Statement.CreateGroup g -> {
+                    if (catalog.findGroup(g.name()).isPresent()) {
+                        throw new LocusSqlException(SqlState.DUPLICATE_TABLE, "table group '" + g.name()
+                                + "' already exists");
+                    }
+                    catalog.createGroup(g.name());
+                    yield 0;
+                }
+                case Statement.DropTable d -> {
+                    if (catalog.find(d.name()).isEmpty()) {
+                        if (d.ifExists()) {
+                            yield 0;
+                        }
+                        throw new LocusSqlException(SqlState.UNDEFINED_TABLE, "table '" + d.name()
+                                + "' does not exist");
+                    }
+                    catalog.drop(d.name());
+                    yield 0;
+                }
+                case Statement.DropGroup g -> {
+                    catalog.dropGroup(g.name());
+                    yield 0;
+                }
+                case Statement.Insert i -> insert(i);
+                case Statement.LoadTpch l -> new TpchLoader(catalog.memory(), loadThreads).loadAll(catalog,
+                        l.scaleFactor(), l.parts(), new InitialPlacement.RoundRobin(), LoadProgress.NONE).stream()
+                        .mapToLong(t -> t.version().parts().stream().mapToLong(p -> p.rows()).sum()).sum();
+                case Statement.CopyFrom c -> copy(c);
+            };
+        } catch (LoadException e) {
+            throw new LocusSqlException(SqlState.INVALID_CAST, e.getMessage(), 0, 0, e);
+        } catch (IllegalArgumentException e) {
+            throw new LocusSqlException(SqlState.SEMANTIC_ERROR, e.getMessage(), 0, 0, e);
+        }
+    }
+
+    private long createTable(Statement.CreateTable c) {
+        if (catalog.find(c.name()).isPresent()) {
+            if (c.ifNotExists()) {
+                return 0;
+            }
+            throw new LocusSqlException(SqlState.DUPLICATE_TABLE, "table '" + c.name() + "' already exists");
+        }
+        if (c.group() != null && catalog.findGroup(c.group()).isEmpty()) {
+            throw new LocusSqlException(SqlState.UNDEFINED_TABLE, "table group '" + c.group() + "' does not exist"
+                    + " (CREATE TABLE GROUP " + c.group() + " first)");
+        }
+        catalog.createTable(c.name(), new Schema(c.columns()), c.spec(), new InitialPlacement.RoundRobin(),
+                c.group());
+        return 0;
+    }
+
+    private long insert(Statement.Insert insert) {
+        Table table = catalog.find(insert.table()).orElseThrow(() -> new LocusSqlException(
+                SqlState.UNDEFINED_TABLE, "table '" + insert.table() + "' does not exist"));
+        Schema schema = table.schema();
+        int[] target;
+        if (insert.columns().isEmpty()) {
+            target = new int[schema.size()];
+            Arrays.setAll(target, i -> i);
+        } else {
+            target = new int[insert.columns().size()];
+            for (int i = 0; i < target.length; i++) {
+                int index = schema.indexOf(insert.columns().get(i));
+                if (index < 0) {
+                    throw new LocusSqlException(SqlState.UNDEFINED_COLUMN, "column '" + insert.columns().get(i)
+                            + "' does not exist in table '" + table.name() + "'");
+                }
+                target[i] = index;
+            }
+        }
+        List<Object[]> rows = new ArrayList<>(insert.rows().size());
+        for (int r = 0; r < insert.rows().size(); r++) {
+            List<Object> values = insert.rows().get(r);
+            if (values.size() != target.length) {
+                throw new LocusSqlException(SqlState.SEMANTIC_ERROR, "row " + (r + 1) + " has " + values.size()
+                        + " values for " + target.length + " columns");
+            }
+            Object[] row = new Object[schema.size()];
+            for (int i = 0; i < target.length; i++) {
+                ColumnDef def = schema.column(target[i]);
+                row[target[i]] = convert(values.get(i), def, r + 1);
+            }
+            rows.add(row);
+        }
+        return table.insert(rows);
+    }
+
+    /** A literal of the statement as the column's physical value. */
+    private static Object convert(Object v, ColumnDef def, int row) {
+        if (v == null) {
+            return null;
+        }
+        ColumnType type = def.type();
+        try {
+            return switch (type.kind()) {
+                case BOOLEAN -> v instanceof Boolean b ? (Object) (b ? 1L : 0L)
+                        : (Object) (ValueParser.parseBoolean(text(v)) ? 1L : 0L);
+                case INTEGER, BIGINT -> {
+                    if (v instanceof Long l) {
+                        if (type.kind() == io.locusdb.core.storage.type.TypeKind.INTEGER
+                                && (l < Integer.MIN_VALUE || l > Integer.MAX_VALUE)) {
+                            throw new IllegalArgumentException(l + " does not fit INTEGER");
+                        }
+                        yield l;
+                    }
+                    yield ValueParser.parseInteger(text(v), type);
+                }
+                case DECIMAL -> {
+                    if (v instanceof Double d) {
+                        v = BigDecimal.valueOf(d);
+                    }
+                    BigDecimal d = v instanceof Long l ? BigDecimal.valueOf(l) : v instanceof BigDecimal b ? b
+                            : new BigDecimal(text(v).strip());
+                    BigDecimal scaled = d.setScale(type.scale(), RoundingMode.HALF_UP);
+                    if (scaled.precision() > type.precision() && scaled.signum() != 0
+                            && scaled.abs().compareTo(BigDecimal.ONE.movePointRight(type.precision()
+                            - type.scale())) >= 0) {
+                        throw new IllegalArgumentException(d + " does not fit " + type);
+                    }
+                    yield scaled.unscaledValue().longValueExact();
+                }
+                case DOUBLE -> v instanceof Number n ? n.doubleValue() : ValueParser.parseDouble(text(v));
+                case DATE -> ValueParser.parseDate(text(v));
+                case VARCHAR, CHAR -> {
+                    if (!(v instanceof String s)) {
+                        throw new IllegalArgumentException("expected a string, got " + text(v));
+                    }
+                    yield ValueParser.checkString(s, type);
+                }
+            };
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw new LocusSqlException(SqlState.INVALID_CAST, "row " + row + ", column " + def.name() + " ("
+                    + type + "): " + e.getMessage());
+        }
+    }
+
+    private static String text(Object v) {
+        return v instanceof Statement.DateValue d ? d.text() : v.toString();
+    }
+
+    private long copy(Statement.CopyFrom copy) {
+        Table existing = catalog.find(copy.table()).orElseThrow(() -> new LocusSqlException(
+                SqlState.UNDEFINED_TABLE, "table '" + copy.table() + "' does not exist (CREATE TABLE it first)"));
+        try (TableSnapshot snapshot = existing.snapshot()) {
+            if (snapshot.visibleRows() > 0) {
+                throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "COPY into a table that already has"
+                        + " rows is not supported yet: COPY into an empty table");
+            }
+        }
+        Path file = Path.of(copy.file());
+        if (!Files.isReadable(file)) {
+            throw new LocusSqlException(SqlState.INVALID_PARAMETER, "cannot read file '" + copy.file() + "'");
+        }
+        DelimitedFormat format = copy.format() == null ? DelimitedFormat.forFile(copy.file())
+                : copy.format().equals("tbl") ? DelimitedFormat.tbl() : DelimitedFormat.csv(true);
+        if (copy.header() != null) {
+            format = new DelimitedFormat(format.delimiter(), format.quote(), copy.header(),
+                    format.trailingDelimiter(), format.emptyIsNull());
+        }
+        String name = existing.name();
+        String group = existing.group();
+        Table loaded = new DelimitedFileLoader(catalog.memory(), loadThreads).load(file, name,
+                existing.schema(), existing.spec(), format, new InitialPlacement.RoundRobin(), LoadProgress.NONE);
+        // The empty table is replaced by the loaded one under the same name (and group).
+        catalog.drop(name);
+        catalog.register(loaded);
+        if (group != null) {
+            catalog.group(group).add(loaded);
+        }
+        return loaded.version().parts().stream().mapToLong(p -> p.rows()).sum();
     }
 }

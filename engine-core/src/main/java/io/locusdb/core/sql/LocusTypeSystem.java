@@ -49,6 +49,12 @@ public final class LocusTypeSystem extends RelDataTypeSystemImpl {
         return typeFactory.createTypeWithNullability(widened, argumentType.isNullable());
     }
 
+    /** CASE WHEN .. THEN 'big' ELSE 'small' END is VARCHAR, not CHAR(5) padding 'big' with blanks. */
+    @Override
+    public boolean shouldConvertRaggedUnionTypesToVarying() {
+        return true;
+    }
+
     @Override
     public RelDataType deriveAvgAggType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
         return typeFactory.createTypeWithNullability(typeFactory.createSqlType(SqlTypeName.DOUBLE),

@@ -64,7 +64,8 @@ public final class SqlFrontEnd {
     private final FrameworkConfig config;
 
     public SqlFrontEnd(Catalog catalog) {
-        SchemaPlus root = Frameworks.createRootSchema(false);
+        // Without caching, so tables created or dropped after this front end was built are seen.
+        SchemaPlus root = org.apache.calcite.jdbc.CalciteSchema.createRootSchema(false, false).plus();
         SchemaPlus schema = root.add("locus", new CatalogSchema(catalog));
         this.config = Frameworks.newConfigBuilder()
                 .defaultSchema(schema)

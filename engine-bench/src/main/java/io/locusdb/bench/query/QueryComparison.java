@@ -1,0 +1,190 @@
+package io.locusdb.bench.query;
+
+import io.locusdb.bench.storage.LoadComparison;
+import io.locusdb.core.LocusConfig;
+import io.locusdb.core.LocusDB;
+import io.locusdb.core.PreparedQuery;
+import io.locusdb.core.Session;
+import io.locusdb.core.result.QueryResult;
+import io.locusdb.core.result.ResultBatch;
+import io.locusdb.core.storage.load.LoadProgress;
+import io.locusdb.core.storage.load.TpchLoader;
+import io.locusdb.core.storage.table.InitialPlacement;
+import io.locusdb.natives.topology.Topologies;
+import io.trino.tpch.TpchTable;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * LocusDB vs DuckDB (in-process, same lineitem rows, same thread count) on TPC-H Q1 and Q6 and the two single-table
+ * shapes of the adaptive-placement paper's benchmark, with 1 and 2 threads. Each query runs warm-up rounds, then
+ * timed rounds alternating between the engines so that machine noise hits both; medians and same-run ratios are
+ * printed, with the spread of the runs. Results are checked to agree (row count and a checksum) before timing.
+ *
+ * <p>Usage: {@code ./locus bench query [SF=1] [rounds=7] [dir=target/tpch-data]}.
+ */
+public final class QueryComparison {
+    private static final String Q1 = "select l_returnflag, l_linestatus, sum(l_quantity) as sum_qty,"
+            + " sum(l_extendedprice) as sum_base_price, sum(l_extendedprice * (1 - l_discount)) as sum_disc_price,"
+            + " sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) as sum_charge, avg(l_quantity) as avg_qty,"
+            + " avg(l_extendedprice) as avg_price, avg(l_discount) as avg_disc, count(*) as count_order"
+            + " from lineitem where l_shipdate <= date '1998-12-01' - interval '90' day"
+            + " group by l_returnflag, l_linestatus order by l_returnflag, l_linestatus";
+    private static final String Q6 = "select sum(l_extendedprice * l_discount) as revenue from lineitem"
+            + " where l_shipdate >= date '1994-01-01' and l_shipdate < date '1994-01-01' + interval '1' year"
+            + " and l_discount between 0.06 - 0.01 and 0.06 + 0.01 and l_quantity < 24";
+    private static final String SHAPE_SELECT = "select l_extendedprice from lineitem"
+            + " where l_extendedprice between ? and ?";
+    private static final String SHAPE_GROUP = "select l_shipmode, sum(cast(l_extendedprice as double)) from lineitem"
+            + " where l_extendedprice between ? and ? group by l_shipmode";
+
+    private record Query(String name, String sql, Object[] parameters) {
+    }
+
+    private QueryComparison() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        double sf = args.length > 0 ? Double.parseDouble(args[0]) : 1.0;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 7;
+        Path dir = Path.of(args.length > 2 ? args[2] : "target/tpch-data");
+        Path file = LoadComparison.writeTbl(dir, sf);
+        List<Query> queries = List.of(
+                new Query("Q1", Q1, new Object[0]),
+                new Query("Q6", Q6, new Object[0]),
+                // About 1% of the rows: the paper's selective scan shape.
+                new Query("select-between 1%", SHAPE_SELECT,
+                        new Object[] {new BigDecimal("1000.00"), new BigDecimal("2000.00")}),
+                // About 10% of the rows, grouped on a 7-value dictionary column.
+                new Query("group-sum 10%", SHAPE_GROUP,
+                        new Object[] {new BigDecimal("1000.00"), new BigDecimal("11000.00")}));
+        System.out.printf(Locale.ROOT, "lineitem SF%s, %d timed rounds per query after 2 warm-up rounds%n", sf,
+                rounds);
+        Map<String, double[]> summary = new LinkedHashMap<>();
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
+            try (Statement s = duck.createStatement()) {
+                LoadComparison.loadDuck(s, file);
+            }
+            for (int threads : new int[] {1, 2}) {
+                try (Statement s = duck.createStatement()) {
+                    s.execute("SET threads = " + threads);
+                }
+                String cpus = threads == 1 ? "0" : "0-" + (threads - 1);
+                try (LocusDB db = LocusDB.open(LocusConfig.of(Topologies.configured(cpus)).withLoadThreads(2));
+                     Session session = db.connect()) {
+                    db.catalog().register(new TpchLoader(db.memory(), 2).generate(TpchTable.LINE_ITEM, sf, threads,
+                            new InitialPlacement.RoundRobin(), LoadProgress.NONE));
+                    for (Query q : queries) {
+                        double[] r = compare(q, threads, session, duck, rounds);
+                        summary.put(q.name() + " / " + threads + " thread(s)", r);
+                    }
+                }
+            }
+        }
+        System.out.println();
+        System.out.println("query / threads                 LocusDB ms   DuckDB ms   DuckDB/LocusDB   goal");
+        for (Map.Entry<String, double[]> e : summary.entrySet()) {
+            double[] r = e.getValue();
+            String goal = e.getKey().startsWith("Q6") ? "≥ 3" : e.getKey().startsWith("Q1") ? "≥ 2" : "";
+            System.out.printf(Locale.ROOT, "%-30s %10.1f %11.1f %16.2f   %s%n", e.getKey(), r[0], r[1], r[1] / r[0],
+                    goal);
+        }
+    }
+
+    private static double[] compare(Query q, int threads, Session session, Connection duck, int rounds)
+            throws Exception {
+        PreparedQuery locus = session.prepare(q.sql());
+        for (int i = 0; i < q.parameters().length; i++) {
+            locus.set(i + 1, q.parameters()[i]);
+        }
+        try (PreparedStatement ps = duck.prepareStatement(q.sql())) {
+            for (int i = 0; i < q.parameters().length; i++) {
+                ps.setObject(i + 1, q.parameters()[i]);
+            }
+            double[] a = runLocus(locus);
+            double[] b = runDuck(ps);
+            if (a[1] != b[1] || Math.abs(a[2] - b[2]) > 1e-6 * Math.max(1, Math.abs(b[2]))) {
+                throw new IllegalStateException(q.name() + ": LocusDB and DuckDB disagree: rows " + a[1] + " vs "
+                        + b[1] + ", checksum " + a[2] + " vs " + b[2]);
+            }
+            runLocus(locus);
+            runDuck(ps);
+            double[] locusMs = new double[rounds];
+            double[] duckMs = new double[rounds];
+            for (int r = 0; r < rounds; r++) {
+                locusMs[r] = runLocus(locus)[0];
+                duckMs[r] = runDuck(ps)[0];
+            }
+            double lm = median(locusMs);
+            double dm = median(duckMs);
+            System.out.printf(Locale.ROOT, "%-18s %d thread(s): LocusDB median %8.1f ms (min %.1f, max %.1f)"
+                            + "  DuckDB median %8.1f ms (min %.1f, max %.1f)  ratio %.2f  [%d rows]%n", q.name(),
+                    threads, lm, min(locusMs), max(locusMs), dm, min(duckMs), max(duckMs), dm / lm, (long) a[1]);
+            return new double[] {lm, dm};
+        }
+    }
+
+    /** Runs once, reading every row; returns {ms, rows, checksum of the numeric columns}. */
+    private static double[] runLocus(PreparedQuery q) {
+        long t0 = System.nanoTime();
+        long rows = 0;
+        double checksum = 0;
+        try (QueryResult r = q.execute()) {
+            ResultBatch batch;
+            while ((batch = r.nextBatch()) != null) {
+                for (int i = 0; i < batch.rows(); i++) {
+                    for (int c = 0; c < batch.columns().size(); c++) {
+                        if (batch.value(i, c) instanceof Number n) {
+                            checksum += n.doubleValue();
+                        }
+                    }
+                }
+                rows += batch.rows();
+            }
+        }
+        return new double[] {(System.nanoTime() - t0) / 1e6, rows, checksum};
+    }
+
+    private static double[] runDuck(PreparedStatement ps) throws Exception {
+        long t0 = System.nanoTime();
+        long rows = 0;
+        double checksum = 0;
+        try (ResultSet rs = ps.executeQuery()) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                for (int c = 1; c <= columns; c++) {
+                    if (rs.getObject(c) instanceof Number n) {
+                        checksum += n.doubleValue();
+                    }
+                }
+                rows++;
+            }
+        }
+        return new double[] {(System.nanoTime() - t0) / 1e6, rows, checksum};
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
+
+    private static double min(double[] v) {
+        return Arrays.stream(v).min().orElse(0);
+    }
+
+    private static double max(double[] v) {
+        return Arrays.stream(v).max().orElse(0);
+    }
+}

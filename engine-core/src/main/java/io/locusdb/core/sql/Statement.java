@@ -1,0 +1,44 @@
+package io.locusdb.core.sql;
+
+import io.locusdb.core.storage.table.ColumnDef;
+import io.locusdb.core.storage.table.PartitionSpec;
+import java.util.List;
+
+/** The statements LocusDB runs besides queries (queries go through Calcite). */
+public sealed interface Statement {
+    /** CREATE TABLE name (columns) [PARTITION BY ...] [IN GROUP group]. */
+    record CreateTable(String name, List<ColumnDef> columns, PartitionSpec spec, String group, boolean ifNotExists)
+            implements Statement {
+    }
+
+    /** CREATE TABLE GROUP name. */
+    record CreateGroup(String name) implements Statement {
+    }
+
+    /** DROP TABLE [IF EXISTS] name. */
+    record DropTable(String name, boolean ifExists) implements Statement {
+    }
+
+    /** DROP TABLE GROUP name. */
+    record DropGroup(String name) implements Statement {
+    }
+
+    /**
+     * INSERT INTO name [(columns)] VALUES (...), ...: values as written (Long, BigDecimal, Double, String, Boolean,
+     * {@link DateValue}, or null), converted to the columns' types when executed.
+     */
+    record Insert(String table, List<String> columns, List<List<Object>> rows) implements Statement {
+    }
+
+    /** LOAD TPCH SCALE sf [PARTS n]. */
+    record LoadTpch(double scaleFactor, int parts) implements Statement {
+    }
+
+    /** COPY name FROM 'file' [WITH (FORMAT tbl|csv, HEADER true|false)]. */
+    record CopyFrom(String table, String file, String format, Boolean header) implements Statement {
+    }
+
+    /** A DATE literal in an INSERT. */
+    record DateValue(String text) {
+    }
+}

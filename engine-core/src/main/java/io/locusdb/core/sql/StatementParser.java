@@ -1,0 +1,497 @@
+package io.locusdb.core.sql;
+
+import io.locusdb.core.storage.table.ColumnDef;
+import io.locusdb.core.storage.table.PartitionSpec;
+import io.locusdb.core.storage.type.ColumnType;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Parses LocusDB's DDL, INSERT ... VALUES and load statements, whose placement clauses ({@code PARTITION BY HASH(c)
+ * PARTITIONS n}, {@code IN GROUP g}) Calcite's grammar does not have. Queries are not parsed here:
+ * {@link #parse} returns null for anything that is not one of these statements, and Calcite takes it. Errors carry
+ * the line and column of the offending token.
+ */
+public final class StatementParser {
+    private final String sql;
+    private final List<Token> tokens;
+    private int next;
+
+    private record Token(Kind kind, String text, int offset) {
+        boolean is(String keyword) {
+            return kind == Kind.WORD && text.equalsIgnoreCase(keyword);
+        }
+    }
+
+    private enum Kind {
+        WORD, QUOTED, STRING, NUMBER, SYMBOL, END
+    }
+
+    private StatementParser(String sql) {
+        this.sql = sql;
+        this.tokens = tokenize(sql);
+    }
+
+    /** The statement, or null when {@code sql} is not a DDL/INSERT/LOAD/COPY statement. */
+    public static Statement parse(String sql) {
+        StatementParser p = new StatementParser(sql);
+        Token first = p.peek();
+        if (first.is("CREATE") || first.is("DROP") || first.is("INSERT") || first.is("LOAD") || first.is("COPY")) {
+            Statement s = p.statement();
+            p.accept(";");
+            if (p.peek().kind != Kind.END) {
+                throw p.error(p.peek(), "unexpected '" + p.peek().text + "' after the end of the statement");
+            }
+            return s;
+        }
+        return null;
+    }
+
+    private Statement statement() {
+        Token t = take();
+        if (t.is("CREATE")) {
+            expect("TABLE");
+            if (accept("GROUP")) {
+                return new Statement.CreateGroup(identifier());
+            }
+            return createTable();
+        }
+        if (t.is("DROP")) {
+            expect("TABLE");
+            if (accept("GROUP")) {
+                return new Statement.DropGroup(identifier());
+            }
+            boolean ifExists = false;
+            if (accept("IF")) {
+                expect("EXISTS");
+                ifExists = true;
+            }
+            return new Statement.DropTable(identifier(), ifExists);
+        }
+        if (t.is("INSERT")) {
+            return insert();
+        }
+        if (t.is("LOAD")) {
+            return load();
+        }
+        return copy();
+    }
+
+    private Statement createTable() {
+        boolean ifNotExists = false;
+        if (accept("IF")) {
+            expect("NOT");
+            expect("EXISTS");
+            ifNotExists = true;
+        }
+        String name = identifier();
+        expectSymbol("(");
+        List<ColumnDef> columns = new ArrayList<>();
+        do {
+            String column = identifier();
+            ColumnType type = type();
+            boolean nullable = true;
+            while (true) {
+                if (accept("NOT")) {
+                    expect("NULL");
+                    nullable = false;
+                } else if (accept("NULL")) {
+                    nullable = true;
+                } else if (peek().is("PRIMARY") || peek().is("DEFAULT") || peek().is("UNIQUE")
+                        || peek().is("REFERENCES")) {
+                    throw error(peek(), peek().text.toUpperCase(Locale.ROOT) + " column constraints are not"
+                            + " supported", SqlState.FEATURE_NOT_SUPPORTED);
+                } else {
+                    break;
+                }
+            }
+            columns.add(new ColumnDef(column, type, nullable));
+        } while (acceptSymbol(","));
+        expectSymbol(")");
+        PartitionSpec spec = PartitionSpec.none();
+        String group = null;
+        while (peek().kind != Kind.END && !peek().text.equals(";")) {
+            if (accept("PARTITION")) {
+                expect("BY");
+                Token how = take();
+                String key = null;
+                if (how.is("HASH") || how.is("RANGE")) {
+                    expectSymbol("(");
+                    key = identifier();
+                    expectSymbol(")");
+                } else if (!how.is("ROUNDROBIN") && !how.is("ROUND_ROBIN")) {
+                    throw error(how, "expected HASH(column), RANGE(column) or ROUND_ROBIN after PARTITION BY");
+                }
+                expect("PARTITIONS");
+                int parts = positiveInt("PARTITIONS");
+                String column = key;
+                if (column != null && columns.stream().noneMatch(c -> c.name().equalsIgnoreCase(column))) {
+                    throw error(how, "the partition column " + column + " is not a column of the table",
+                            SqlState.UNDEFINED_COLUMN);
+                }
+                spec = how.is("HASH") ? new PartitionSpec.Hash(column, parts)
+                        : how.is("RANGE") ? new PartitionSpec.Range(column, parts)
+                        : new PartitionSpec.RoundRobin(parts);
+            } else if (accept("PARTITIONS")) {
+                spec = new PartitionSpec.RoundRobin(positiveInt("PARTITIONS"));
+            } else if (accept("IN")) {
+                expect("GROUP");
+                group = identifier();
+            } else {
+                throw error(peek(), "unexpected '" + peek().text + "': expected PARTITION BY, PARTITIONS or IN"
+                        + " GROUP");
+            }
+        }
+        return new Statement.CreateTable(name, columns, spec, group, ifNotExists);
+    }
+
+    private ColumnType type() {
+        Token t = take();
+        if (t.kind != Kind.WORD) {
+            throw error(t, "expected a column type, got '" + t.text + "'");
+        }
+        String name = t.text.toUpperCase(Locale.ROOT);
+        try {
+            return switch (name) {
+                case "BOOLEAN", "BOOL" -> ColumnType.BOOLEAN;
+                case "INTEGER", "INT", "SMALLINT", "TINYINT", "INT4" -> ColumnType.INTEGER;
+                case "BIGINT", "INT8" -> ColumnType.BIGINT;
+                case "DOUBLE", "FLOAT", "REAL", "FLOAT8" -> {
+                    accept("PRECISION");
+                    yield ColumnType.DOUBLE;
+                }
+                case "DATE" -> ColumnType.DATE;
+                case "DECIMAL", "NUMERIC" -> {
+                    int precision = 18;
+                    int scale = 0;
+                    if (acceptSymbol("(")) {
+                        precision = positiveInt("precision");
+                        if (acceptSymbol(",")) {
+                            scale = nonNegativeInt("scale");
+                        }
+                        expectSymbol(")");
+                    }
+                    yield ColumnType.decimal(precision, scale);
+                }
+                case "VARCHAR", "TEXT", "STRING" -> {
+                    if (name.equals("VARCHAR") && acceptSymbol("(")) {
+                        int length = positiveInt("length");
+                        expectSymbol(")");
+                        yield ColumnType.varchar(length);
+                    }
+                    yield ColumnType.VARCHAR;
+                }
+                case "CHAR", "CHARACTER" -> {
+                    if (accept("VARYING")) {
+                        if (acceptSymbol("(")) {
+                            int length = positiveInt("length");
+                            expectSymbol(")");
+                            yield ColumnType.varchar(length);
+                        }
+                        yield ColumnType.VARCHAR;
+                    }
+                    int length = 1;
+                    if (acceptSymbol("(")) {
+                        length = positiveInt("length");
+                        expectSymbol(")");
+                    }
+                    yield ColumnType.character(length);
+                }
+                default -> throw error(t, "unknown column type " + t.text + " (LocusDB has BOOLEAN, INTEGER,"
+                        + " BIGINT, DECIMAL(p,s) with p ≤ 18, DOUBLE, DATE, CHAR(n), VARCHAR[(n)])",
+                        SqlState.FEATURE_NOT_SUPPORTED);
+            };
+        } catch (IllegalArgumentException e) {
+            throw error(t, e.getMessage(), SqlState.FEATURE_NOT_SUPPORTED);
+        }
+    }
+
+    private Statement insert() {
+        expect("INTO");
+        String table = identifier();
+        List<String> columns = new ArrayList<>();
+        if (acceptSymbol("(")) {
+            do {
+                columns.add(identifier());
+            } while (acceptSymbol(","));
+            expectSymbol(")");
+        }
+        if (peek().is("SELECT")) {
+            throw error(peek(), "INSERT ... SELECT is not supported yet: use INSERT ... VALUES",
+                    SqlState.FEATURE_NOT_SUPPORTED);
+        }
+        expect("VALUES");
+        List<List<Object>> rows = new ArrayList<>();
+        do {
+            expectSymbol("(");
+            List<Object> row = new ArrayList<>();
+            do {
+                row.add(value());
+            } while (acceptSymbol(","));
+            expectSymbol(")");
+            rows.add(row);
+        } while (acceptSymbol(","));
+        return new Statement.Insert(table, columns, rows);
+    }
+
+    private Object value() {
+        Token t = take();
+        boolean negative = false;
+        if (t.kind == Kind.SYMBOL && (t.text.equals("-") || t.text.equals("+"))) {
+            negative = t.text.equals("-");
+            t = take();
+            if (t.kind != Kind.NUMBER) {
+                throw error(t, "expected a number after the sign");
+            }
+        }
+        return switch (t.kind) {
+            case NUMBER -> {
+                String text = (negative ? "-" : "") + t.text;
+                if (text.contains("e") || text.contains("E")) {
+                    yield Double.parseDouble(text);
+                }
+                BigDecimal d = new BigDecimal(text);
+                yield d.scale() <= 0 && d.abs().compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) <= 0
+                        ? (Object) d.longValueExact() : d;
+            }
+            case STRING -> t.text;
+            case WORD -> {
+                if (t.is("NULL")) {
+                    yield null;
+                }
+                if (t.is("TRUE") || t.is("FALSE")) {
+                    yield t.is("TRUE");
+                }
+                if (t.is("DATE")) {
+                    Token s = take();
+                    if (s.kind != Kind.STRING) {
+                        throw error(s, "expected 'yyyy-mm-dd' after DATE");
+                    }
+                    yield new Statement.DateValue(s.text);
+                }
+                throw error(t, "expected a literal value (number, 'string', DATE 'yyyy-mm-dd', TRUE, FALSE or"
+                        + " NULL), got " + t.text, SqlState.FEATURE_NOT_SUPPORTED);
+            }
+            default -> throw error(t, "expected a literal value, got '" + t.text + "'");
+        };
+    }
+
+    private Statement load() {
+        expect("TPCH");
+        double sf = 1;
+        int parts = 1;
+        while (peek().kind != Kind.END && !peek().text.equals(";")) {
+            if (accept("SCALE") || accept("SF")) {
+                accept("FACTOR");
+                Token n = take();
+                if (n.kind != Kind.NUMBER) {
+                    throw error(n, "expected the scale factor");
+                }
+                sf = Double.parseDouble(n.text);
+                if (!(sf > 0)) {
+                    throw error(n, "the scale factor must be positive");
+                }
+            } else if (accept("PARTS") || accept("PARTITIONS")) {
+                parts = positiveInt("PARTS");
+            } else {
+                throw error(peek(), "unexpected '" + peek().text + "': expected SCALE sf or PARTS n");
+            }
+        }
+        return new Statement.LoadTpch(sf, parts);
+    }
+
+    private Statement copy() {
+        String table = identifier();
+        expect("FROM");
+        Token file = take();
+        if (file.kind != Kind.STRING) {
+            throw error(file, "expected the file name as a 'quoted string'");
+        }
+        String format = null;
+        Boolean header = null;
+        if (accept("WITH") || peek().text.equals("(")) {
+            expectSymbol("(");
+            do {
+                Token option = take();
+                if (option.is("FORMAT")) {
+                    Token f = take();
+                    format = f.text.toLowerCase(Locale.ROOT);
+                    if (!format.equals("csv") && !format.equals("tbl")) {
+                        throw error(f, "FORMAT must be csv or tbl");
+                    }
+                } else if (option.is("HEADER")) {
+                    Token h = peek();
+                    header = true;
+                    if (h.is("TRUE") || h.is("FALSE")) {
+                        header = take().is("TRUE");
+                    }
+                } else {
+                    throw error(option, "unknown COPY option '" + option.text + "' (FORMAT, HEADER)");
+                }
+            } while (acceptSymbol(","));
+            expectSymbol(")");
+        }
+        return new Statement.CopyFrom(table, file.text, format, header);
+    }
+
+    // ---- tokens ----
+
+    private Token peek() {
+        return tokens.get(next);
+    }
+
+    private Token take() {
+        Token t = tokens.get(next);
+        if (t.kind != Kind.END) {
+            next++;
+        }
+        return t;
+    }
+
+    private boolean accept(String keyword) {
+        if (peek().is(keyword)) {
+            next++;
+            return true;
+        }
+        return false;
+    }
+
+    private boolean acceptSymbol(String symbol) {
+        if (peek().kind == Kind.SYMBOL && peek().text.equals(symbol)) {
+            next++;
+            return true;
+        }
+        return false;
+    }
+
+    private void expect(String keyword) {
+        Token t = take();
+        if (!t.is(keyword)) {
+            throw error(t, "expected " + keyword + ", got " + describe(t));
+        }
+    }
+
+    private void expectSymbol(String symbol) {
+        Token t = take();
+        if (t.kind != Kind.SYMBOL || !t.text.equals(symbol)) {
+            throw error(t, "expected '" + symbol + "', got " + describe(t));
+        }
+    }
+
+    private String identifier() {
+        Token t = take();
+        if (t.kind == Kind.QUOTED) {
+            return t.text;
+        }
+        if (t.kind != Kind.WORD) {
+            throw error(t, "expected a name, got " + describe(t));
+        }
+        return t.text.toLowerCase(Locale.ROOT);
+    }
+
+    private int positiveInt(String what) {
+        int n = nonNegativeInt(what);
+        if (n < 1) {
+            throw error(tokens.get(next - 1), what + " must be at least 1");
+        }
+        return n;
+    }
+
+    private int nonNegativeInt(String what) {
+        Token t = take();
+        try {
+            if (t.kind != Kind.NUMBER) {
+                throw new NumberFormatException();
+            }
+            return Integer.parseInt(t.text);
+        } catch (NumberFormatException e) {
+            throw error(t, "expected a whole number for " + what + ", got " + describe(t));
+        }
+    }
+
+    private static String describe(Token t) {
+        return t.kind == Kind.END ? "the end of the statement" : "'" + t.text + "'";
+    }
+
+    private LocusSqlException error(Token t, String message) {
+        return error(t, message, SqlState.SYNTAX_ERROR);
+    }
+
+    private LocusSqlException error(Token t, String message, SqlState state) {
+        int line = 1;
+        int column = 1;
+        for (int i = 0; i < Math.min(t.offset, sql.length()); i++) {
+            if (sql.charAt(i) == '\n') {
+                line++;
+                column = 1;
+            } else {
+                column++;
+            }
+        }
+        return new LocusSqlException(state, message, line, column, null);
+    }
+
+    private List<Token> tokenize(String s) {
+        List<Token> out = new ArrayList<>();
+        int i = 0;
+        while (i < s.length()) {
+            char c = s.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (c == '-' && i + 1 < s.length() && s.charAt(i + 1) == '-') {
+                while (i < s.length() && s.charAt(i) != '\n') {
+                    i++;
+                }
+            } else if (Character.isLetter(c) || c == '_') {
+                int start = i;
+                while (i < s.length() && (Character.isLetterOrDigit(s.charAt(i)) || s.charAt(i) == '_')) {
+                    i++;
+                }
+                out.add(new Token(Kind.WORD, s.substring(start, i), start));
+            } else if (Character.isDigit(c) || (c == '.' && i + 1 < s.length() && Character.isDigit(s.charAt(i + 1)))) {
+                int start = i;
+                while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.')) {
+                    i++;
+                }
+                if (i < s.length() && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
+                    i++;
+                    if (i < s.length() && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+                        i++;
+                    }
+                    while (i < s.length() && Character.isDigit(s.charAt(i))) {
+                        i++;
+                    }
+                }
+                out.add(new Token(Kind.NUMBER, s.substring(start, i), start));
+            } else if (c == '\'' || c == '"') {
+                int start = i++;
+                StringBuilder text = new StringBuilder();
+                while (true) {
+                    if (i >= s.length()) {
+                        throw error(new Token(Kind.END, "", start), "unterminated " + (c == '\'' ? "string"
+                                : "quoted name"));
+                    }
+                    char d = s.charAt(i++);
+                    if (d == c) {
+                        if (i < s.length() && s.charAt(i) == c) {
+                            text.append(c);
+                            i++;
+                        } else {
+                            break;
+                        }
+                    } else {
+                        text.append(d);
+                    }
+                }
+                out.add(new Token(c == '\'' ? Kind.STRING : Kind.QUOTED, text.toString(), start));
+            } else {
+                out.add(new Token(Kind.SYMBOL, String.valueOf(c), i));
+                i++;
+            }
+        }
+        out.add(new Token(Kind.END, "", s.length()));
+        return out;
+    }
+}
