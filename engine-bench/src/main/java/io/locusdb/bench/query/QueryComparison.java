@@ -32,7 +32,7 @@ import java.util.Map;
  * timed rounds alternating between the engines so that machine noise hits both; medians and same-run ratios are
  * printed, with the spread of the runs. Results are checked to agree (row count and a checksum) before timing.
  *
- * <p>Usage: {@code ./locus bench query [SF=1] [rounds=7] [dir=target/tpch-data]}.
+ * <p>Usage: {@code ./locus bench query [SF=1] [rounds=7] [dir=target/tpch-data] [Q1,Q6,...]}.
  */
 public final class QueryComparison {
     private static final String Q1 = "select l_returnflag, l_linestatus, sum(l_quantity) as sum_qty,"
@@ -60,7 +60,8 @@ public final class QueryComparison {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 7;
         Path dir = Path.of(args.length > 2 ? args[2] : "target/tpch-data");
         Path file = LoadComparison.writeTbl(dir, sf);
-        List<Query> queries = List.of(
+        List<String> only = args.length > 3 ? List.of(args[3].split(",")) : List.of();
+        List<Query> all = List.of(
                 new Query("Q1", Q1, new Object[0]),
                 new Query("Q6", Q6, new Object[0]),
                 // About 1% of the rows: the paper's selective scan shape.
@@ -69,6 +70,8 @@ public final class QueryComparison {
                 // About 10% of the rows, grouped on a 7-value dictionary column.
                 new Query("group-sum 10%", SHAPE_GROUP,
                         new Object[] {new BigDecimal("1000.00"), new BigDecimal("11000.00")}));
+        List<Query> queries = all.stream().filter(q -> only.isEmpty() || only.stream().anyMatch(
+                o -> q.name().startsWith(o))).toList();
         System.out.printf(Locale.ROOT, "lineitem SF%s, %d timed rounds per query after 2 warm-up rounds%n", sf,
                 rounds);
         Map<String, double[]> summary = new LinkedHashMap<>();

@@ -163,6 +163,11 @@ public final class ColumnVector {
         this.size = size;
     }
 
+    /** For writers that filled {@link #nulls()} directly and know whether any is set. */
+    public void setAnyNull(boolean any) {
+        anyNull = any;
+    }
+
     public void refreshNulls() {
         boolean any = false;
         for (int i = 0; i < size; i++) {

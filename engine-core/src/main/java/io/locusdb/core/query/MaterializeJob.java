@@ -14,6 +14,7 @@ import io.locusdb.core.storage.column.PackedLayout;
 import io.locusdb.core.storage.column.StringDictionary;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
@@ -121,6 +122,7 @@ public final class MaterializeJob {
             }
         }
         Batch batch = new Batch(result.part(), List.copyOf(vectors), batchRows);
+        DecodeCache cache = new DecodeCache(sources);
         long[] selection = result.selection();
         int[] rows = new int[batchRows];
         long bytes = 0;
@@ -142,7 +144,7 @@ public final class MaterializeJob {
                 break;
             }
             for (int i = 0; i < columns.length; i++) {
-                bytes += decode(sources[i], rows, filled, vectors.get(i));
+                bytes += decode(sources[i], rows, filled, vectors.get(i), cache, i);
             }
             emit(ctx, consumer, batch, filled);
         }
@@ -178,7 +180,6 @@ public final class MaterializeJob {
     private static void emit(TaskContext ctx, BatchConsumer consumer, Batch batch, int rows) throws Exception {
         for (ColumnVector v : batch.columns()) {
             v.setSize(rows);
-            v.refreshNulls();
         }
         consumer.accept(ctx, batch);
         for (ColumnVector v : batch.columns()) {
@@ -191,21 +192,156 @@ public final class MaterializeJob {
      * Decodes the codes of {@code rows} (ascending) into {@code target}. The packed position advances from row to
      * row, so a word index is divided out only when the rows jump; returns the bytes read.
      */
+    /** Dictionaries up to this many values are copied to the heap once per task, to decode without checks. */
+    private static final int HEAP_DICTIONARY_VALUES = 1 << 16;
+
+    /** Per task: small dictionaries as arrays indexed by code (slot 0, NULL, unused). */
+    static final class DecodeCache {
+        private final long[][] longs;
+        private final double[][] doubles;
+        private long[] words = new long[64];
+
+        DecodeCache(Column[] columns) {
+            longs = new long[columns.length][];
+            doubles = new double[columns.length][];
+            for (int i = 0; i < columns.length; i++) {
+                switch (columns[i].dictionary()) {
+                    case LongDictionary d when d.size() <= HEAP_DICTIONARY_VALUES -> {
+                        longs[i] = new long[d.size() + 1];
+                        MemorySegment.copy(d.segment(), ValueLayout.JAVA_LONG, 0, longs[i], 1, d.size());
+                    }
+                    case DoubleDictionary d when d.size() <= HEAP_DICTIONARY_VALUES -> {
+                        doubles[i] = new double[d.size() + 1];
+                        MemorySegment.copy(d.segment(), ValueLayout.JAVA_DOUBLE, 0, doubles[i], 1, d.size());
+                    }
+                    default -> {
+                    }
+                }
+            }
+        }
+    }
+
     static long decode(Column column, int[] rows, int count, ColumnVector target) {
+        return decode(column, rows, count, target, new DecodeCache(new Column[] {column}), 0);
+    }
+
+    static long decode(Column column, int[] rows, int count, ColumnVector target, DecodeCache cache, int index) {
         PackedCodes packed = column.codes();
         PackedLayout layout = packed.layout();
-        int perWord = layout.codesPerWord();
-        int fieldBits = layout.fieldBits();
-        long mask = layout.codeMask();
-        var words = packed.words();
         boolean[] nulls = target.nulls();
-        int first = rows[0];
-        long wordIndex = first / perWord;
-        int field = first - (int) (wordIndex * perWord);
-        int previous = first;
-        long word = words.getAtIndex(ValueLayout.JAVA_LONG, wordIndex);
-        long wordsRead = 1;
+        int[] ids = target.isEncoded() ? target.codes() : scratchIds(count);
+        long wordsRead = unpack(packed.words(), rows, count, layout.codesPerWord(), layout.fieldBits(),
+                layout.codeMask(), ids, nulls, cache);
+        boolean anyNull = false;
+        for (int i = 0; i < count; i++) {
+            anyNull |= nulls[i];
+        }
+        target.setAnyNull(anyNull);
         long dictionaryBytes = 0;
+        // The dictionary's kind is fixed per column: one loop per kind keeps the type test out of the row loop.
+        switch (column.dictionary()) {
+            case LongDictionary d -> {
+                long[] out = target.longs();
+                long[] heap = cache.longs[index];
+                if (heap != null) {
+                    for (int i = 0; i < count; i++) {
+                        out[i] = heap[ids[i]];
+                    }
+                } else {
+                    for (int i = 0; i < count; i++) {
+                        if (!nulls[i]) {
+                            out[i] = d.value(ids[i]);
+                        }
+                    }
+                }
+                dictionaryBytes = (long) count * Long.BYTES;
+            }
+            case DoubleDictionary d -> {
+                double[] out = target.doubles();
+                double[] heap = cache.doubles[index];
+                if (heap != null) {
+                    for (int i = 0; i < count; i++) {
+                        out[i] = heap[ids[i]];
+                    }
+                } else {
+                    for (int i = 0; i < count; i++) {
+                        if (!nulls[i]) {
+                            out[i] = d.value(ids[i]);
+                        }
+                    }
+                }
+                dictionaryBytes = (long) count * Double.BYTES;
+            }
+            case StringDictionary d -> {
+                if (!target.isEncoded()) {
+                    String[] out = target.strings();
+                    for (int i = 0; i < count; i++) {
+                        if (!nulls[i]) {
+                            String s = d.value(ids[i]);
+                            out[i] = s;
+                            dictionaryBytes += s.length();
+                        }
+                    }
+                }
+            }
+        }
+        return wordsRead * Long.BYTES + dictionaryBytes;
+    }
+
+    private static final ThreadLocal<int[]> IDS = ThreadLocal.withInitial(() -> new int[DEFAULT_BATCH_ROWS]);
+
+    private static int[] scratchIds(int count) {
+        int[] ids = IDS.get();
+        if (ids.length < count) {
+            ids = new int[count];
+            IDS.set(ids);
+        }
+        return ids;
+    }
+
+    /**
+     * The codes of {@code rows} (ascending) into {@code ids}, flagging code 0 as NULL. When the rows are dense
+     * enough, the words they span are copied out in one bulk read (one bounds and liveness check per batch);
+     * otherwise each word is read where needed. The position advances from row to row, so a word index is divided
+     * out only when the rows jump. Returns the words read.
+     */
+    private static long unpack(MemorySegment segment, int[] rows, int count, int perWord, int fieldBits, long mask,
+                               int[] ids, boolean[] nulls, DecodeCache cache) {
+        int first = rows[0];
+        long firstWord = first / perWord;
+        long lastWord = rows[count - 1] / perWord;
+        long span = lastWord - firstWord + 1;
+        if (span <= 4L * count + 16) {
+            long[] words = cache.words;
+            if (words.length < span) {
+                words = new long[(int) span];
+                cache.words = words;
+            }
+            MemorySegment.copy(segment, ValueLayout.JAVA_LONG, firstWord * Long.BYTES, words, 0, (int) span);
+            int wordIndex = 0;
+            int field = first - (int) (firstWord * perWord);
+            int previous = first;
+            long word = words[0];
+            for (int i = 0; i < count; i++) {
+                int row = rows[i];
+                field += row - previous;
+                previous = row;
+                if (field >= perWord) {
+                    wordIndex += field / perWord;
+                    field %= perWord;
+                    word = words[wordIndex];
+                }
+                int id = (int) ((word >>> (field * fieldBits)) & mask);
+                ids[i] = id;
+                nulls[i] = id == 0;
+            }
+            return span;
+        }
+        long wordIndex = firstWord;
+        int field = first - (int) (firstWord * perWord);
+        int previous = first;
+        long word = segment.getAtIndex(ValueLayout.JAVA_LONG, wordIndex);
+        long wordsRead = 1;
         for (int i = 0; i < count; i++) {
             int row = rows[i];
             field += row - previous;
@@ -213,32 +349,14 @@ public final class MaterializeJob {
             if (field >= perWord) {
                 wordIndex += field / perWord;
                 field %= perWord;
-                word = words.getAtIndex(ValueLayout.JAVA_LONG, wordIndex);
+                word = segment.getAtIndex(ValueLayout.JAVA_LONG, wordIndex);
                 wordsRead++;
             }
             int id = (int) ((word >>> (field * fieldBits)) & mask);
-            if (id == 0) {
-                nulls[i] = true;
-                continue;
-            }
-            switch (column.dictionary()) {
-                case LongDictionary d -> target.longs()[i] = d.value(id);
-                case DoubleDictionary d -> target.doubles()[i] = d.value(id);
-                case StringDictionary d -> {
-                    if (target.isEncoded()) {
-                        target.codes()[i] = id;
-                    } else {
-                        String s = d.value(id);
-                        target.strings()[i] = s;
-                        dictionaryBytes += s.length();
-                    }
-                }
-            }
+            ids[i] = id;
+            nulls[i] = id == 0;
         }
-        if (!(column.dictionary() instanceof StringDictionary)) {
-            dictionaryBytes = (long) count * 8;
-        }
-        return wordsRead * Long.BYTES + dictionaryBytes;
+        return wordsRead;
     }
 
     static void setBoxed(ColumnVector target, int slot, Object value) {

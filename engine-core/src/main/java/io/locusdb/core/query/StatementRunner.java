@@ -156,7 +156,8 @@ final class StatementRunner {
             }
             rows.add(row);
         }
-        return table.insert(rows);
+        table.insert(rows);
+        return rows.size();
     }
 
     /** A literal of the statement as the column's physical value. */

@@ -12,8 +12,9 @@ import picocli.CommandLine.Command;
                 "  test [mvn args]        the whole test suite (unit tests and multi-node QEMU guest suites)",
                 "  jmh [jmh args]         the JMH microbenchmarks in engine-bench",
                 "  bench load [SF]        LocusDB vs DuckDB: lineitem load time and footprint",
+                "  bench query [SF]       LocusDB vs DuckDB: TPC-H Q1, Q6 and the paper's scan shapes, 1 and 2 threads",
                 "  calibrate [--help]     the stealing-threshold calibration experiment and move/repartition speeds"},
-        subcommands = {TopologyCommand.class, LoadCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {TopologyCommand.class, LoadCommand.class, SqlCommand.class, CommandLine.HelpCommand.class})
 public final class LocusCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

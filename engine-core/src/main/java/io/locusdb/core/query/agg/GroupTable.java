@@ -1,6 +1,7 @@
 package io.locusdb.core.query.agg;
 
 import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.storage.column.StringDictionary;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
 import java.util.Arrays;
@@ -65,6 +66,8 @@ public final class GroupTable {
         }
         if (keyCount == 0) {
             Arrays.fill(groups, 0, rows, 0);
+        } else if (smallDictionaries(keyColumns)) {
+            groupByCodes(keyColumns, rows);
         } else {
             encode(keyColumns, rows);
             long[] probe = new long[keyCount];
@@ -76,6 +79,79 @@ public final class GroupTable {
         for (int a = 0; a < accumulators.length; a++) {
             accumulators[a].grow(size);
             accumulators[a].update(groups, arguments[a], rows);
+        }
+    }
+
+    /** Largest product of (dictionary size + 1) over the keys for which groups are found by array lookup. */
+    private static final int DIRECT_LIMIT = 1 << 16;
+    private StringDictionary[] directDictionaries;
+    private int[] directStrides;
+    private int[] directGroups;
+
+    /**
+     * Whether every key is a dictionary-encoded string column of one part with small dictionaries: then a row's
+     * codes index an array of group numbers (the paper's grouping on value IDs), and hashing happens once per
+     * distinct code combination, not per row.
+     */
+    private boolean smallDictionaries(ColumnVector[] keyColumns) {
+        long product = 1;
+        for (int k = 0; k < keyCount; k++) {
+            if (!keyColumns[k].isEncoded()) {
+                return false;
+            }
+            product *= keyColumns[k].dictionary().size() + 1L;
+            if (product > DIRECT_LIMIT) {
+                return false;
+            }
+        }
+        boolean same = directDictionaries != null;
+        for (int k = 0; same && k < keyCount; k++) {
+            same = directDictionaries[k] == keyColumns[k].dictionary();
+        }
+        if (!same) {
+            directDictionaries = new StringDictionary[keyCount];
+            directStrides = new int[keyCount];
+            int stride = 1;
+            for (int k = 0; k < keyCount; k++) {
+                directDictionaries[k] = keyColumns[k].dictionary();
+                directStrides[k] = stride;
+                stride *= directDictionaries[k].size() + 1;
+            }
+            directGroups = new int[stride];
+            Arrays.fill(directGroups, -1);
+        }
+        return true;
+    }
+
+    private void groupByCodes(ColumnVector[] keyColumns, int rows) {
+        Arrays.fill(groups, 0, rows, 0);
+        for (int k = 0; k < keyCount; k++) {
+            int[] codes = keyColumns[k].codes();
+            boolean[] nulls = keyColumns[k].nulls();
+            int stride = directStrides[k];
+            for (int i = 0; i < rows; i++) {
+                groups[i] += (nulls[i] ? 0 : codes[i]) * stride;
+            }
+        }
+        long[] probe = new long[keyCount];
+        for (int i = 0; i < rows; i++) {
+            int combination = groups[i];
+            int g = directGroups[combination];
+            if (g < 0) {
+                long nullMask = 0;
+                for (int k = 0; k < keyCount; k++) {
+                    int code = combination / directStrides[k] % (directDictionaries[k].size() + 1);
+                    if (code == 0) {
+                        nullMask |= 1L << k;
+                        probe[k] = 0;
+                    } else {
+                        probe[k] = strings.mapping(directDictionaries[k])[code];
+                    }
+                }
+                g = findOrInsert(probe, nullMask);
+                directGroups[combination] = g;
+            }
+            groups[i] = g;
         }
     }
 

@@ -166,7 +166,30 @@ public final class ExprCompiler {
         if (type.kind() == TypeKind.DATE || type.kind() == TypeKind.VARCHAR || type.kind() == TypeKind.CHAR) {
             throw unsupported("'" + call.getOperator().getName() + "' on " + type);
         }
-        return new Arithmetic(type, subtract ? Arithmetic.Op.SUBTRACT : Arithmetic.Op.ADD, build(a), build(b));
+        Expr left = build(a);
+        Expr right = build(b);
+        if (Numerics.isExact(type)) {
+            left = atScale(left, Numerics.scale(type));
+            right = atScale(right, Numerics.scale(type));
+        }
+        return new Arithmetic(type, subtract ? Arithmetic.Op.SUBTRACT : Arithmetic.Op.ADD, left, right);
+    }
+
+    /**
+     * An exact literal re-expressed at a larger scale at compile time (1 in {@code 1 - l_discount} becomes 1.00),
+     * so the kernel adds same-scale longs instead of rescaling the constant on every row.
+     */
+    private static Expr atScale(Expr e, int scale) {
+        if (e instanceof Literal literal && literal.value() instanceof Long value && Numerics.isExact(e.type())
+                && Numerics.scale(e.type()) < scale) {
+            try {
+                long rescaled = Numerics.rescale(value, Numerics.scale(e.type()), scale);
+                return new Literal(ColumnType.decimal(ColumnType.MAX_DECIMAL_PRECISION, scale), rescaled);
+            } catch (LocusSqlException overflow) {
+                return e;
+            }
+        }
+        return e;
     }
 
     private static boolean isInterval(RexNode node) {
@@ -189,6 +212,11 @@ public final class ExprCompiler {
         } else if (!aString && (a.type().kind() == TypeKind.DATE) != (b.type().kind() == TypeKind.DATE)) {
             throw new LocusSqlException(SqlState.DATATYPE_MISMATCH, "cannot compare " + a.type() + " with "
                     + b.type());
+        }
+        if (Numerics.isExact(a.type()) && Numerics.isExact(b.type())) {
+            int scale = Math.max(Numerics.scale(a.type()), Numerics.scale(b.type()));
+            a = atScale(a, scale);
+            b = atScale(b, scale);
         }
         return new Comparison(op, a, b);
     }

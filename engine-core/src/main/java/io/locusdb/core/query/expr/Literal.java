@@ -22,9 +22,19 @@ public final class Literal extends Expr {
         return true;
     }
 
+    private ColumnVector filled;
+    private int filledRows;
+
     @Override
     public ColumnVector eval(ColumnVector[] inputs, int rows) {
+        // A constant: fill the buffer once and reuse it while batches are no longer than what was filled.
+        if (filled != null && rows <= filledRows) {
+            filled.setSize(rows);
+            return filled;
+        }
         ColumnVector out = out(rows);
+        filled = out;
+        filledRows = rows;
         for (int i = 0; i < rows; i++) {
             if (value == null) {
                 out.setNull(i);
