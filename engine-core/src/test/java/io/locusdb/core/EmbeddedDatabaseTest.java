@@ -199,4 +199,31 @@ class EmbeddedDatabaseTest {
             assertThat(s.execute("DROP TABLE IF EXISTS scratch").updateCount()).isZero();
         }
     }
+
+    @Test
+    void copyLoadsAFileIntoAnEmptyTableAndABadRowNamesItsLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path good = dir.resolve("items.csv");
+        java.nio.file.Files.writeString(good, "id,label,amount\n1,one,1.25\n2,,2.50\n3,three,\n");
+        java.nio.file.Path bad = dir.resolve("bad.csv");
+        java.nio.file.Files.writeString(bad, "id,label,amount\n1,one,1.25\n2,two,lots\n");
+        try (Session s = db.connect()) {
+            s.execute("CREATE TABLE items (id BIGINT NOT NULL, label VARCHAR, amount DECIMAL(8,2))"
+                    + " PARTITION BY HASH(id) PARTITIONS 2");
+            assertThat(s.execute("COPY items FROM '" + good + "' WITH (FORMAT csv, HEADER true)").updateCount())
+                    .isEqualTo(3);
+            assertThat(rows("SELECT id, label, amount FROM items ORDER BY id")).containsExactly(
+                    Arrays.asList(1L, "one", new BigDecimal("1.25")), Arrays.asList(2L, null,
+                            new BigDecimal("2.50")), Arrays.asList(3L, "three", null));
+            assertThatThrownBy(() -> s.execute("COPY items FROM '" + good + "'")).isInstanceOfSatisfying(
+                    LocusSqlException.class, e -> assertThat(e.sqlState()).isEqualTo("0A000"));
+            s.execute("CREATE TABLE items2 (id BIGINT NOT NULL, label VARCHAR, amount DECIMAL(8,2))");
+            assertThatThrownBy(() -> s.execute("COPY items2 FROM '" + bad + "'")).isInstanceOfSatisfying(
+                    LocusSqlException.class, e -> assertThat(e.getMessage()).contains("bad.csv:3").contains("amount"));
+            assertThat(rows("SELECT count(*) FROM items2")).as("a failed COPY loads nothing")
+                    .containsExactly(List.of(0L));
+            s.execute("DROP TABLE items");
+            s.execute("DROP TABLE items2");
+        }
+    }
 }

@@ -39,6 +39,10 @@ public final class MaterializeJob {
     @FunctionalInterface
     public interface BatchConsumer {
         void accept(TaskContext context, Batch batch) throws Exception;
+
+        /** Called on the chunk's task after its last batch (e.g. to hand a local table to the merge). */
+        default void finish(TaskContext context) throws Exception {
+        }
     }
 
     /** Creates the consumer of one chunk of {@code part} (e.g. a local aggregation table). */
@@ -152,6 +156,7 @@ public final class MaterializeJob {
         if (chunk.withDelta() && result.deltaMatches().length > 0) {
             emitDelta(ctx, part, result, columns, batchRows, consumer);
         }
+        consumer.finish(ctx);
     }
 
     private static void emitDelta(TaskContext ctx, TablePart part, PartScanJob.PartResult result, int[] columns,

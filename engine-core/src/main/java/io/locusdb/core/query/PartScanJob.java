@@ -7,6 +7,7 @@ import io.locusdb.core.exec.TaskClass;
 import io.locusdb.core.exec.TaskContext;
 import io.locusdb.core.exec.TaskGraph;
 import io.locusdb.core.storage.column.Column;
+import io.locusdb.core.storage.column.PackedCodes;
 import io.locusdb.core.storage.scan.IdRange;
 import io.locusdb.core.storage.scan.PackedRangeScan;
 import io.locusdb.core.storage.table.TablePart;
@@ -123,6 +124,75 @@ public final class PartScanJob {
         int[] deltaMatches = scanDelta(snapshot, part, conjunction);
         return new PartResult(index, part.homeNode(), ctx.node(), ctx.stolen(), matches + deltaMatches.length,
                 selection, deltaMatches, ctx.bytes().total());
+    }
+
+    /**
+     * Phase 1 on rows {@code from..to-1} of a part only (both multiples of {@link #alignment}, or {@code to} the
+     * part's end): the ranges' selection bits for those rows, written into {@code selection} at their own words,
+     * so chunks of one part can run as separate tasks.
+     */
+    static void selectRows(TaskContext ctx, TablePart part, List<ValueRange> conjunction, long from, long to,
+                           long[] selection) {
+        int words = (int) ((to - from + 63) >>> 6);
+        long[] local = new long[words];
+        long[] scratch = conjunction.size() > 1 ? new long[words] : null;
+        for (int i = 0; i < conjunction.size(); i++) {
+            ValueRange range = conjunction.get(i);
+            Column column = part.column(range.column());
+            IdRange ids = range.idRange(column.dictionary());
+            PackedCodes codes = column.codes();
+            int perWord = codes.layout().codesPerWord();
+            long firstWord = from / perWord;
+            long wordCount = codes.layout().wordsFor(to - from);
+            PackedCodes slice = new PackedCodes(codes.words().asSlice(firstWord * Long.BYTES,
+                    wordCount * Long.BYTES), codes.layout(), to - from);
+            long[] target = i == 0 ? local : scratch;
+            if (i > 0) {
+                Arrays.fill(scratch, 0L);
+            }
+            PackedRangeScan.select(slice, ids, target, ctx.bytes());
+            if (i > 0) {
+                for (int w = 0; w < words; w++) {
+                    local[w] &= scratch[w];
+                }
+            }
+            ctx.checkCancelled();
+        }
+        System.arraycopy(local, 0, selection, (int) (from >>> 6), words);
+    }
+
+    /** Row boundaries of phase-1 chunks must start a selection word and a packed word of every column read. */
+    static long alignment(TablePart part, List<ValueRange> conjunction) {
+        long align = 64;
+        for (ValueRange range : conjunction) {
+            long perWord = part.column(range.column()).codes().layout().codesPerWord();
+            align = align / gcd(align, perWord) * perWord;
+        }
+        return align;
+    }
+
+    private static long gcd(long a, long b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+
+    /** Completes a part whose selection was filled chunk by chunk: deletions, match count, delta rows. */
+    static PartResult finishPart(TaskContext ctx, TableSnapshot snapshot, TablePart part, int index,
+                                 List<ValueRange> conjunction, long[] selection, long bytesTouched) {
+        long rows = part.rows();
+        if (part.delta().hasDeletions()) {
+            for (long r = 0; r < rows; r++) {
+                if (!snapshot.isVisible(part, r)) {
+                    selection[(int) (r >>> 6)] &= ~(1L << r);
+                }
+            }
+        }
+        long matches = 0;
+        for (long w : selection) {
+            matches += Long.bitCount(w);
+        }
+        int[] deltaMatches = scanDelta(snapshot, part, conjunction);
+        return new PartResult(index, part.homeNode(), ctx.node(), ctx.stolen(), matches + deltaMatches.length,
+                selection, deltaMatches, bytesTouched);
     }
 
     private static int[] scanDelta(TableSnapshot snapshot, TablePart part, List<ValueRange> conjunction) {

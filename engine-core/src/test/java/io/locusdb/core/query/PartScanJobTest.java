@@ -288,4 +288,26 @@ class PartScanJobTest {
             own.drop(table.name());
         }
     }
+
+    @Test
+    void phaseOneSplitIntoRowChunksSelectsExactlyWhatOneTaskPerPartSelects() {
+        try (TableSnapshot snapshot = lineitem.snapshot()) {
+            List<ValueRange> q6 = q6Predicate();
+            long expected = bruteForce(snapshot, q6);
+            for (int chunks : new int[] {1, 2, 3, 7}) {
+                java.util.concurrent.atomic.AtomicLong rows = new java.util.concurrent.atomic.AtomicLong();
+                List<TaskRecord> tasks = new java.util.concurrent.CopyOnWriteArrayList<>();
+                ScanPipeline.submit(executor, QueryContext.create("chunks " + chunks), snapshot, q6,
+                        new MaterializeJob.Columns(new int[] {quantity}, true, 1000),
+                        part -> (ctx, batch) -> rows.addAndGet(batch.rows()), tasks::add, part -> chunks).await();
+                assertThat(rows.get()).as("%d chunk(s) per part", chunks).isEqualTo(expected);
+                List<TaskRecord> scans = tasks.stream().filter(t -> t.taskClass().equals(PartScanJob.TASK_CLASS))
+                        .toList();
+                int parts = snapshot.parts().size();
+                // Chunk bounds are rounded up to whole selection and packed words, so a small part may get fewer.
+                assertThat(scans.size()).isBetween(chunks == 1 ? parts : parts + 1, chunks * parts);
+                assertThat(scans).allSatisfy(t -> assertThat(t.ranOnNode()).isEqualTo(t.homeNode()));
+            }
+        }
+    }
 }

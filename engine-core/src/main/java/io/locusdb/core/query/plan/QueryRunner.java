@@ -4,8 +4,12 @@ import io.locusdb.core.exec.GraphHandle;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;
 import io.locusdb.core.exec.TaskClass;
+import io.locusdb.core.exec.TaskContext;
 import io.locusdb.core.exec.TaskGraph;
+import io.locusdb.core.exec.TaskLock;
+import io.locusdb.core.query.Batch;
 import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.query.MaterializeJob;
 import io.locusdb.core.query.PartScanJob;
 import io.locusdb.core.query.ScanPipeline;
 import io.locusdb.core.query.TaskRecord;
@@ -25,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
@@ -33,15 +36,14 @@ import org.apache.calcite.rex.RexNode;
 
 /**
  * Runs a {@link PhysicalPlan} on the executor. A plain scan streams its batches to the reader while it runs; an
- * aggregation over a scan aggregates into one local table per materialize task (on the part's node), then merges
- * them into disjoint result tables, one merge task per hash partition, spread round-robin over the nodes that
- * held the parts; what follows the aggregation runs on the merged relation.
+ * aggregation over a scan aggregates into a local table per materialize task (on the part's node); a local table
+ * that outgrows the cache, and each task's last one, is merged into disjoint result tables, one merge task per
+ * hash partition, queued round-robin to the nodes that hold the parts, while scanning goes on. What follows the
+ * aggregation runs on the merged relation.
  */
 public final class QueryRunner {
     public static final String MERGE_TASK_CLASS = "aggregate-merge";
     private static final int STREAM_QUEUE_BATCHES = 16;
-    /** Merging fewer groups than this per partition is not worth another task. */
-    private static final int MIN_GROUPS_PER_MERGE = 4096;
 
     private final NumaExecutor executor;
     private final int batchRows;
@@ -217,41 +219,116 @@ public final class QueryRunner {
             return countOnly(scan, program, aggregate, query, trace);
         }
         StringIds strings = new StringIds();
-        ConcurrentLinkedQueue<GroupTable> locals = new ConcurrentLinkedQueue<>();
-        List<Integer> nodes;
+        MergeTargets targets;
         try (TableSnapshot snapshot = scan.table().snapshot()) {
-            nodes = snapshot.parts().stream().map(TablePart::homeNode).distinct().sorted().toList();
+            List<Integer> nodes = snapshot.parts().stream().map(TablePart::homeNode).distinct().sorted().toList();
+            int partitions = keys.length == 0 ? 1 : Math.max(1, executor.concurrencyHint());
+            targets = new MergeTargets(partitions, nodes, keyTypes, calls, strings);
+            TaskClass mergeClass = executor.taskClass(MERGE_TASK_CLASS);
             ScanPipeline.submit(executor, query, snapshot, program.ranges(), program.columns(true), part -> {
                 ScanProgram.Kernels kernels = program.kernels();
-                GroupTable table = new GroupTable(keyTypes, calls, strings);
-                locals.add(table);
                 ColumnVector[] keyColumns = new ColumnVector[keys.length];
                 ColumnVector[] arguments = new ColumnVector[calls.size()];
-                return (ctx, batch) -> {
-                    int n = kernels.apply(batch);
-                    if (n == 0) {
-                        return;
+                return new MaterializeJob.BatchConsumer() {
+                    private GroupTable table = new GroupTable(keyTypes, calls, strings);
+
+                    @Override
+                    public void accept(TaskContext ctx, Batch batch) {
+                        int n = kernels.apply(batch);
+                        if (n == 0) {
+                            return;
+                        }
+                        ColumnVector[] results = kernels.results();
+                        for (int k = 0; k < keys.length; k++) {
+                            keyColumns[k] = results[keys[k]];
+                        }
+                        for (int a = 0; a < calls.size(); a++) {
+                            int arg = calls.get(a).argument();
+                            arguments[a] = arg < 0 ? null : results[arg];
+                        }
+                        table.add(keyColumns, arguments, n);
+                        // Alternate the phases: a local table that outgrows the cache goes to the merge and the
+                        // task continues with a fresh one.
+                        if (table.size() >= LOCAL_GROUPS_LIMIT) {
+                            targets.hand(ctx, mergeClass, table, trace);
+                            table = new GroupTable(keyTypes, calls, strings);
+                        }
                     }
-                    ColumnVector[] results = kernels.results();
-                    for (int k = 0; k < keys.length; k++) {
-                        keyColumns[k] = results[keys[k]];
+
+                    @Override
+                    public void finish(TaskContext ctx) {
+                        targets.hand(ctx, mergeClass, table, trace);
                     }
-                    for (int a = 0; a < calls.size(); a++) {
-                        int arg = calls.get(a).argument();
-                        arguments[a] = arg < 0 ? null : results[arg];
-                    }
-                    table.add(keyColumns, arguments, n);
                 };
             }, trace).await();
         }
-        List<GroupTable> tables = new ArrayList<>(locals);
-        if (tables.isEmpty()) {
-            tables.add(new GroupTable(keyTypes, calls, strings));
+        return targets.relation(aggregate);
+    }
+
+    /** Local tables up to this many groups stay in the task's cache; larger ones are merged and restarted. */
+    private static final int LOCAL_GROUPS_LIMIT = 1 << 15;
+
+    /**
+     * The disjoint result tables of an aggregation, one per hash partition, each merged into by
+     * "aggregate-merge" tasks queued round-robin to the nodes that hold the table's parts.
+     */
+    private final class MergeTargets {
+        private final GroupTable[] tables;
+        private final TaskLock[] locks;
+        private final List<Integer> nodes;
+        private final List<ColumnType> keyTypes;
+
+        MergeTargets(int partitions, List<Integer> nodes, List<ColumnType> keyTypes, List<AggregateCall> calls,
+                     StringIds strings) {
+            this.tables = new GroupTable[partitions];
+            this.locks = new TaskLock[partitions];
+            for (int r = 0; r < partitions; r++) {
+                tables[r] = new GroupTable(keyTypes, calls, strings);
+                locks[r] = new TaskLock(executor);
+            }
+            this.nodes = nodes;
+            this.keyTypes = keyTypes;
         }
-        if (tables.size() == 1) {
-            return RelationOps.finish(tables.getFirst(), keys.length, aggregate.outputTypes(), aggregate.names());
+
+        /** Forks one merge task per partition for {@code local}'s groups of that partition. */
+        void hand(TaskContext ctx, TaskClass mergeClass, GroupTable local, Consumer<TaskRecord> trace) {
+            if (local.size() == 0) {
+                return;
+            }
+            int partitions = tables.length;
+            for (int r = 0; r < partitions; r++) {
+                int partition = r;
+                int node = nodes.isEmpty() ? TaskGraph.ANY_NODE : nodes.get(r % nodes.size());
+                ctx.fork(mergeClass, node, c -> {
+                    locks[partition].lock();
+                    try {
+                        GroupTable target = tables[partition];
+                        for (int g = 0; g < local.size(); g++) {
+                            if (partitions == 1 || Math.floorMod(local.hash(g) >>> 33, partitions) == partition) {
+                                target.mergeGroup(local, g);
+                            }
+                        }
+                    } finally {
+                        locks[partition].unlock();
+                    }
+                    trace.accept(new TaskRecord(MERGE_TASK_CLASS, partition, node, c.node(), c.stolen(),
+                            local.size()));
+                });
+            }
         }
-        return merge(tables, keyTypes, calls, strings, aggregate, nodes, query, trace);
+
+        Relation relation(PhysicalPlan.Aggregate aggregate) {
+            Relation result = null;
+            for (GroupTable t : tables) {
+                Relation part = RelationOps.finish(t, keyTypes.size(), aggregate.outputTypes(), aggregate.names());
+                if (result == null) {
+                    result = part;
+                } else {
+                    result.append(part.columns(), part.rows());
+                }
+            }
+            return result;
+        }
     }
 
     /** COUNT(*) of pushed-down ranges only: phase 1 counts, nothing is materialized. */
@@ -273,47 +350,6 @@ public final class QueryRunner {
             columns.add(v);
         }
         return new Relation(columns, aggregate.names(), 1);
-    }
-
-    private Relation merge(List<GroupTable> tables, List<ColumnType> keyTypes, List<AggregateCall> calls,
-                           StringIds strings, PhysicalPlan.Aggregate aggregate, List<Integer> nodes,
-                           QueryContext query, Consumer<TaskRecord> trace) {
-        long groups = tables.stream().mapToLong(GroupTable::size).sum();
-        int partitions = keyTypes.isEmpty() ? 1 : (int) Math.max(1, Math.min(executor.concurrencyHint(),
-                groups / MIN_GROUPS_PER_MERGE));
-        GroupTable[] merged = new GroupTable[partitions];
-        TaskClass mergeClass = executor.taskClass(MERGE_TASK_CLASS);
-        TaskGraph graph = new TaskGraph("merge " + query.label());
-        TaskGraph.Node fork = graph.root(mergeClass, TaskGraph.ANY_NODE, ctx -> { });
-        for (int r = 0; r < partitions; r++) {
-            int partition = r;
-            int node = nodes.isEmpty() ? TaskGraph.ANY_NODE : nodes.get(r % nodes.size());
-            graph.node(mergeClass, node, ctx -> {
-                GroupTable target = new GroupTable(keyTypes, calls, strings);
-                for (GroupTable t : tables) {
-                    for (int g = 0; g < t.size(); g++) {
-                        if (partitions == 1 || Math.floorMod(t.hash(g) >>> 33, partitions) == partition) {
-                            target.mergeGroup(t, g);
-                        }
-                    }
-                    ctx.checkCancelled();
-                }
-                merged[partition] = target;
-                trace.accept(new TaskRecord(MERGE_TASK_CLASS, partition, node, ctx.node(), ctx.stolen(),
-                        target.size()));
-            }, fork);
-        }
-        executor.submit(graph, query).await();
-        Relation result = null;
-        for (GroupTable t : merged) {
-            Relation part = RelationOps.finish(t, keyTypes.size(), aggregate.outputTypes(), aggregate.names());
-            if (result == null) {
-                result = part;
-            } else {
-                result.append(part.columns(), part.rows());
-            }
-        }
-        return result;
     }
 
     // ---- results ----
