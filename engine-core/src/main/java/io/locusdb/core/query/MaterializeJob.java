@@ -236,10 +236,15 @@ public final class MaterializeJob {
         boolean[] nulls = target.nulls();
         int[] ids = target.isEncoded() ? target.codes() : scratchIds(count);
         long wordsRead = unpack(packed.words(), rows, count, layout.codesPerWord(), layout.fieldBits(),
-                layout.codeMask(), ids, nulls, cache);
+                layout.codeMask(), ids, cache);
+        // Code 0 is NULL; a column without NULLs (most) skips the flags altogether.
         boolean anyNull = false;
-        for (int i = 0; i < count; i++) {
-            anyNull |= nulls[i];
+        if (column.nullCount() > 0) {
+            for (int i = 0; i < count; i++) {
+                boolean isNull = ids[i] == 0;
+                nulls[i] = isNull;
+                anyNull |= isNull;
+            }
         }
         target.setAnyNull(anyNull);
         long dictionaryBytes = 0;
@@ -253,10 +258,10 @@ public final class MaterializeJob {
                         out[i] = heap[ids[i]];
                     }
                 } else {
+                    // A local segment lets the JIT check bounds and liveness once, outside the loop.
+                    MemorySegment values = d.segment();
                     for (int i = 0; i < count; i++) {
-                        if (!nulls[i]) {
-                            out[i] = d.value(ids[i]);
-                        }
+                        out[i] = values.getAtIndex(ValueLayout.JAVA_LONG, Math.max(0, ids[i] - 1));
                     }
                 }
                 dictionaryBytes = (long) count * Long.BYTES;
@@ -269,10 +274,9 @@ public final class MaterializeJob {
                         out[i] = heap[ids[i]];
                     }
                 } else {
+                    MemorySegment values = d.segment();
                     for (int i = 0; i < count; i++) {
-                        if (!nulls[i]) {
-                            out[i] = d.value(ids[i]);
-                        }
+                        out[i] = values.getAtIndex(ValueLayout.JAVA_DOUBLE, Math.max(0, ids[i] - 1));
                     }
                 }
                 dictionaryBytes = (long) count * Double.BYTES;
@@ -305,13 +309,13 @@ public final class MaterializeJob {
     }
 
     /**
-     * The codes of {@code rows} (ascending) into {@code ids}, flagging code 0 as NULL. When the rows are dense
+     * The codes of {@code rows} (ascending) into {@code ids}. When the rows are dense
      * enough, the words they span are copied out in one bulk read (one bounds and liveness check per batch);
      * otherwise each word is read where needed. The position advances from row to row, so a word index is divided
      * out only when the rows jump. Returns the words read.
      */
     private static long unpack(MemorySegment segment, int[] rows, int count, int perWord, int fieldBits, long mask,
-                               int[] ids, boolean[] nulls, DecodeCache cache) {
+                               int[] ids, DecodeCache cache) {
         int first = rows[0];
         long firstWord = first / perWord;
         long lastWord = rows[count - 1] / perWord;
@@ -323,6 +327,22 @@ public final class MaterializeJob {
                 cache.words = words;
             }
             MemorySegment.copy(segment, ValueLayout.JAVA_LONG, firstWord * Long.BYTES, words, 0, (int) span);
+            if (rows[count - 1] - first + 1 == count) {
+                // Every row of a range (the common case of a non-selective scan): unpack word by word.
+                int field = first - (int) (firstWord * perWord);
+                int i = 0;
+                for (int w = 0; i < count; w++) {
+                    long word = words[w] >>> (field * fieldBits);
+                    int n = Math.min(perWord - field, count - i);
+                    for (int k = 0; k < n; k++) {
+                        ids[i + k] = (int) (word & mask);
+                        word >>>= fieldBits;
+                    }
+                    i += n;
+                    field = 0;
+                }
+                return span;
+            }
             int wordIndex = 0;
             int field = first - (int) (firstWord * perWord);
             int previous = first;
@@ -336,9 +356,7 @@ public final class MaterializeJob {
                     field %= perWord;
                     word = words[wordIndex];
                 }
-                int id = (int) ((word >>> (field * fieldBits)) & mask);
-                ids[i] = id;
-                nulls[i] = id == 0;
+                ids[i] = (int) ((word >>> (field * fieldBits)) & mask);
             }
             return span;
         }
@@ -357,9 +375,7 @@ public final class MaterializeJob {
                 word = segment.getAtIndex(ValueLayout.JAVA_LONG, wordIndex);
                 wordsRead++;
             }
-            int id = (int) ((word >>> (field * fieldBits)) & mask);
-            ids[i] = id;
-            nulls[i] = id == 0;
+            ids[i] = (int) ((word >>> (field * fieldBits)) & mask);
         }
         return wordsRead;
     }

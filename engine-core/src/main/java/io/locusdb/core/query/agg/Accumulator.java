@@ -11,6 +11,8 @@ import java.util.Set;
 /**
  * The state of one aggregate for every group of a table, in arrays indexed by group: updated a batch at a time
  * from the batch's group numbers, merged group by group into another table's, finished into a result column.
+ * Row counts per group are kept once by the {@link GroupTable}; an aggregate counts only the NULLs it skipped, so
+ * COUNT(*) costs nothing per row and SUM or AVG one add.
  */
 public abstract class Accumulator {
     protected int capacity;
@@ -24,8 +26,11 @@ public abstract class Accumulator {
     /** Folds group {@code source} of {@code other} into group {@code target} of this. */
     public abstract void merge(int target, Accumulator other, int source);
 
-    /** Writes the final value of groups {@code 0..groups-1} into rows {@code 0..groups-1} of {@code out}. */
-    public abstract void finish(int groups, ColumnVector out);
+    /**
+     * Writes the final value of groups {@code 0..groups-1} into rows {@code 0..groups-1} of {@code out};
+     * {@code rows[g]} is how many rows group g has (kept once by the table, not per aggregate).
+     */
+    public abstract void finish(int groups, ColumnVector out, long[] rows);
 
     public static Accumulator create(AggregateCall call) {
         if (call.distinct() && call.function() != AggregateCall.Function.MIN
@@ -42,59 +47,139 @@ public abstract class Accumulator {
         };
     }
 
+    /**
+     * The accumulators of {@code calls}, with AVG(x) reading the sums of a SUM(x) of the same argument when the
+     * query has both (TPC-H Q1 does, twice), so each value is added once.
+     */
+    public static Accumulator[] createAll(java.util.List<AggregateCall> calls) {
+        Accumulator[] out = new Accumulator[calls.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = create(calls.get(i));
+        }
+        for (int i = 0; i < out.length; i++) {
+            if (!(out[i] instanceof AvgExact avg)) {
+                continue;
+            }
+            for (int j = 0; j < out.length; j++) {
+                if (out[j] instanceof SumExact sum && calls.get(j).argument() == calls.get(i).argument()
+                        && sum.argScale == avg.scale) {
+                    out[i] = new AvgOfSum(sum);
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** AVG(x) beside SUM(x): the sum's state divided by the count of values; nothing to add per row. */
+    static final class AvgOfSum extends Accumulator {
+        private final SumExact sum;
+        private final double divisor;
+
+        AvgOfSum(SumExact sum) {
+            this.sum = sum;
+            this.divisor = Numerics.pow10(sum.argScale);
+        }
+
+        @Override
+        public void grow(int groups) {
+        }
+
+        @Override
+        public void update(int[] groups, ColumnVector argument, int rows) {
+        }
+
+        @Override
+        public void merge(int target, Accumulator other, int source) {
+        }
+
+        @Override
+        public void finish(int groups, ColumnVector out, long[] rows) {
+            for (int g = 0; g < groups; g++) {
+                long n = sum.values(g, rows);
+                if (n == 0) {
+                    out.setNull(g);
+                } else {
+                    out.setDouble(g, sum.sums[g] / divisor / n);
+                }
+            }
+        }
+    }
+
     static int newCapacity(int current, int groups) {
         return Math.max(groups, Math.max(16, current + (current >> 1)));
     }
 
-    static final class Count extends Accumulator {
-        private final boolean star;
-        long[] counts = new long[0];
-
-        Count(boolean star) {
-            this.star = star;
-        }
+    /** NULLs skipped per group, for aggregates of a nullable argument. */
+    abstract static class NullCounting extends Accumulator {
+        long[] nulls = new long[0];
 
         @Override
         public void grow(int groups) {
             if (groups > capacity) {
                 capacity = newCapacity(capacity, groups);
-                counts = Arrays.copyOf(counts, capacity);
+                nulls = Arrays.copyOf(nulls, capacity);
+                growState(capacity);
             }
+        }
+
+        abstract void growState(int capacity);
+
+        /** Counts the NULL rows of {@code argument}; returns whether there were any. */
+        final boolean countNulls(int[] groups, ColumnVector argument, int rows) {
+            if (argument == null || !argument.anyNull()) {
+                return false;
+            }
+            boolean[] isNull = argument.nulls();
+            for (int i = 0; i < rows; i++) {
+                if (isNull[i]) {
+                    nulls[groups[i]]++;
+                }
+            }
+            return true;
+        }
+
+        final void mergeNulls(int target, NullCounting other, int source) {
+            nulls[target] += other.nulls[source];
+        }
+
+        final long values(int g, long[] rows) {
+            return rows[g] - nulls[g];
+        }
+    }
+
+    /** COUNT(*) (the table's row count) or COUNT(x) (rows minus NULLs). */
+    static final class Count extends NullCounting {
+        Count(boolean star) {
+        }
+
+        @Override
+        void growState(int capacity) {
         }
 
         @Override
         public void update(int[] groups, ColumnVector argument, int rows) {
-            if (star || !argument.anyNull()) {
-                for (int i = 0; i < rows; i++) {
-                    counts[groups[i]]++;
-                }
-            } else {
-                boolean[] nulls = argument.nulls();
-                for (int i = 0; i < rows; i++) {
-                    if (!nulls[i]) {
-                        counts[groups[i]]++;
-                    }
-                }
-            }
+            countNulls(groups, argument, rows);
         }
 
         @Override
         public void merge(int target, Accumulator other, int source) {
-            counts[target] += ((Count) other).counts[source];
+            mergeNulls(target, (Count) other, source);
         }
 
         @Override
-        public void finish(int groups, ColumnVector out) {
-            System.arraycopy(counts, 0, out.longs(), 0, groups);
+        public void finish(int groups, ColumnVector out, long[] rows) {
+            for (int g = 0; g < groups; g++) {
+                out.setLong(g, values(g, rows));
+            }
         }
     }
 
     /** SUM of exact numbers in scaled longs (overflow is an error); NULL for a group without values. */
-    static final class SumExact extends Accumulator {
+    static final class SumExact extends NullCounting {
         private final int argScale;
         private final int resultScale;
         long[] sums = new long[0];
-        long[] counts = new long[0];
 
         SumExact(int argScale, int resultScale) {
             this.argScale = argScale;
@@ -102,40 +187,26 @@ public abstract class Accumulator {
         }
 
         @Override
-        public void grow(int groups) {
-            if (groups > capacity) {
-                capacity = newCapacity(capacity, groups);
-                sums = Arrays.copyOf(sums, capacity);
-                counts = Arrays.copyOf(counts, capacity);
-            }
+        void growState(int capacity) {
+            sums = Arrays.copyOf(sums, capacity);
         }
 
         @Override
         public void update(int[] groups, ColumnVector argument, int rows) {
-            long[] values = argument.longs();
-            boolean[] nulls = argument.nulls();
-            boolean anyNull = argument.anyNull();
-            for (int i = 0; i < rows; i++) {
-                if (anyNull && nulls[i]) {
-                    continue;
-                }
-                int g = groups[i];
-                sums[g] = Numerics.addExact(sums[g], values[i]);
-                counts[g]++;
-            }
+            sumExact(sums, groups, argument, rows, countNulls(groups, argument, rows));
         }
 
         @Override
         public void merge(int target, Accumulator other, int source) {
             SumExact o = (SumExact) other;
             sums[target] = Numerics.addExact(sums[target], o.sums[source]);
-            counts[target] += o.counts[source];
+            mergeNulls(target, o, source);
         }
 
         @Override
-        public void finish(int groups, ColumnVector out) {
+        public void finish(int groups, ColumnVector out, long[] rows) {
             for (int g = 0; g < groups; g++) {
-                if (counts[g] == 0) {
+                if (values(g, rows) == 0) {
                     out.setNull(g);
                 } else {
                     out.setLong(g, Numerics.rescale(sums[g], argScale, resultScale));
@@ -144,90 +215,92 @@ public abstract class Accumulator {
         }
     }
 
+    /** Adds exact values into their groups' sums (NULL rows skipped), with overflow checks. */
+    static void sumExact(long[] sums, int[] groups, ColumnVector argument, int rows, boolean anyNull) {
+        long[] values = argument.longs();
+        if (anyNull) {
+            boolean[] nulls = argument.nulls();
+            for (int i = 0; i < rows; i++) {
+                if (!nulls[i]) {
+                    sums[groups[i]] = Numerics.addExact(sums[groups[i]], values[i]);
+                }
+            }
+        } else {
+            for (int i = 0; i < rows; i++) {
+                sums[groups[i]] = Numerics.addExact(sums[groups[i]], values[i]);
+            }
+        }
+    }
+
     /** AVG of exact numbers: exact sum and count, divided once at the end (as DOUBLE). */
-    static final class AvgExact extends Accumulator {
+    static final class AvgExact extends NullCounting {
+        private final int scale;
         private final double divisor;
         long[] sums = new long[0];
-        long[] counts = new long[0];
 
         AvgExact(int scale) {
+            this.scale = scale;
             this.divisor = Numerics.pow10(scale);
         }
 
         @Override
-        public void grow(int groups) {
-            if (groups > capacity) {
-                capacity = newCapacity(capacity, groups);
-                sums = Arrays.copyOf(sums, capacity);
-                counts = Arrays.copyOf(counts, capacity);
-            }
+        void growState(int capacity) {
+            sums = Arrays.copyOf(sums, capacity);
         }
 
         @Override
         public void update(int[] groups, ColumnVector argument, int rows) {
-            long[] values = argument.longs();
-            boolean[] nulls = argument.nulls();
-            boolean anyNull = argument.anyNull();
-            for (int i = 0; i < rows; i++) {
-                if (anyNull && nulls[i]) {
-                    continue;
-                }
-                int g = groups[i];
-                sums[g] = Numerics.addExact(sums[g], values[i]);
-                counts[g]++;
-            }
+            sumExact(sums, groups, argument, rows, countNulls(groups, argument, rows));
         }
 
         @Override
         public void merge(int target, Accumulator other, int source) {
             AvgExact o = (AvgExact) other;
             sums[target] = Numerics.addExact(sums[target], o.sums[source]);
-            counts[target] += o.counts[source];
+            mergeNulls(target, o, source);
         }
 
         @Override
-        public void finish(int groups, ColumnVector out) {
+        public void finish(int groups, ColumnVector out, long[] rows) {
             for (int g = 0; g < groups; g++) {
-                if (counts[g] == 0) {
+                long n = values(g, rows);
+                if (n == 0) {
                     out.setNull(g);
                 } else {
-                    out.setDouble(g, sums[g] / divisor / counts[g]);
+                    out.setDouble(g, sums[g] / divisor / n);
                 }
             }
         }
     }
 
     /** SUM or AVG of doubles. */
-    static final class SumDouble extends Accumulator {
+    static final class SumDouble extends NullCounting {
         private final boolean average;
         double[] sums = new double[0];
-        long[] counts = new long[0];
 
         SumDouble(boolean average) {
             this.average = average;
         }
 
         @Override
-        public void grow(int groups) {
-            if (groups > capacity) {
-                capacity = newCapacity(capacity, groups);
-                sums = Arrays.copyOf(sums, capacity);
-                counts = Arrays.copyOf(counts, capacity);
-            }
+        void growState(int capacity) {
+            sums = Arrays.copyOf(sums, capacity);
         }
 
         @Override
         public void update(int[] groups, ColumnVector argument, int rows) {
             double[] values = argument.doubles();
-            boolean[] nulls = argument.nulls();
-            boolean anyNull = argument.anyNull();
-            for (int i = 0; i < rows; i++) {
-                if (anyNull && nulls[i]) {
-                    continue;
+            if (countNulls(groups, argument, rows)) {
+                boolean[] nulls = argument.nulls();
+                for (int i = 0; i < rows; i++) {
+                    if (!nulls[i]) {
+                        sums[groups[i]] += values[i];
+                    }
                 }
-                int g = groups[i];
-                sums[g] += values[i];
-                counts[g]++;
+            } else {
+                for (int i = 0; i < rows; i++) {
+                    sums[groups[i]] += values[i];
+                }
             }
         }
 
@@ -235,16 +308,17 @@ public abstract class Accumulator {
         public void merge(int target, Accumulator other, int source) {
             SumDouble o = (SumDouble) other;
             sums[target] += o.sums[source];
-            counts[target] += o.counts[source];
+            mergeNulls(target, o, source);
         }
 
         @Override
-        public void finish(int groups, ColumnVector out) {
+        public void finish(int groups, ColumnVector out, long[] rows) {
             for (int g = 0; g < groups; g++) {
-                if (counts[g] == 0) {
+                long n = values(g, rows);
+                if (n == 0) {
                     out.setNull(g);
                 } else {
-                    out.setDouble(g, average ? sums[g] / counts[g] : sums[g]);
+                    out.setDouble(g, average ? sums[g] / n : sums[g]);
                 }
             }
         }
@@ -327,7 +401,7 @@ public abstract class Accumulator {
         }
 
         @Override
-        public void finish(int groups, ColumnVector out) {
+        public void finish(int groups, ColumnVector out, long[] rows) {
             for (int g = 0; g < groups; g++) {
                 if (!seen[g]) {
                     out.setNull(g);
@@ -392,7 +466,7 @@ public abstract class Accumulator {
         }
 
         @Override
-        public void finish(int groups, ColumnVector out) {
+        public void finish(int groups, ColumnVector out, long[] rows) {
             int argScale = Numerics.scale(call.argumentType());
             int resultScale = Numerics.scale(call.resultType());
             for (int g = 0; g < groups; g++) {

@@ -21,6 +21,8 @@ public final class GroupTable {
     private long[] keys = new long[0];
     private long[] nullMasks = new long[0];
     private long[] hashes = new long[0];
+    /** Rows per group, counted once here for every aggregate (COUNT(*) is this; others subtract their NULLs). */
+    private long[] rowCounts = new long[0];
     private int[] slots;
     private int mask;
     private int size;
@@ -36,10 +38,7 @@ public final class GroupTable {
         this.keyTypes = List.copyOf(keyTypes);
         this.keyCount = keyTypes.size();
         this.strings = strings;
-        this.accumulators = new Accumulator[calls.size()];
-        for (int i = 0; i < accumulators.length; i++) {
-            accumulators[i] = Accumulator.create(calls.get(i));
-        }
+        this.accumulators = Accumulator.createAll(calls);
         this.slots = new int[16];
         Arrays.fill(slots, -1);
         this.mask = 15;
@@ -75,6 +74,10 @@ public final class GroupTable {
                 System.arraycopy(rowKeys, i * keyCount, probe, 0, keyCount);
                 groups[i] = findOrInsert(probe, rowNulls[i]);
             }
+        }
+        long[] counts = rowCounts;
+        for (int i = 0; i < rows; i++) {
+            counts[groups[i]]++;
         }
         for (int a = 0; a < accumulators.length; a++) {
             accumulators[a].grow(size);
@@ -240,6 +243,7 @@ public final class GroupTable {
             keys = Arrays.copyOf(keys, capacity * keyCount);
             nullMasks = Arrays.copyOf(nullMasks, capacity);
             hashes = Arrays.copyOf(hashes, capacity);
+            rowCounts = Arrays.copyOf(rowCounts, capacity);
         }
         System.arraycopy(key, 0, keys, g * keyCount, keyCount);
         nullMasks[g] = nullMask;
@@ -273,6 +277,7 @@ public final class GroupTable {
     public void mergeGroup(GroupTable other, int g) {
         long[] key = Arrays.copyOfRange(other.keys, g * keyCount, (g + 1) * keyCount);
         int target = keyCount == 0 ? 0 : findOrInsert(key, other.nullMasks[g]);
+        rowCounts[target] += other.rowCounts[g];
         for (int a = 0; a < accumulators.length; a++) {
             accumulators[a].merge(target, other.accumulators[a], g);
         }
@@ -300,7 +305,7 @@ public final class GroupTable {
         }
         for (int a = 0; a < accumulators.length; a++) {
             aggregateOut[a].prepare(size);
-            accumulators[a].finish(size, aggregateOut[a]);
+            accumulators[a].finish(size, aggregateOut[a], rowCounts);
         }
     }
 }

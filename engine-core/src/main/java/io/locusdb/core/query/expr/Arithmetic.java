@@ -52,7 +52,9 @@ public final class Arithmetic extends Expr {
         } else {
             evalExact(a, b, out, rows, nulls, anyNull);
         }
-        out.refreshNulls();
+        if (anyNull || op == Op.DIVIDE || op == Op.MODULO) {
+            out.refreshNulls();
+        }
         return out;
     }
 

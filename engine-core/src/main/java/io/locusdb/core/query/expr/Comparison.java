@@ -48,7 +48,8 @@ public final class Comparison extends Expr {
         ColumnVector b = right.eval(inputs, rows);
         ColumnVector out = out(rows);
         boolean[] nulls = out.nulls();
-        if (a.anyNull() || b.anyNull()) {
+        boolean anyNull = a.anyNull() || b.anyNull();
+        if (anyNull) {
             for (int i = 0; i < rows; i++) {
                 nulls[i] = a.isNull(i) | b.isNull(i);
             }
@@ -87,7 +88,9 @@ public final class Comparison extends Expr {
                 }
             }
         }
-        out.refreshNulls();
+        if (anyNull) {
+            out.refreshNulls();
+        }
         return out;
     }
 

@@ -8,6 +8,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
+import io.locusdb.core.query.ColumnVector;
 import java.util.Locale;
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rex.RexBuilder;
@@ -31,6 +32,9 @@ import org.apache.calcite.util.NlsString;
 public final class ExprCompiler {
     private final RexBuilder rex;
     private final List<String> inputNames;
+    /** Calls compiled so far, by digest: a repeated subexpression is computed once per batch. */
+    private final java.util.Map<String, Expr> compiled = new java.util.HashMap<>();
+    private final java.util.Set<String> repeated = new java.util.HashSet<>();
 
     public ExprCompiler(RexBuilder rex, List<String> inputNames) {
         this.rex = rex;
@@ -54,9 +58,51 @@ public final class ExprCompiler {
             case RexInputRef ref -> new InputRef(ref.getIndex(), SqlTypes.of(ref.getType()),
                     ref.getIndex() < inputNames.size() ? inputNames.get(ref.getIndex()) : ref.toString());
             case RexLiteral literal -> literal(literal);
-            case RexCall call -> call(call);
+            case RexCall call -> shared(call);
             default -> throw unsupported("the expression " + node);
         };
+    }
+
+    private Expr shared(RexCall call) {
+        String digest = call.toString();
+        if (!repeated.contains(digest)) {
+            return call(call);
+        }
+        Expr memo = compiled.get(digest);
+        if (memo == null) {
+            memo = new Memo(call(call));
+            compiled.put(digest, memo);
+        }
+        return memo;
+    }
+
+    /**
+     * Declares the expressions about to be compiled with this compiler (e.g. a filter and a projection), so that
+     * calls occurring more than once among them are computed once per batch.
+     */
+    public ExprCompiler sharing(List<RexNode> nodes) {
+        java.util.Map<String, Integer> counts = new java.util.HashMap<>();
+        for (RexNode node : nodes) {
+            if (node == null) {
+                continue;
+            }
+            RexUtil.expandSearch(rex, null, node).accept(new org.apache.calcite.rex.RexVisitorImpl<Void>(true) {
+                @Override
+                public Void visitCall(RexCall call) {
+                    if (counts.merge(call.toString(), 1, Integer::sum) == 1) {
+                        return super.visitCall(call);
+                    }
+                    // Counted once more; its operands are inside the shared result already.
+                    return null;
+                }
+            });
+        }
+        counts.forEach((digest, n) -> {
+            if (n > 1) {
+                repeated.add(digest);
+            }
+        });
+        return this;
     }
 
     public static Literal literal(RexLiteral literal) {
@@ -422,6 +468,37 @@ public final class ExprCompiler {
 
     private static LocusSqlException unsupported(String what) {
         return new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, what + " is not supported yet");
+    }
+
+    /**
+     * A subexpression used more than once (TPC-H Q1's {@code l_extendedprice * (1 - l_discount)}): evaluated once
+     * per batch, the result reused while the same inputs are presented again.
+     */
+    private static final class Memo extends Expr {
+        private final Expr input;
+        private ColumnVector[] lastInputs;
+        private int lastRows = -1;
+        private ColumnVector last;
+
+        Memo(Expr input) {
+            super(input.type());
+            this.input = input;
+        }
+
+        @Override
+        public ColumnVector eval(ColumnVector[] inputs, int rows) {
+            if (inputs != lastInputs || rows != lastRows) {
+                last = input.eval(inputs, rows);
+                lastInputs = inputs;
+                lastRows = rows;
+            }
+            return last;
+        }
+
+        @Override
+        public String toString() {
+            return input.toString();
+        }
     }
 
     /** Same values, another type with the same representation (e.g. INTEGER widened to BIGINT). */

@@ -120,7 +120,9 @@ public final class ScanProgram {
     }
 
     public Kernels kernels() {
-        ExprCompiler compiler = new ExprCompiler(rex, inputNames);
+        List<RexNode> all = new ArrayList<>(outputs);
+        all.add(residual);
+        ExprCompiler compiler = new ExprCompiler(rex, inputNames).sharing(all);
         return new Kernels(residual == null ? null : compiler.compile(residual),
                 compiler.compileAll(outputs).toArray(Expr[]::new), batchRows);
     }
