@@ -205,6 +205,14 @@ public final class MaterializeJob {
         private final long[][] longs;
         private final double[][] doubles;
         private long[] words = new long[64];
+        private int[] codes = new int[0];
+
+        int[] codes(int n) {
+            if (codes.length < n) {
+                codes = new int[n];
+            }
+            return codes;
+        }
 
         DecodeCache(Column[] columns) {
             longs = new long[columns.length][];
@@ -327,19 +335,27 @@ public final class MaterializeJob {
                 cache.words = words;
             }
             MemorySegment.copy(segment, ValueLayout.JAVA_LONG, firstWord * Long.BYTES, words, 0, (int) span);
-            if (rows[count - 1] - first + 1 == count) {
-                // Every row of a range (the common case of a non-selective scan): unpack word by word.
+            int rowSpan = rows[count - 1] - first + 1;
+            if (rowSpan <= 2 * count) {
+                // Dense (at least every other row, the common case of a non-selective scan): unpack every code of
+                // the span word by word, branch-free, then pick the selected ones.
+                int[] all = rowSpan == count ? ids : cache.codes(rowSpan);
                 int field = first - (int) (firstWord * perWord);
                 int i = 0;
-                for (int w = 0; i < count; w++) {
+                for (int w = 0; i < rowSpan; w++) {
                     long word = words[w] >>> (field * fieldBits);
-                    int n = Math.min(perWord - field, count - i);
+                    int n = Math.min(perWord - field, rowSpan - i);
                     for (int k = 0; k < n; k++) {
-                        ids[i + k] = (int) (word & mask);
+                        all[i + k] = (int) (word & mask);
                         word >>>= fieldBits;
                     }
                     i += n;
                     field = 0;
+                }
+                if (all != ids) {
+                    for (int r = 0; r < count; r++) {
+                        ids[r] = all[rows[r] - first];
+                    }
                 }
                 return span;
             }
