@@ -125,6 +125,8 @@ class EmbeddedDatabaseTest {
                 + " node 0"));
         assertThat(plan).anySatisfy(l -> assertThat(l).contains("part 1:").contains("on node 1 -> iv-scan task on"
                 + " node 1"));
+        assertThat(rows("EXPLAIN SELECT count(*) FROM lineitem WHERE l_quantity < 5")).as("a bare count")
+                .anySatisfy(r -> assertThat((String) r.getFirst()).contains("nothing is materialized"));
         try (Session s = db.connect()) {
             for (int warmUp = 0; warmUp < 3; warmUp++) {
                 s.execute("SELECT count(*) FROM lineitem WHERE l_quantity < 10").toList();

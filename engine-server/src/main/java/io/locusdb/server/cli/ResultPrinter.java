@@ -43,7 +43,7 @@ final class ResultPrinter {
         for (int c = 0; c < width.length; c++) {
             line.append(c == 0 ? "" : " | ").append(pad(columns.get(c).name(), width[c], false));
         }
-        out.println(line);
+        out.println(line.toString().stripTrailing());
         line.setLength(0);
         for (int c = 0; c < width.length; c++) {
             line.append(c == 0 ? "" : "-+-").append("-".repeat(width[c]));
@@ -54,7 +54,7 @@ final class ResultPrinter {
             for (int c = 0; c < width.length; c++) {
                 line.append(c == 0 ? "" : " | ").append(pad(row[c], width[c], numeric[c]));
             }
-            out.println(line);
+            out.println(line.toString().stripTrailing());
         }
         out.println(String.format(Locale.ROOT, "(%d row%s%s)", total, total == 1 ? "" : "s",
                 total > rows.size() ? ", first " + rows.size() + " shown" : ""));

@@ -95,19 +95,27 @@ public final class ExplainWriter {
 
     private static void scan(List<String> lines, String indent, PhysicalPlan plan, PhysicalPlan.Scan scan,
                              boolean aggregated, int batchRows) {
-        ScanProgram program = new ScanProgram(scan, scan.outputs(), plan.rex(), batchRows);
+        AggregateInput input = aggregated ? AggregateInput.of(scan, (PhysicalPlan.Aggregate) plan.ops().getFirst())
+                : null;
+        ScanProgram program = new ScanProgram(scan, input == null ? scan.outputs() : input.outputs(), plan.rex(),
+                batchRows);
         Schema schema = scan.table().schema();
-        lines.add(indent + "Scan " + scan.table().name() + " -> " + String.join(", ", scan.names()));
+        lines.add(indent + "Scan " + scan.table().name());
         String ranges = program.ranges().isEmpty() ? "none (every row)" : program.ranges().stream()
                 .map(r -> range(r, schema)).collect(Collectors.joining(" AND "));
-        lines.add(indent + "  phase 1 (" + PartScanJob.TASK_CLASS + ", on packed value IDs): " + ranges);
+        lines.add(indent + "  phase 1 (" + PartScanJob.TASK_CLASS + " on packed value IDs, large parts split into row"
+                + " chunks by the concurrency hint): " + ranges);
         var kernels = program.kernels();
-        lines.add(indent + "  phase 2 (" + MaterializeJob.TASK_CLASS + ", chunks sized by the concurrency hint):"
-                + " decode " + String.join(", ", program.inputNames())
-                + (program.residual() == null ? "" : "; filter "
-                + new ExprCompiler(plan.rex(), program.inputNames()).compile(program.residual()))
-                + "; output " + java.util.Arrays.stream(kernels.outputs()).map(Object::toString)
-                .collect(Collectors.joining(", ")));
+        if (input != null && input.countsOnly(program)) {
+            lines.add(indent + "  phase 2: none (phase 1 counts the rows; nothing is materialized)");
+        } else {
+            lines.add(indent + "  phase 2 (" + MaterializeJob.TASK_CLASS + ", chunks sized by the concurrency"
+                    + " hint): decode " + String.join(", ", program.inputNames())
+                    + (program.residual() == null ? "" : "; filter "
+                    + new ExprCompiler(plan.rex(), program.inputNames()).compile(program.residual()))
+                    + "; output " + java.util.Arrays.stream(kernels.outputs()).map(Object::toString)
+                    .collect(Collectors.joining(", ")));
+        }
         try (TableSnapshot snapshot = scan.table().snapshot()) {
             for (TablePart part : snapshot.parts()) {
                 lines.add(String.format(Locale.ROOT, "%s  part %d: %,d rows (+%d delta), %.1f MiB on node %d ->"

@@ -26,9 +26,6 @@ import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.type.ColumnType;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
@@ -185,37 +182,16 @@ public final class QueryRunner {
     private Relation aggregateScan(PhysicalPlan plan, PhysicalPlan.Scan scan, PhysicalPlan.Aggregate aggregate,
                                    QueryContext query, Consumer<TaskRecord> trace) {
         // Only the scan outputs the aggregation reads are computed.
-        TreeSet<Integer> used = new TreeSet<>();
-        for (int k : aggregate.keys()) {
-            used.add(k);
-        }
-        for (AggregateCall call : aggregate.calls()) {
-            if (call.argument() >= 0) {
-                used.add(call.argument());
-            }
-        }
-        Map<Integer, Integer> position = new TreeMap<>();
-        List<RexNode> outputs = new ArrayList<>();
-        for (int i : used) {
-            position.put(i, outputs.size());
-            outputs.add(scan.outputs().get(i));
-        }
-        int[] keys = new int[aggregate.keys().length];
-        for (int k = 0; k < keys.length; k++) {
-            keys[k] = position.get(aggregate.keys()[k]);
-        }
-        List<AggregateCall> calls = new ArrayList<>();
-        for (AggregateCall c : aggregate.calls()) {
-            calls.add(new AggregateCall(c.function(), c.argument() < 0 ? -1 : position.get(c.argument()),
-                    c.distinct(), c.argumentType(), c.resultType(), c.name()));
-        }
+        AggregateInput input = AggregateInput.of(scan, aggregate);
+        int[] keys = input.keys();
+        List<AggregateCall> calls = input.calls();
+        List<RexNode> outputs = input.outputs();
         ScanProgram program = new ScanProgram(scan, outputs, plan.rex(), batchRows);
         List<ColumnType> keyTypes = new ArrayList<>();
         for (int k : keys) {
             keyTypes.add(program.outputTypes().get(k));
         }
-        if (keys.length == 0 && program.residual() == null && calls.stream()
-                .allMatch(c -> c.function() == AggregateCall.Function.COUNT && c.argument() < 0)) {
+        if (input.countsOnly(program)) {
             return countOnly(scan, program, aggregate, query, trace);
         }
         StringIds strings = new StringIds();
