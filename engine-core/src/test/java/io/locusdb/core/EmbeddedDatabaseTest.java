@@ -228,4 +228,63 @@ class EmbeddedDatabaseTest {
             s.execute("DROP TABLE items2");
         }
     }
+
+    @Test
+    void narrowingCastsTruncateOrFailAndIntegerArithmeticChecksItsRange() {
+        assertThat(rows("SELECT CAST(name AS VARCHAR(2)) FROM t WHERE id = 1")).containsExactly(List.of("ad"));
+        try (Session s = db.connect()) {
+            assertThatThrownBy(() -> s.execute("SELECT CAST(price AS DECIMAL(3,2)) FROM t WHERE id = 4").toList())
+                    .isInstanceOfSatisfying(LocusSqlException.class, e -> assertThat(e.sqlState()).isEqualTo("22003"));
+            assertThatThrownBy(() -> s.execute("SELECT qty * 2147483647 FROM t WHERE id = 1").toList())
+                    .isInstanceOfSatisfying(LocusSqlException.class, e -> assertThat(e.sqlState()).isEqualTo("22003"));
+        }
+    }
+
+    @Test
+    void caseEvaluatesAValueOnlyForTheRowsThatChooseIt() {
+        try (Session s = db.connect()) {
+            s.execute("CREATE TABLE codes (v VARCHAR)");
+            s.execute("INSERT INTO codes VALUES ('12'), ('x'), (NULL)");
+            assertThat(rows("SELECT CASE WHEN v <> 'x' THEN CAST(v AS INTEGER) ELSE -1 END AS n FROM codes"
+                    + " ORDER BY n")).as("NULL <> 'x' is not true, so NULL takes the ELSE")
+                    .containsExactly(List.of(-1), List.of(-1), List.of(12));
+            assertThatThrownBy(() -> s.execute("SELECT CAST(v AS INTEGER) FROM codes").toList())
+                    .isInstanceOfSatisfying(LocusSqlException.class, e -> {
+                        assertThat(e.sqlState()).isEqualTo("22018");
+                        assertThat(e.getMessage()).contains("'x'");
+                    });
+            s.execute("DROP TABLE codes");
+        }
+    }
+
+    @Test
+    void charValuesIgnoreTrailingBlanksEverywhere() {
+        try (Session s = db.connect()) {
+            s.execute("CREATE TABLE pads (x CHAR(5))");
+            s.execute("INSERT INTO pads VALUES ('ab'), ('ab  '), ('b')");
+            assertThat(rows("SELECT x, count(*) FROM pads GROUP BY x ORDER BY x")).containsExactly(
+                    List.of("ab", 2L), List.of("b", 1L));
+            assertThat(rows("SELECT count(*) FROM pads WHERE x = 'ab' OR x LIKE 'ab'")).containsExactly(List.of(2L));
+            s.execute("DROP TABLE pads");
+        }
+    }
+
+    @Test
+    void preparedStatementsFollowTheTableByNameAndCommentsAreJustComments() {
+        try (Session s = db.connect()) {
+            s.execute("CREATE TABLE moving (x INTEGER)");
+            s.execute("INSERT INTO moving VALUES (1)");
+            PreparedQuery q = s.prepare("SELECT sum(x) FROM moving /* don't mind me */");
+            assertThat(q.execute().toList()).containsExactly(List.of(1L));
+            s.execute("DROP TABLE moving");
+            s.execute("CREATE TABLE moving (x INTEGER)");
+            s.execute("INSERT INTO moving VALUES (5), (6)");
+            assertThat(q.execute().toList()).containsExactly(List.of(11L));
+            s.execute("DROP TABLE moving");
+            assertThatThrownBy(q::execute).isInstanceOfSatisfying(LocusSqlException.class,
+                    e -> assertThat(e.sqlState()).isEqualTo("42P01"));
+            assertThatThrownBy(() -> s.execute("INSERT INTO t VALUES (1.2.3, 'x', 1, 1, NULL, NULL)"))
+                    .isInstanceOfSatisfying(LocusSqlException.class, e -> assertThat(e.sqlState()).isEqualTo("42601"));
+        }
+    }
 }

@@ -212,6 +212,17 @@ public final class ColumnVector {
         }
     }
 
+    /** A new vector of the listed rows (an encoded vector stays encoded). */
+    public ColumnVector gather(int[] rows, int count) {
+        ColumnVector v = codes != null ? encoded(type, dictionary, Math.max(1, count))
+                : new ColumnVector(type, Math.max(1, count));
+        for (int j = 0; j < count; j++) {
+            v.copyRow(this, rows[j], j);
+        }
+        v.setSize(count);
+        return v;
+    }
+
     /** Keeps only the rows listed in {@code selected} (ascending), moving them to the front. */
     public void compact(int[] selected, int count) {
         for (int i = 0; i < count; i++) {

@@ -91,7 +91,7 @@ public final class QueryEngine {
             }
             RelNode plan = query.plan();
             PhysicalPlan physical = PhysicalPlanner.plan(plan, query.columnNames(),
-                    new ParameterBinder(plan.getCluster().getRexBuilder(), values));
+                    new ParameterBinder(plan.getCluster().getRexBuilder(), values), QueryEngine.this::current);
             if (query.explain()) {
                 return text(ExplainWriter.explain(physical, batchRows));
             }
@@ -105,6 +105,18 @@ public final class QueryEngine {
                 throw e;
             }
         }
+    }
+
+    /** The table registered now under the name a statement was planned against, if it still has that schema. */
+    private io.locusdb.core.storage.table.Table current(io.locusdb.core.storage.table.Table planned) {
+        io.locusdb.core.storage.table.Table now = catalog.find(planned.name()).orElseThrow(() ->
+                new LocusSqlException(SqlState.UNDEFINED_TABLE, "table '" + planned.name()
+                        + "' no longer exists"));
+        if (now != planned && !now.schema().columns().equals(planned.schema().columns())) {
+            throw new LocusSqlException(SqlState.INVALID_STATE, "table '" + planned.name() + "' was replaced with"
+                    + " different columns since the statement was prepared: prepare it again");
+        }
+        return now;
     }
 
     static QueryResult text(List<String> lines) {

@@ -234,13 +234,23 @@ final class StatementRunner {
         }
         String name = existing.name();
         String group = existing.group();
+        long commit = existing.committed();
         Table loaded = new DelimitedFileLoader(catalog.memory(), loadThreads).load(file, name,
                 existing.schema(), existing.spec(), format, new InitialPlacement.RoundRobin(), LoadProgress.NONE);
-        // The empty table is replaced by the loaded one under the same name (and group).
-        catalog.drop(name);
-        catalog.register(loaded);
-        if (group != null) {
-            catalog.group(group).add(loaded);
+        // The empty table is replaced by the loaded one under the same name (and group), unless rows arrived
+        // meanwhile: then the load is thrown away rather than those rows.
+        synchronized (catalog) {
+            if (existing.committed() != commit || existing.isDropped()
+                    || catalog.find(name).orElse(null) != existing) {
+                loaded.version().parts().forEach(io.locusdb.core.storage.table.TablePart::release);
+                throw new LocusSqlException(SqlState.INVALID_STATE, "table '" + name + "' changed while COPY was"
+                        + " loading; nothing was loaded");
+            }
+            catalog.drop(name);
+            catalog.register(loaded);
+            if (group != null) {
+                catalog.group(group).add(loaded);
+            }
         }
         return loaded.version().parts().stream().mapToLong(p -> p.rows()).sum();
     }

@@ -34,8 +34,16 @@ public final class StatementParser {
         this.tokens = tokenize(sql);
     }
 
+    private static final java.util.regex.Pattern OURS = java.util.regex.Pattern.compile(
+            "(?:\\s|--[^\\n]*(?:\\n|$)|/\\*.*?\\*/)*(create|drop|insert|load|copy)\\b",
+            java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.DOTALL);
+
     /** The statement, or null when {@code sql} is not a DDL/INSERT/LOAD/COPY statement. */
     public static Statement parse(String sql) {
+        // Decide on the first keyword before tokenizing: queries are Calcite's, whatever their lexical details.
+        if (!OURS.matcher(sql).lookingAt()) {
+            return null;
+        }
         StatementParser p = new StatementParser(sql);
         Token first = p.peek();
         if (first.is("CREATE") || first.is("DROP") || first.is("INSERT") || first.is("LOAD") || first.is("COPY")) {
@@ -249,6 +257,9 @@ public final class StatementParser {
         return switch (t.kind) {
             case NUMBER -> {
                 String text = (negative ? "-" : "") + t.text;
+                if (!text.matches("-?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?")) {
+                    throw error(t, "malformed number '" + t.text + "'");
+                }
                 if (text.contains("e") || text.contains("E")) {
                     yield Double.parseDouble(text);
                 }
@@ -440,6 +451,12 @@ public final class StatementParser {
             char c = s.charAt(i);
             if (Character.isWhitespace(c)) {
                 i++;
+            } else if (c == '/' && i + 1 < s.length() && s.charAt(i + 1) == '*') {
+                int end = s.indexOf("*/", i + 2);
+                if (end < 0) {
+                    throw error(new Token(Kind.END, "", i), "unterminated /* comment");
+                }
+                i = end + 2;
             } else if (c == '-' && i + 1 < s.length() && s.charAt(i + 1) == '-') {
                 while (i < s.length() && s.charAt(i) != '\n') {
                     i++;

@@ -52,6 +52,9 @@ public final class Arithmetic extends Expr {
         } else {
             evalExact(a, b, out, rows, nulls, anyNull);
         }
+        if (type.kind() == TypeKind.INTEGER) {
+            checkIntegerRange(out.longs(), nulls, rows);
+        }
         if (anyNull || op == Op.DIVIDE || op == Op.MODULO) {
             out.refreshNulls();
         }
@@ -134,6 +137,9 @@ public final class Arithmetic extends Expr {
                     if (y[i] == 0) {
                         nulls[i] = true;
                     } else if (sa == 0 && sb == 0 && s == 0) {
+                        if (x[i] == Long.MIN_VALUE && y[i] == -1) {
+                            throw Numerics.overflow();
+                        }
                         r[i] = x[i] / y[i];
                     } else {
                         BigDecimal q = BigDecimal.valueOf(x[i], sa).divide(BigDecimal.valueOf(y[i], sb), s,
@@ -155,6 +161,16 @@ public final class Arithmetic extends Expr {
                         r[i] = Numerics.rescale(m, common, s);
                     }
                 }
+            }
+        }
+    }
+
+    /** INTEGER results are computed in longs; one outside the int range is an overflow, as in SQL engines. */
+    private static void checkIntegerRange(long[] values, boolean[] nulls, int rows) {
+        for (int i = 0; i < rows; i++) {
+            long v = values[i];
+            if ((int) v != v && !nulls[i]) {
+                throw Numerics.overflow();
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.locusdb.core.query.expr;
 
 import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.storage.type.ColumnType;
 import java.util.List;
 
@@ -22,6 +23,68 @@ public final class CaseWhen extends Expr {
 
     @Override
     public ColumnVector eval(ColumnVector[] inputs, int rows) {
+        try {
+            return evalAll(inputs, rows);
+        } catch (LocusSqlException e) {
+            // A branch failed (a CAST of a string, an overflow) perhaps on a row that does not choose it: evaluate
+            // each branch only on its own rows, so only errors of chosen values surface.
+            return evalChosen(inputs, rows);
+        }
+    }
+
+    private ColumnVector evalChosen(ColumnVector[] inputs, int rows) {
+        int n = conditions.size();
+        int[] choice = new int[rows];
+        java.util.Arrays.fill(choice, n);
+        boolean[] decided = new boolean[rows];
+        int[] open = new int[rows];
+        for (int k = 0; k < n; k++) {
+            int m = 0;
+            for (int i = 0; i < rows; i++) {
+                if (!decided[i]) {
+                    open[m++] = i;
+                }
+            }
+            if (m == 0) {
+                break;
+            }
+            ColumnVector c = conditions.get(k).eval(gather(inputs, open, m), m);
+            for (int j = 0; j < m; j++) {
+                if (!c.isNull(j) && c.longs()[j] != 0) {
+                    choice[open[j]] = k;
+                    decided[open[j]] = true;
+                }
+            }
+        }
+        ColumnVector out = out(rows);
+        int[] chosen = new int[rows];
+        for (int k = 0; k <= n; k++) {
+            int m = 0;
+            for (int i = 0; i < rows; i++) {
+                if (choice[i] == k) {
+                    chosen[m++] = i;
+                }
+            }
+            if (m == 0) {
+                continue;
+            }
+            ColumnVector v = (k < n ? values.get(k) : otherwise).eval(gather(inputs, chosen, m), m);
+            for (int j = 0; j < m; j++) {
+                out.copyRow(v, j, chosen[j]);
+            }
+        }
+        return out;
+    }
+
+    private static ColumnVector[] gather(ColumnVector[] inputs, int[] rows, int count) {
+        ColumnVector[] out = new ColumnVector[inputs.length];
+        for (int c = 0; c < inputs.length; c++) {
+            out[c] = inputs[c].gather(rows, count);
+        }
+        return out;
+    }
+
+    private ColumnVector evalAll(ColumnVector[] inputs, int rows) {
         int n = conditions.size();
         ColumnVector[] c = new ColumnVector[n];
         ColumnVector[] v = new ColumnVector[n];

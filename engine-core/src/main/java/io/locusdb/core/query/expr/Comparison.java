@@ -58,7 +58,9 @@ public final class Comparison extends Expr {
         ColumnType ta = left.type();
         ColumnType tb = right.type();
         if (ta.physical() == TypeKind.Physical.STRING || tb.physical() == TypeKind.Physical.STRING) {
-            boolean padded = ta.kind() == TypeKind.CHAR || tb.kind() == TypeKind.CHAR;
+            // Blank-padded comparison only between CHAR values (a literal is CHAR in Calcite: against VARCHAR it
+            // compares exactly, as the pushed-down dictionary lookup does).
+            boolean padded = ta.kind() == TypeKind.CHAR && tb.kind() == TypeKind.CHAR;
             for (int i = 0; i < rows; i++) {
                 if (!nulls[i]) {
                     r[i] = op.test(compareStrings(a.string(i), b.string(i), padded)) ? 1 : 0;
@@ -130,7 +132,7 @@ public final class Comparison extends Expr {
     }
 
     /** Code-point order; with {@code padded} (CHAR semantics) trailing spaces do not count. */
-    static int compareStrings(String a, String b, boolean padded) {
+    public static int compareStrings(String a, String b, boolean padded) {
         if (padded) {
             a = stripTrailing(a);
             b = stripTrailing(b);
@@ -138,7 +140,7 @@ public final class Comparison extends Expr {
         return a.compareTo(b);
     }
 
-    private static String stripTrailing(String s) {
+    static String stripTrailing(String s) {
         int end = s.length();
         while (end > 0 && s.charAt(end - 1) == ' ') {
             end--;

@@ -290,25 +290,44 @@ public final class ExprCompiler {
         return new CaseWhen(type, conditions, values, cast(type, build(ops.getLast())));
     }
 
-    /** A CAST unless the value already has the type's representation. */
+    /** A CAST unless every value of the input is already a valid value of the type, in the same representation. */
     static Expr cast(ColumnType type, Expr input) {
         ColumnType from = input.type();
         if (from.equals(type)) {
             return input;
         }
-        boolean sameRepresentation = from.physical() == type.physical()
-                && Numerics.scale(from) == Numerics.scale(type)
-                && (from.kind() == type.kind()
-                || (Numerics.isExact(from) && Numerics.isExact(type) && type.kind() != TypeKind.INTEGER)
-                || (from.physical() == TypeKind.Physical.STRING && type.kind() == TypeKind.VARCHAR
-                && type.length() == 0));
-        if (sameRepresentation && input instanceof Literal literal) {
-            return new Literal(type, literal.value());
-        }
-        if (sameRepresentation) {
+        if (widens(from, type)) {
+            if (input instanceof Literal literal) {
+                return new Literal(type, literal.value());
+            }
             return new Retyped(type, input);
         }
         return new Cast(type, input);
+    }
+
+    /** Whether {@code to} holds every value of {@code from} unchanged (no truncation, no rescaling, no overflow). */
+    private static boolean widens(ColumnType from, ColumnType to) {
+        if (from.physical() != to.physical()) {
+            return false;
+        }
+        return switch (to.kind()) {
+            case VARCHAR -> (from.kind() == TypeKind.VARCHAR || from.kind() == TypeKind.CHAR)
+                    && (to.length() == 0 || from.length() > 0 && from.length() <= to.length());
+            case CHAR -> from.kind() == TypeKind.CHAR && from.length() <= to.length();
+            case BIGINT -> from.kind() == TypeKind.INTEGER || from.kind() == TypeKind.BIGINT;
+            case DECIMAL -> Numerics.isExact(from) && Numerics.scale(from) == to.scale()
+                    && digits(from) - Numerics.scale(from) <= to.precision() - to.scale();
+            default -> from.kind() == to.kind();
+        };
+    }
+
+    /** Decimal digits a value of an exact type may have. */
+    private static int digits(ColumnType type) {
+        return switch (type.kind()) {
+            case INTEGER -> 10;
+            case BIGINT -> 19;
+            default -> type.precision();
+        };
     }
 
     private Expr like(RexCall call) {

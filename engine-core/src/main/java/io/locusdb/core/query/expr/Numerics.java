@@ -83,8 +83,8 @@ public final class Numerics {
     }
 
     public static LocusSqlException overflow() {
-        return new LocusSqlException(SqlState.NUMERIC_OUT_OF_RANGE, "numeric value out of range: the result needs"
-                + " more than 18 digits (use CAST(... AS DOUBLE) for wider results)");
+        return new LocusSqlException(SqlState.NUMERIC_OUT_OF_RANGE, "numeric value out of range for its type"
+                + " (INTEGER, BIGINT, or DECIMAL of at most 18 digits; CAST(... AS DOUBLE) for wider results)");
     }
 
     /** Row {@code i} of a numeric vector as a double. */

@@ -37,6 +37,15 @@ public final class PhysicalPlanner {
     }
 
     public static PhysicalPlan plan(RelNode root, List<String> columnNames, ParameterBinder binder) {
+        return plan(root, columnNames, binder, table -> table);
+    }
+
+    /**
+     * As above; {@code resolve} maps the table the statement was planned against to the one to scan now (a
+     * prepared statement runs against the table currently registered under that name).
+     */
+    public static PhysicalPlan plan(RelNode root, List<String> columnNames, ParameterBinder binder,
+                                    java.util.function.UnaryOperator<Table> resolve) {
         List<RelNode> chain = new ArrayList<>();
         for (RelNode node = root; ; node = node.getInput(0)) {
             chain.add(node);
@@ -53,7 +62,7 @@ public final class PhysicalPlanner {
         int next = 1;
         PhysicalPlan.Source source;
         if (leaf instanceof TableScan scan) {
-            Table table = scan.getTable().unwrap(CatalogSchema.CatalogTable.class).table();
+            Table table = resolve.apply(scan.getTable().unwrap(CatalogSchema.CatalogTable.class).table());
             List<RexNode> current = new ArrayList<>();
             for (RelDataTypeField f : scan.getRowType().getFieldList()) {
                 current.add(rex.makeInputRef(f.getType(), f.getIndex()));

@@ -62,7 +62,7 @@ public final class RelationOps {
             Arrays.sort(order, comparator(in, collations));
         }
         int from = (int) Math.min(rows, Math.max(0, offset));
-        int to = fetch < 0 ? rows : (int) Math.min(rows, from + fetch);
+        int to = fetch < 0 ? rows : (int) Math.min(rows, from + Math.min(fetch, rows));
         int count = Math.max(0, to - from);
         List<ColumnVector> out = new ArrayList<>();
         for (ColumnVector c : in.columns()) {
@@ -107,7 +107,7 @@ public final class RelationOps {
             case LONG -> (a, b) -> Long.compare(v.longs()[a], v.longs()[b]);
             case DOUBLE -> (a, b) -> Double.compare(v.doubles()[a] + 0.0, v.doubles()[b] + 0.0);
             case STRING -> v.type().kind() == TypeKind.CHAR
-                    ? (a, b) -> v.string(a).stripTrailing().compareTo(v.string(b).stripTrailing())
+                    ? (a, b) -> io.locusdb.core.query.expr.Comparison.compareStrings(v.string(a), v.string(b), true)
                     : (a, b) -> v.string(a).compareTo(v.string(b));
         };
     }

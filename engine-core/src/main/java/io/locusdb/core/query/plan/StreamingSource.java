@@ -79,7 +79,7 @@ final class StreamingSource implements BatchSource {
         }
         int to = rows;
         if (fetch >= 0) {
-            to = (int) Math.min(rows, from + (fetch - delivered));
+            to = (int) Math.min(rows, from + Math.min(rows, fetch - delivered));
         }
         if (to <= from) {
             return null;

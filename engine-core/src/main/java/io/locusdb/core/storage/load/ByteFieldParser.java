@@ -138,6 +138,12 @@ final class ByteFieldParser {
      * field's bytes as a slice (no copy).
      */
     static MemorySegment checkString(MemorySegment s, long from, long to, ColumnType type) {
+        if (type.kind() == io.locusdb.core.storage.type.TypeKind.CHAR) {
+            // CHAR values are kept without trailing blanks (see ValueParser.checkString).
+            while (to > from && s.get(ValueLayout.JAVA_BYTE, to - 1) == ' ') {
+                to--;
+            }
+        }
         if (to - from >= 1 << 22) {
             throw new ValueFormatException("a text value of " + (to - from)
                     + " bytes is too long (values must be smaller than 4 MiB)");

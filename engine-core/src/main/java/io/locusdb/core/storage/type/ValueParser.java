@@ -144,6 +144,15 @@ public final class ValueParser {
 
     /** Checks a string against its column: length in characters and no NUL characters. */
     public static String checkString(String text, ColumnType type) {
+        if (type.kind() == TypeKind.CHAR) {
+            // CHAR(n) compares as if blank-padded: kept without trailing blanks, so grouping, DISTINCT and LIKE
+            // see one value for 'ab' and 'ab  '.
+            int end = text.length();
+            while (end > 0 && text.charAt(end - 1) == ' ') {
+                end--;
+            }
+            text = text.substring(0, end);
+        }
         if (text.indexOf('\0') >= 0) {
             throw new ValueFormatException("NUL character in text value (at character " + text.indexOf('\0') + ")");
         }
