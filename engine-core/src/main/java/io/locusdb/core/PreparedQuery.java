@@ -47,11 +47,16 @@ public final class PreparedQuery {
     }
 
     public QueryResult execute() {
+        return execute(ExecutionOptions.DEFAULTS);
+    }
+
+    /** Executes under per-query limits (memory budget, priority). */
+    public QueryResult execute(ExecutionOptions options) {
         for (int i = 0; i < bound.length; i++) {
             if (!bound[i]) {
                 throw new IllegalStateException("parameter " + (i + 1) + " is not set");
             }
         }
-        return plan.execute(parameters.clone());
+        return plan.execute(parameters.clone(), options);
     }
 }

@@ -21,6 +21,12 @@ public final class Session implements AutoCloseable {
         return engine.prepare(sql).execute(new Object[0]);
     }
 
+    /** Runs any statement under per-query limits (memory budget, priority). */
+    public QueryResult execute(String sql, ExecutionOptions options) {
+        checkOpen();
+        return engine.prepare(sql).execute(new Object[0], options);
+    }
+
     /** Plans a statement with {@code ?} parameters once; set them and execute as often as needed. */
     public PreparedQuery prepare(String sql) {
         checkOpen();

@@ -1,5 +1,6 @@
 package io.locusdb.core.query;
 
+import io.locusdb.core.ExecutionOptions;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultColumn;
 import java.util.List;
@@ -11,4 +12,9 @@ public interface PreparedStatementPlan {
     List<ResultColumn> columns();
 
     QueryResult execute(Object[] parameters);
+
+    /** Executes under the caller's limits; statements that run no query operators ignore them. */
+    default QueryResult execute(Object[] parameters, ExecutionOptions options) {
+        return execute(parameters);
+    }
 }

@@ -1,5 +1,6 @@
 package io.locusdb.core.query;
 
+import io.locusdb.core.ExecutionOptions;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;
 import io.locusdb.core.query.plan.ExplainWriter;
@@ -85,6 +86,11 @@ public final class QueryEngine {
 
         @Override
         public QueryResult execute(Object[] values) {
+            return execute(values, ExecutionOptions.DEFAULTS);
+        }
+
+        @Override
+        public QueryResult execute(Object[] values, ExecutionOptions options) {
             if (values.length != parameters) {
                 throw new LocusSqlException(SqlState.INVALID_PARAMETER, "the statement has " + parameters
                         + " parameter(s), " + values.length + " given");
@@ -95,7 +101,8 @@ public final class QueryEngine {
             if (query.explain()) {
                 return text(ExplainWriter.explain(physical, batchRows));
             }
-            QueryContext context = QueryContext.create(label(query.sql()));
+            QueryContext context = QueryContext.create(label(query.sql()), options.priority(),
+                    options.memoryBudgetBytes());
             try {
                 return runner.run(physical, context, new CopyOnWriteArrayList<>());
             } catch (IllegalStateException e) {
