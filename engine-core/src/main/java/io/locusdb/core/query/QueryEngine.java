@@ -105,6 +105,8 @@ public final class QueryEngine {
                     options.memoryBudgetBytes());
             try {
                 return runner.run(physical, context, new CopyOnWriteArrayList<>());
+            } catch (io.locusdb.core.exec.MemoryBudgetExceededException e) {
+                throw new LocusSqlException(SqlState.OUT_OF_MEMORY, e.getMessage(), 0, 0, e);
             } catch (IllegalStateException e) {
                 if (e.getMessage() != null && e.getMessage().contains("was dropped")) {
                     throw new LocusSqlException(SqlState.UNDEFINED_TABLE, e.getMessage());

@@ -1,5 +1,6 @@
 package io.locusdb.core.query.agg;
 
+import io.locusdb.core.exec.MemoryBudget;
 import io.locusdb.core.query.ColumnVector;
 import io.locusdb.core.storage.column.StringDictionary;
 import io.locusdb.core.storage.type.ColumnType;
@@ -18,6 +19,10 @@ public final class GroupTable {
     private final int keyCount;
     private final StringIds strings;
     private final Accumulator[] accumulators;
+    /** Charged as the table's arrays grow, so a query with runaway groups fails instead of exhausting the heap. */
+    private final MemoryBudget budget;
+    private final long bytesPerGroup;
+    private long charged;
     private long[] keys = new long[0];
     private long[] nullMasks = new long[0];
     private long[] hashes = new long[0];
@@ -32,6 +37,11 @@ public final class GroupTable {
     private int[] groups = new int[0];
 
     public GroupTable(List<ColumnType> keyTypes, List<AggregateCall> calls, StringIds strings) {
+        this(keyTypes, calls, strings, null);
+    }
+
+    /** A table whose growth is charged to {@code budget} (null: not accounted). */
+    public GroupTable(List<ColumnType> keyTypes, List<AggregateCall> calls, StringIds strings, MemoryBudget budget) {
         if (keyTypes.size() > 64) {
             throw new IllegalArgumentException("at most 64 grouping columns, got " + keyTypes.size());
         }
@@ -39,6 +49,9 @@ public final class GroupTable {
         this.keyCount = keyTypes.size();
         this.strings = strings;
         this.accumulators = Accumulator.createAll(calls);
+        this.budget = budget;
+        // keys, null mask, hash, row count, two hash slots, and an estimate of 16 bytes of state per aggregate.
+        this.bytesPerGroup = 8L * (keyCount + 3) + 8 + 16L * accumulators.length;
         this.slots = new int[16];
         Arrays.fill(slots, -1);
         this.mask = 15;
@@ -240,6 +253,7 @@ public final class GroupTable {
         int g = size++;
         if (g >= hashes.length) {
             int capacity = Math.max(16, hashes.length * 2);
+            charge((capacity - hashes.length) * bytesPerGroup);
             keys = Arrays.copyOf(keys, capacity * keyCount);
             nullMasks = Arrays.copyOf(nullMasks, capacity);
             hashes = Arrays.copyOf(hashes, capacity);
@@ -258,6 +272,21 @@ public final class GroupTable {
             a.grow(size);
         }
         return g;
+    }
+
+    private void charge(long bytes) {
+        if (budget != null) {
+            budget.reserve(bytes);
+            charged += bytes;
+        }
+    }
+
+    /** Gives the table's charge back to the budget once the table is dropped (e.g. merged into another). */
+    public void releaseMemory() {
+        if (budget != null && charged > 0) {
+            budget.release(charged);
+            charged = 0;
+        }
     }
 
     private void rehash() {

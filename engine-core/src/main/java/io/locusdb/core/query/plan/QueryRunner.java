@@ -160,7 +160,7 @@ public final class QueryRunner {
     private Relation collect(PhysicalPlan plan, PhysicalPlan.Scan scan, QueryContext query,
                              Consumer<TaskRecord> trace) {
         ScanProgram program = new ScanProgram(scan, scan.outputs(), plan.rex(), batchRows);
-        Relation relation = Relation.empty(program.outputTypes(), scan.names());
+        Relation relation = Relation.empty(program.outputTypes(), scan.names()).chargedTo(query.memory());
         try (TableSnapshot snapshot = scan.table().snapshot()) {
             ScanPipeline.submit(executor, query, snapshot, program.ranges(), program.columns(true), part -> {
                 ScanProgram.Kernels kernels = program.kernels();
@@ -199,14 +199,14 @@ public final class QueryRunner {
         try (TableSnapshot snapshot = scan.table().snapshot()) {
             List<Integer> nodes = snapshot.parts().stream().map(TablePart::homeNode).distinct().sorted().toList();
             int partitions = keys.length == 0 ? 1 : Math.max(1, executor.concurrencyHint());
-            targets = new MergeTargets(partitions, nodes, keyTypes, calls, strings);
+            targets = new MergeTargets(partitions, nodes, keyTypes, calls, strings, query);
             TaskClass mergeClass = executor.taskClass(MERGE_TASK_CLASS);
             ScanPipeline.submit(executor, query, snapshot, program.ranges(), program.columns(true), part -> {
                 ScanProgram.Kernels kernels = program.kernels();
                 ColumnVector[] keyColumns = new ColumnVector[keys.length];
                 ColumnVector[] arguments = new ColumnVector[calls.size()];
                 return new MaterializeJob.BatchConsumer() {
-                    private GroupTable table = new GroupTable(keyTypes, calls, strings);
+                    private GroupTable table = new GroupTable(keyTypes, calls, strings, query.memory());
 
                     @Override
                     public void accept(TaskContext ctx, Batch batch) {
@@ -227,7 +227,7 @@ public final class QueryRunner {
                         // task continues with a fresh one.
                         if (table.size() >= LOCAL_GROUPS_LIMIT) {
                             targets.hand(ctx, mergeClass, table, trace);
-                            table = new GroupTable(keyTypes, calls, strings);
+                            table = new GroupTable(keyTypes, calls, strings, query.memory());
                         }
                     }
 
@@ -255,11 +255,11 @@ public final class QueryRunner {
         private final List<ColumnType> keyTypes;
 
         MergeTargets(int partitions, List<Integer> nodes, List<ColumnType> keyTypes, List<AggregateCall> calls,
-                     StringIds strings) {
+                     StringIds strings, QueryContext query) {
             this.tables = new GroupTable[partitions];
             this.locks = new TaskLock[partitions];
             for (int r = 0; r < partitions; r++) {
-                tables[r] = new GroupTable(keyTypes, calls, strings);
+                tables[r] = new GroupTable(keyTypes, calls, strings, query.memory());
                 locks[r] = new TaskLock(executor);
             }
             this.nodes = nodes;
@@ -272,6 +272,8 @@ public final class QueryRunner {
                 return;
             }
             int partitions = tables.length;
+            java.util.concurrent.atomic.AtomicInteger unmerged = new java.util.concurrent.atomic.AtomicInteger(
+                    partitions);
             for (int r = 0; r < partitions; r++) {
                 int partition = r;
                 int node = nodes.isEmpty() ? TaskGraph.ANY_NODE : nodes.get(r % nodes.size());
@@ -286,6 +288,9 @@ public final class QueryRunner {
                         }
                     } finally {
                         locks[partition].unlock();
+                        if (unmerged.decrementAndGet() == 0) {
+                            local.releaseMemory();
+                        }
                     }
                     trace.accept(new TaskRecord(MERGE_TASK_CLASS, partition, node, c.node(), c.stolen(),
                             local.size()));

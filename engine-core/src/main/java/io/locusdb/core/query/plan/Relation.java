@@ -1,5 +1,6 @@
 package io.locusdb.core.query.plan;
 
+import io.locusdb.core.exec.MemoryBudget;
 import io.locusdb.core.query.ColumnVector;
 import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.result.ResultColumn;
@@ -15,6 +16,8 @@ public final class Relation {
     private final List<ColumnVector> columns;
     private final List<String> names;
     private int rows;
+    /** Charged per appended row (null: not accounted): collected scans hold their rows whole until sorted. */
+    private MemoryBudget budget;
 
     public Relation(List<ColumnVector> columns, List<String> names, int rows) {
         this.columns = List.copyOf(columns);
@@ -31,6 +34,12 @@ public final class Relation {
             columns.add(new ColumnVector(t, 16));
         }
         return new Relation(columns, names, 0);
+    }
+
+    /** Charges every later append to {@code memory}. */
+    public Relation chargedTo(MemoryBudget memory) {
+        this.budget = memory;
+        return this;
     }
 
     public List<ColumnVector> columns() {
@@ -55,6 +64,9 @@ public final class Relation {
 
     /** Appends the first {@code count} rows of {@code batch} (same column types), decoding encoded strings. */
     public void append(List<ColumnVector> batch, int count) {
+        if (budget != null) {
+            budget.reserve(count * estimatedRowBytes());
+        }
         int base = rows;
         for (int c = 0; c < columns.size(); c++) {
             ColumnVector target = columns.get(c);
@@ -66,6 +78,15 @@ public final class Relation {
             target.setSize(base + count);
         }
         rows = base + count;
+    }
+
+    /** Eight bytes a value and a null flag; strings are counted at an average of 48 bytes (reference + object). */
+    private long estimatedRowBytes() {
+        long bytes = 0;
+        for (ColumnVector c : columns) {
+            bytes += 1 + (c.type().physical() == io.locusdb.core.storage.type.TypeKind.Physical.STRING ? 48 : 8);
+        }
+        return bytes;
     }
 
     /** Rows {@code from..from+count-1} as a result batch with fresh vectors. */
