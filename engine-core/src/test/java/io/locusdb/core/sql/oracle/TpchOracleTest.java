@@ -1,10 +1,13 @@
 package io.locusdb.core.sql.oracle;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.DynamicContainer.dynamicContainer;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import io.locusdb.core.LocusDB;
 import io.locusdb.core.Session;
+import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.table.TablePart;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -159,7 +162,13 @@ class TpchOracleTest {
         if (!config.equals(loaded)) {
             closeLocus();
             locus = OracleTables.openLocus();
-            OracleTables.registerLineitem(locus, config.sf(), config.parts());
+            assertThat(locus.topology().nodeCount()).as("the fake two-node topology").isEqualTo(2);
+            Table lineitem = OracleTables.registerLineitem(locus, config.sf(), config.parts());
+            List<TablePart> parts = lineitem.version().parts();
+            assertThat(parts).as("lineitem parts for %s", config).hasSize(config.parts());
+            for (int p = 0; p < parts.size(); p++) {
+                assertThat(parts.get(p).homeNode()).as("node of part %d for %s", p, config).isEqualTo(p % 2);
+            }
             session = locus.connect();
             loaded = config;
         }
