@@ -1,0 +1,232 @@
+package io.locusdb.server.net;
+
+import io.locusdb.core.LocusDB;
+import io.locusdb.protocol.Message;
+import io.locusdb.server.metrics.MetricsHttpEndpoint;
+import io.locusdb.server.metrics.ServerMetrics;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The LocusDB server: protocol v1 (docs/protocol.md) over Netty, on an embedded {@link LocusDB} that it owns and
+ * closes. Event loops only frame, decode and route; statements run on virtual threads, one session at a time.
+ *
+ * <pre>{@code
+ * try (LocusServer server = LocusServer.start(LocusDB.open(LocusConfig.defaults()), ServerConfig.defaults())) {
+ *     server.awaitTermination();
+ * }
+ * }</pre>
+ */
+public final class LocusServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(LocusServer.class.getName());
+    private static final Duration CANCEL_WAIT = Duration.ofSeconds(5);
+
+    private final ServerConfig config;
+    private final LocusDB db;
+    private final ServerMetrics metrics;
+    private final ServerContext context;
+    private final EventLoopGroup acceptor;
+    private final EventLoopGroup workers;
+    private final ChannelGroup channels = new DefaultChannelGroup("locus-connections", GlobalEventExecutor.INSTANCE);
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private final Channel serverChannel;
+    private final MetricsHttpEndpoint metricsEndpoint;
+
+    private LocusServer(LocusDB db, ServerConfig config, ServerMetrics metrics) {
+        this.config = config;
+        this.db = db;
+        this.metrics = metrics;
+        Authenticator authenticator = new Authenticator(config.users(), config.tokens());
+        this.context = new ServerContext(config, db, metrics, authenticator, new SessionRegistry(config.maxSessions()),
+                version(), new AtomicBoolean());
+        SslContext tls = config.tls() == null ? null : TlsContexts.forServer(config.tls());
+        metrics.bindExecutor(db.executor());
+        acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        workers = new MultiThreadIoEventLoopGroup(config.effectiveIoThreads(), NioIoHandler.newFactory());
+        MetricsHttpEndpoint endpoint = null;
+        try {
+            ServerBootstrap bootstrap = new ServerBootstrap()
+                    .group(acceptor, workers)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, 256)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            channels.add(ch);
+                            ChannelPipeline p = ch.pipeline();
+                            if (tls != null) {
+                                SslHandler ssl = tls.newHandler(ch.alloc());
+                                ssl.setHandshakeTimeoutMillis(config.startupTimeout().toMillis());
+                                p.addLast("tls", ssl);
+                            }
+                            FrameDecoder frames = new FrameDecoder(config.maxFrameBytes(),
+                                    ServerConfig.MAX_STARTUP_FRAME_BYTES);
+                            p.addLast("preamble", new PreambleDecoder());
+                            p.addLast("frames", frames);
+                            p.addLast("session", new SessionHandler(context, frames));
+                        }
+                    });
+            serverChannel = bootstrap.bind(config.bindAddress(), config.port()).syncUninterruptibly().channel();
+            if (config.metricsPort() >= 0) {
+                endpoint = MetricsHttpEndpoint.start(config.metricsBindAddress(), config.metricsPort(), metrics);
+            }
+        } catch (IOException e) {
+            stopLoops();
+            throw new UncheckedIOException("cannot start the metrics endpoint: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            stopLoops();
+            throw e;
+        }
+        this.metricsEndpoint = endpoint;
+        if (authenticator.trustMode()) {
+            LOG.log(System.Logger.Level.WARNING, "no users or tokens configured: trust mode, every client is"
+                    + " accepted (listening on " + config.bindAddress() + ")");
+        }
+    }
+
+    /** Starts serving {@code db} (which the server closes on shutdown) with meters in a Prometheus registry. */
+    public static LocusServer start(LocusDB db, ServerConfig config) {
+        return start(db, config, ServerMetrics.prometheus());
+    }
+
+    public static LocusServer start(LocusDB db, ServerConfig config, ServerMetrics metrics) {
+        return new LocusServer(db, config, metrics);
+    }
+
+    /** The port the server listens on (the real one when the configuration said 0). */
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    public String jdbcUrl() {
+        String host = config.bindAddress().contains(":") ? "[" + config.bindAddress() + "]" : config.bindAddress();
+        return "jdbc:locusdb://" + host + ":" + port() + "/";
+    }
+
+    /** The metrics endpoint's port, or -1 when it is off. */
+    public int metricsPort() {
+        return metricsEndpoint == null ? -1 : metricsEndpoint.port();
+    }
+
+    public String metricsUrl() {
+        return metricsEndpoint == null ? null : metricsEndpoint.url();
+    }
+
+    public ServerMetrics metrics() {
+        return metrics;
+    }
+
+    public ServerConfig config() {
+        return config;
+    }
+
+    public LocusDB database() {
+        return db;
+    }
+
+    public void awaitTermination() throws InterruptedException {
+        terminated.await();
+    }
+
+    public boolean awaitTermination(Duration timeout) throws InterruptedException {
+        return terminated.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** Shuts down with the configured grace period. */
+    @Override
+    public void close() {
+        shutdown(config.shutdownGrace());
+    }
+
+    /**
+     * Stops accepting, sends NOTICE 57P01 to every session, lets running statements finish until {@code grace}
+     * has passed, cancels the rest (ERROR 57P01), closes every connection and then the database. Idempotent; a
+     * second caller waits for the first to finish.
+     */
+    public void shutdown(Duration grace) {
+        if (!stopping.compareAndSet(false, true)) {
+            awaitQuietly();
+            return;
+        }
+        long deadline = System.nanoTime() + grace.toNanos();
+        try {
+            serverChannel.close().syncUninterruptibly();
+            context.draining().set(true);
+            for (ServerSession session : context.sessions().all()) {
+                session.out().send(new Message.Notice("57P01", "the server is shutting down; running statements"
+                        + " may finish within " + grace.toMillis() + " ms"));
+            }
+            waitUntilIdle(deadline);
+            for (ServerSession session : context.sessions().all()) {
+                session.stopResult(ResultStream.Stop.SHUTDOWN);
+            }
+            waitUntilIdle(System.nanoTime() + CANCEL_WAIT.toNanos());
+            channels.close().awaitUninterruptibly(CANCEL_WAIT.toMillis());
+            acceptor.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+            if (metricsEndpoint != null) {
+                metricsEndpoint.close();
+            }
+        } finally {
+            try {
+                db.close();
+            } finally {
+                terminated.countDown();
+            }
+        }
+    }
+
+    private void stopLoops() {
+        acceptor.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+        workers.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+    }
+
+    private void waitUntilIdle(long deadlineNanos) {
+        while (System.nanoTime() < deadlineNanos
+                && context.sessions().all().stream().anyMatch(ServerSession::busy)) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private void awaitQuietly() {
+        try {
+            terminated.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static String version() {
+        String v = LocusServer.class.getPackage().getImplementationVersion();
+        return "LocusDB " + (v == null ? "0.1.0-SNAPSHOT" : v);
+    }
+}

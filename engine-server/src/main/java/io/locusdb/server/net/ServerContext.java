@@ -1,0 +1,19 @@
+package io.locusdb.server.net;
+
+import io.locusdb.core.ExecutionOptions;
+import io.locusdb.core.LocusDB;
+import io.locusdb.server.metrics.ServerMetrics;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** What every connection of one server shares. */
+record ServerContext(ServerConfig config, LocusDB db, ServerMetrics metrics, Authenticator authenticator,
+                     SessionRegistry sessions, String serverVersion, AtomicBoolean draining) {
+
+    ExecutionOptions executionOptions() {
+        return ExecutionOptions.DEFAULTS.withMemoryBudget(config.queryMemoryBudgetBytes());
+    }
+
+    boolean isDraining() {
+        return draining.get();
+    }
+}

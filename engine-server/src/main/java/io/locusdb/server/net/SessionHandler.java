@@ -1,0 +1,309 @@
+package io.locusdb.server.net;
+
+import io.locusdb.protocol.Message;
+import io.locusdb.protocol.MessageCodec;
+import io.locusdb.protocol.Protocol;
+import io.locusdb.protocol.ProtocolException;
+import io.locusdb.protocol.WireReader;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
+
+/**
+ * A connection's protocol state machine on its event loop: STARTUP (or CANCEL_REQUEST) first, then requests handed
+ * to the {@link ServerSession}; FETCH, CANCEL, CLOSE_RESULT, PING and TERMINATE are answered here at once, so they
+ * work while a result streams. Startup and idle timeouts, and every fatal error (one ERROR frame, then the
+ * connection closes — other connections never notice) are handled here too.
+ */
+final class SessionHandler extends ChannelInboundHandlerAdapter {
+    private static final System.Logger LOG = System.getLogger(SessionHandler.class.getName());
+    /** PBKDF2 is deliberately slow: at most one check per CPU at a time, whatever the number of logins. */
+    private static final Semaphore PASSWORD_CHECKS = new Semaphore(Runtime.getRuntime().availableProcessors());
+    private static final int MAX_HELD_FRAMES = 64;
+    private static final long LINGER_MILLIS = 2000;
+
+    private enum Phase { STARTUP, AUTHENTICATING, SESSION, CLOSING }
+
+    private final ServerContext ctx;
+    private final FrameDecoder frames;
+    private final ArrayDeque<Frame> held = new ArrayDeque<>();
+    private Channel channel;
+    private Outbound out;
+    private Phase phase = Phase.STARTUP;
+    private ServerSession session;
+    private ScheduledFuture<?> startupTimer;
+    private ScheduledFuture<?> idleTimer;
+    private long lastFrameNanos = System.nanoTime();
+
+    SessionHandler(ServerContext ctx, FrameDecoder frames) {
+        this.ctx = ctx;
+        this.frames = frames;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext c) throws Exception {
+        channel = c.channel();
+        out = new Outbound(channel, ctx.metrics());
+        startupTimer = channel.eventLoop().schedule(this::startupTimedOut,
+                ctx.config().startupTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        super.channelActive(c);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext c, Object msg) {
+        if (!(msg instanceof Frame frame)) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        ctx.metrics().frameReceived();
+        switch (phase) {
+            case CLOSING -> {
+            }
+            case AUTHENTICATING -> {
+                held.add(frame);
+                if (held.size() > MAX_HELD_FRAMES) {
+                    fatal(ProtocolException.PROTOCOL_VIOLATION, "too many frames before READY");
+                }
+            }
+            default -> handle(frame);
+        }
+    }
+
+    private void handle(Frame frame) {
+        Message m;
+        try {
+            m = MessageCodec.read(frame.type(), new WireReader(frame.payload(), Protocol.messageName(frame.type())),
+                    null);
+        } catch (ProtocolException e) {
+            fatal(e.sqlState(), e.getMessage());
+            return;
+        }
+        if (frame.type() >= Protocol.READY) {
+            fatal(ProtocolException.PROTOCOL_VIOLATION, Protocol.messageName(frame.type())
+                    + " is a server message; a client may not send it");
+            return;
+        }
+        if (phase == Phase.STARTUP) {
+            startup(m);
+        } else {
+            lastFrameNanos = System.nanoTime();
+            request(m);
+        }
+    }
+
+    private void startup(Message m) {
+        switch (m) {
+            case Message.CancelRequest cancel -> {
+                ctx.sessions().cancel(cancel.sessionId(), cancel.cancelKey());
+                phase = Phase.CLOSING;
+                channel.close();
+            }
+            case Message.Startup startup -> {
+                if (ctx.authenticator().isSlow(startup)) {
+                    phase = Phase.AUTHENTICATING;
+                    channel.config().setAutoRead(false);
+                    Thread.ofVirtual().name("locus-auth").start(() -> {
+                        Authenticator.Outcome outcome = checkPassword(startup);
+                        channel.eventLoop().execute(() -> authenticated(outcome));
+                    });
+                } else {
+                    authenticated(ctx.authenticator().authenticate(startup));
+                }
+            }
+            default -> fatal(ProtocolException.PROTOCOL_VIOLATION, "expected STARTUP or CANCEL_REQUEST first, got "
+                    + Protocol.messageName(m.type()));
+        }
+    }
+
+    private Authenticator.Outcome checkPassword(Message.Startup startup) {
+        try {
+            PASSWORD_CHECKS.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Authenticator.Outcome.refuse("57P01", "the server is shutting down");
+        }
+        try {
+            return ctx.authenticator().authenticate(startup);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "password check failed", e);
+            return Authenticator.Outcome.refuse("XX000", "internal error while checking the password");
+        } finally {
+            PASSWORD_CHECKS.release();
+        }
+    }
+
+    private void authenticated(Authenticator.Outcome outcome) {
+        if (phase == Phase.CLOSING || !channel.isActive()) {
+            return;
+        }
+        if (!outcome.accepted()) {
+            ctx.metrics().connectionRejected("authentication");
+            fatal(outcome.sqlState(), outcome.message());
+            return;
+        }
+        if (ctx.isDraining()) {
+            ctx.metrics().connectionRejected("shutdown");
+            fatal("57P01", "the server is shutting down");
+            return;
+        }
+        if (!ctx.sessions().reserve()) {
+            ctx.metrics().connectionRejected("session-limit");
+            fatal("53300", "too many sessions: this server allows " + ctx.sessions().maxSessions());
+            return;
+        }
+        SessionRegistry registry = ctx.sessions();
+        session = new ServerSession(registry.nextId(), registry.newCancelKey(), outcome.user(), ctx, out);
+        registry.add(session);
+        ctx.metrics().sessionOpened();
+        phase = Phase.SESSION;
+        startupTimer.cancel(false);
+        frames.authenticated();
+        out.send(new Message.Ready(session.id(), session.cancelKey(), ctx.serverVersion(),
+                ctx.config().maxFrameBytes(), ctx.config().maxStatementsPerSession()));
+        lastFrameNanos = System.nanoTime();
+        scheduleIdleCheck(ctx.config().idleTimeout().toNanos());
+        while (phase == Phase.SESSION && !held.isEmpty()) {
+            handle(held.poll());
+        }
+        if (phase == Phase.SESSION) {
+            channel.config().setAutoRead(true);
+        }
+    }
+
+    private void request(Message m) {
+        switch (m) {
+            case Message.Ping p -> out.send(new Message.Pong());
+            case Message.Terminate t -> {
+                phase = Phase.CLOSING;
+                channel.close();
+            }
+            case Message.Fetch f -> session.addCredit(f.batches());
+            case Message.Cancel c -> session.stopResult(ResultStream.Stop.CANCEL);
+            case Message.CloseResult c -> session.stopResult(ResultStream.Stop.CLOSE_RESULT);
+            case Message.Startup s -> fatal(ProtocolException.PROTOCOL_VIOLATION,
+                    "STARTUP is only valid as the first frame of a connection");
+            case Message.CancelRequest s -> fatal(ProtocolException.PROTOCOL_VIOLATION,
+                    "CANCEL_REQUEST is only valid as the first frame of a connection");
+            default -> session.request(m);
+        }
+    }
+
+    private void scheduleIdleCheck(long delayNanos) {
+        idleTimer = channel.eventLoop().schedule(this::checkIdle, Math.max(1, delayNanos), TimeUnit.NANOSECONDS);
+    }
+
+    /** Idle means no frame and no statement: a long statement or a paused result never counts as idle time. */
+    private void checkIdle() {
+        if (phase != Phase.SESSION) {
+            return;
+        }
+        long limit = ctx.config().idleTimeout().toNanos();
+        if (session.busy()) {
+            scheduleIdleCheck(limit);
+            return;
+        }
+        long idle = System.nanoTime() - Math.max(lastFrameNanos, session.lastActivityNanos());
+        if (idle >= limit) {
+            fatal("57P05", "idle timeout: no request for " + ctx.config().idleTimeout().toMillis() + " ms");
+        } else {
+            scheduleIdleCheck(limit - idle);
+        }
+    }
+
+    private void startupTimedOut() {
+        if (phase == Phase.STARTUP || phase == Phase.AUTHENTICATING) {
+            ctx.metrics().connectionRejected("startup-timeout");
+            phase = Phase.CLOSING;
+            channel.close();
+        }
+    }
+
+    /**
+     * Answers one ERROR and closes. Input is discarded meanwhile and the output is shut down first (close_notify
+     * with TLS), so the peer reads the ERROR and then the end of the stream; closing at once with unread input
+     * would reset the connection and could destroy the ERROR before the peer reads it.
+     */
+    void fatal(String sqlState, String message) {
+        if (phase == Phase.CLOSING) {
+            return;
+        }
+        phase = Phase.CLOSING;
+        frames.discardFromNowOn();
+        cancelTimers();
+        out.error(sqlState, message).addListener(f -> {
+            SslHandler tls = channel.pipeline().get(SslHandler.class);
+            if (tls != null) {
+                tls.closeOutbound();
+            } else if (channel instanceof SocketChannel socket && socket.isActive()) {
+                socket.shutdownOutput();
+            }
+            channel.eventLoop().schedule(() -> {
+                channel.close();
+            }, LINGER_MILLIS, TimeUnit.MILLISECONDS);
+        });
+    }
+
+    private void cancelTimers() {
+        if (startupTimer != null) {
+            startupTimer.cancel(false);
+        }
+        if (idleTimer != null) {
+            idleTimer.cancel(false);
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext c) throws Exception {
+        if (session != null) {
+            session.wake();
+        }
+        super.channelWritabilityChanged(c);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext c) throws Exception {
+        phase = Phase.CLOSING;
+        cancelTimers();
+        held.clear();
+        if (session != null) {
+            session.close();
+        }
+        super.channelInactive(c);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
+        ProtocolException protocol = find(cause, ProtocolException.class);
+        if (protocol != null) {
+            if (phase == Phase.STARTUP) {
+                ctx.metrics().connectionRejected("protocol");
+            }
+            fatal(protocol.sqlState(), protocol.getMessage());
+        } else if (find(cause, SSLException.class) != null || find(cause, IOException.class) != null) {
+            LOG.log(System.Logger.Level.DEBUG, "connection " + channel + " failed: " + cause);
+            phase = Phase.CLOSING;
+            channel.close();
+        } else {
+            LOG.log(System.Logger.Level.ERROR, "unexpected error on " + channel, cause);
+            fatal("XX000", "internal error: " + cause.getClass().getSimpleName());
+        }
+    }
+
+    private static <T extends Throwable> T find(Throwable e, Class<T> type) {
+        for (int depth = 0; e != null && depth < 16; e = e.getCause(), depth++) {
+            if (type.isInstance(e)) {
+                return type.cast(e);
+            }
+        }
+        return null;
+    }
+}
