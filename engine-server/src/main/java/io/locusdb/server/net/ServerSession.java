@@ -280,18 +280,13 @@ final class ServerSession {
             throws InterruptedException {
         List<WireType> types = columns.stream().map(ColumnDescription::type).toList();
         int maxFrame = ctx.config().maxFrameBytes();
-        ResultBatch batch = null;
+        // The next batch is pulled as soon as the last one is sent, so the end of a result is seen (and RESULT_END
+        // sent) without waiting for credit; with no credit left, that one unencoded batch waits.
+        ResultBatch batch = result.nextBatch();
         int offset = 0;
-        while (true) {
+        while (batch != null) {
             if (!r.awaitSendable(out.channel()::isWritable)) {
                 return null;
-            }
-            if (batch == null || offset >= batch.rows()) {
-                batch = result.nextBatch();
-                offset = 0;
-                if (batch == null) {
-                    return new Message.ResultEnd(-1, streamed.rows, false);
-                }
             }
             int wanted = batch.rows() - offset;
             if (r.maxRows > 0) {
@@ -312,7 +307,12 @@ final class ServerSession {
                 boolean more = offset < batch.rows() || result.nextBatch() != null;
                 return new Message.ResultEnd(-1, streamed.rows, more);
             }
+            if (offset >= batch.rows()) {
+                batch = result.nextBatch();
+                offset = 0;
+            }
         }
+        return new Message.ResultEnd(-1, streamed.rows, false);
     }
 
     /** The batch buffer is still Netty's until its write completes; if that takes too long, it is left to Netty. */
