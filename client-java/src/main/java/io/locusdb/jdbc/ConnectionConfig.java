@@ -68,7 +68,7 @@ record ConnectionConfig(String host, int port, String database, String user, Str
         int slash = rest.indexOf('/');
         if (slash >= 0) {
             authority = rest.substring(0, slash);
-            database = decode(url, rest.substring(slash + 1));
+            database = decode(url, rest.substring(slash + 1), "the database name");
             if (database.contains("/")) {
                 throw bad(url, "the database name '" + database + "' contains '/'");
             }
@@ -107,8 +107,8 @@ record ConnectionConfig(String host, int port, String database, String user, Str
                     continue;
                 }
                 int eq = pair.indexOf('=');
-                String key = decode(url, eq < 0 ? pair : pair.substring(0, eq));
-                String value = eq < 0 ? "" : decode(url, pair.substring(eq + 1));
+                String key = decode(url, eq < 0 ? pair : pair.substring(0, eq), "a parameter name");
+                String value = eq < 0 ? "" : decode(url, pair.substring(eq + 1), "the value of " + key);
                 if (!SETTINGS.containsKey(key)) {
                     throw bad(url, "unknown parameter '" + key + "' (known: " + String.join(", ", SETTINGS.keySet())
                             + ")");
@@ -197,7 +197,7 @@ record ConnectionConfig(String host, int port, String database, String user, Str
     }
 
     /** Percent-decoding (UTF-8); '+' stays '+', so a password may hold it. */
-    private static String decode(String url, String s) throws SQLException {
+    private static String decode(String url, String s, String what) throws SQLException {
         if (s.indexOf('%') < 0) {
             return s;
         }
@@ -207,7 +207,7 @@ record ConnectionConfig(String host, int port, String database, String user, Str
             if (c == '%') {
                 if (i + 2 >= s.length() || Character.digit(s.charAt(i + 1), 16) < 0
                         || Character.digit(s.charAt(i + 2), 16) < 0) {
-                    throw bad(url, "bad percent escape in '" + s + "'");
+                    throw bad(url, "bad percent escape in " + what + " (%XX expected)");
                 }
                 out.write(Character.digit(s.charAt(i + 1), 16) * 16 + Character.digit(s.charAt(i + 2), 16));
                 i += 2;

@@ -276,6 +276,19 @@ public final class LocusConnection implements Connection {
         }
     }
 
+    /**
+     * Whether bytes of a server frame are already here. A result whose credit is used up may still be followed by
+     * RESULT_END without more credit; reading what has arrived before sending FETCH or CLOSE_RESULT keeps those
+     * messages from crossing a RESULT_END (the server ignores such strays, but there is no need to send them).
+     */
+    boolean inputAvailable() {
+        try {
+            return in.available() > 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private String socketTimeoutText() {
         try {
             return socket.getSoTimeout() + " ms";

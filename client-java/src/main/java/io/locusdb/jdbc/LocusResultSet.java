@@ -132,7 +132,7 @@ final class LocusResultSet implements ResultSet {
     /** The next batch with rows, or null at the end; asks for credit only when the granted credit is used up. */
     private DecodedBatch readBatch() throws SQLException {
         while (!done) {
-            if (credit == 0) {
+            if (credit == 0 && !connection.inputAvailable()) {
                 connection.send(new Message.Fetch(fetchBatches));
                 credit = fetchBatches;
             }
@@ -219,6 +219,17 @@ final class LocusResultSet implements ResultSet {
         batch = null;
         lookahead = null;
         try {
+            if (!done && connection != null && !connection.isClosed() && !connection.isBroken()) {
+                while (!done && credit == 0 && connection.inputAvailable()) {
+                    try {
+                        readBatch(); // only RESULT_END (or an ERROR) can be waiting when the credit is used up
+                    } catch (SQLException e) {
+                        if (!done || connection.isBroken()) {
+                            throw e;
+                        }
+                    }
+                }
+            }
             if (!done && connection != null && !connection.isClosed() && !connection.isBroken()) {
                 connection.send(new Message.CloseResult());
                 drain:
