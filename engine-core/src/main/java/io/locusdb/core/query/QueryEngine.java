@@ -105,6 +105,11 @@ public final class QueryEngine {
                     options.memoryBudgetBytes());
             try {
                 return runner.run(physical, context, new CopyOnWriteArrayList<>());
+            } catch (java.util.concurrent.CancellationException e) {
+                // The calling thread was interrupted while the query ran (the server cancelling a statement): the
+                // wait gave up, so stop the query's tasks too instead of letting them run on unread.
+                context.cancel("the statement was cancelled");
+                throw e;
             } catch (io.locusdb.core.exec.MemoryBudgetExceededException e) {
                 throw new LocusSqlException(SqlState.OUT_OF_MEMORY, e.getMessage(), 0, 0, e);
             } catch (IllegalStateException e) {

@@ -29,6 +29,8 @@ final class ServerSession {
     private static final int MAX_QUEUED = 32;
     /** A batch buffer grown beyond this by a wide result is dropped afterwards rather than kept for the session. */
     private static final int KEPT_WRITER_BYTES = 1 << 20;
+    /** The initial credit of a METADATA answer, which has no fetch field. */
+    static final int METADATA_CREDIT = 2;
 
     private final long id;
     private final long cancelKey;
@@ -94,8 +96,9 @@ final class ServerSession {
             case Message.Execute e -> openResult(e.fetchBatches(), e.maxRows(), e.timeoutMillis(), () -> execute(e));
             case Message.Query q -> openResult(q.fetchBatches(), q.maxRows(), q.timeoutMillis(),
                     () -> engine.execute(q.sql(), ctx.executionOptions()));
-            // METADATA carries no credit: it starts with one batch, like fetch = 1.
-            case Message.Metadata md -> openResult(1, 0, 0, () -> MetadataResults.answer(ctx.db().catalog(), md));
+            // METADATA carries no credit of its own (docs/protocol.md).
+            case Message.Metadata md -> openResult(METADATA_CREDIT, 0, 0,
+                    () -> MetadataResults.answer(ctx.db().catalog(), md));
             default -> throw new IllegalArgumentException("not a session request: " + m);
         };
         if (queue.submit(task) >= MAX_QUEUED) {

@@ -1,0 +1,129 @@
+package io.locusdb.server.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.locusdb.protocol.Message;
+import io.locusdb.protocol.Protocol;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The limits of docs/protocol.md: frame size, sessions, idle and startup timeouts; and clients that vanish. */
+class ServerLimitsTest {
+    static LocusServer server;
+
+    @BeforeAll
+    static void start() {
+        server = TestServers.start(Map.of("max-sessions", "3", "idle-timeout", "400ms", "startup-timeout", "400ms",
+                "max-frame-bytes", "64k"), "LOAD TPCH SCALE 0.01 PARTS 2");
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    @Test
+    void aFrameOverTheLimitIsRefusedWith54000BeforeItsBodyAndOnlyThatConnectionCloses() throws Exception {
+        try (RawClient healthy = RawClient.connect(server.port()); RawClient big = RawClient.connect(server.port())) {
+            healthy.startup();
+            big.startup();
+            // Only the header of a 1 GiB frame: the server must not wait for the body.
+            big.sendBytes(new byte[] {0x40, 0, 0, 0, Protocol.PREPARE});
+            Message.Error e = big.expectError("54000");
+            assertThat(e.message()).isEqualTo("frame of 1073741824 bytes exceeds the limit of 65536");
+            assertThat(big.closedByServer(Duration.ofSeconds(5))).isTrue();
+            assertThat(healthy.query("SELECT count(*) FROM nation").single()).isEqualTo(25L);
+        }
+    }
+
+    @Test
+    void resultFramesStayUnderTheFrameLimit() throws Exception {
+        try (RawClient c = RawClient.connect(server.port())) {
+            c.startup();
+            // ~4096 comments of up to 44 characters would need a frame of ~200 KB: the server splits it.
+            RawClient.Result r = c.query("SELECT l_comment, l_orderkey FROM lineitem");
+            assertThat(r.batches()).hasSizeGreaterThan(60_000 / 4096);
+            assertThat(r.end().rowsSent()).isEqualTo(r.rows().size());
+        }
+    }
+
+    @Test
+    void theSessionLimitRefusesTheNextSessionWith53300() throws Exception {
+        awaitSessions(0);
+        try (RawClient a = RawClient.connect(server.port()); RawClient b = RawClient.connect(server.port());
+             RawClient c = RawClient.connect(server.port()); RawClient d = RawClient.connect(server.port())) {
+            a.startup();
+            b.startup();
+            c.startup();
+            d.preamble().send(new Message.Startup("x", "", "", "", "test"));
+            assertThat(d.expectError("53300").message()).contains("3");
+            assertThat(d.closedByServer(Duration.ofSeconds(5))).isTrue();
+            assertThat(a.query("SELECT count(*) FROM region").single()).isEqualTo(5L);
+        }
+        awaitSessions(0);
+        try (RawClient again = RawClient.connect(server.port())) {
+            again.startup();
+        }
+    }
+
+    @Test
+    void anIdleSessionIsClosedWith57P05ButARunningStatementIsNotIdle() throws Exception {
+        try (RawClient c = RawClient.connect(server.port())) {
+            c.startup();
+            // A result paused for credit longer than the idle timeout: the session is not idle.
+            c.send(new Message.Query("SELECT l_orderkey FROM lineitem", 0, 1, 0));
+            c.expect(Message.ResultHeader.class);
+            c.expect(Message.Batch.class);
+            Thread.sleep(700);
+            c.send(new Message.Fetch(1_000_000));
+            assertThat(c.result().end().truncated()).isFalse();
+            long start = System.nanoTime();
+            Message.Error e = c.expectError("57P05");
+            assertThat(e.message()).contains("idle timeout");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(300),
+                    Duration.ofSeconds(5));
+            assertThat(c.closedByServer(Duration.ofSeconds(5))).isTrue();
+        }
+    }
+
+    @Test
+    void aConnectionWithoutStartupIsClosedAfterTheStartupTimeout() throws Exception {
+        try (RawClient c = RawClient.connect(server.port())) {
+            c.preamble();
+            assertThat(c.closedByServer(Duration.ofSeconds(5))).isTrue();
+        }
+    }
+
+    @Test
+    void aClientVanishingMidResultCancelsTheQueryAndFreesTheSession() throws Exception {
+        awaitSessions(0);
+        RawClient c = RawClient.connect(server.port());
+        c.startup();
+        c.send(new Message.Query("SELECT l_orderkey, l_comment FROM lineitem", 0, 1, 0));
+        c.expect(Message.ResultHeader.class);
+        c.expect(Message.Batch.class);
+        assertThat(server.metrics().queriesInflight()).isEqualTo(1);
+        c.close();
+        awaitSessions(0);
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (server.metrics().queriesInflight() != 0 && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertThat(server.metrics().queriesInflight()).isZero();
+        try (RawClient next = RawClient.connect(server.port())) {
+            next.startup();
+            assertThat(next.query("SELECT count(*) FROM nation").single()).isEqualTo(25L);
+        }
+    }
+
+    static void awaitSessions(int expected) throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (server.metrics().sessions() != expected && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertThat(server.metrics().sessions()).isEqualTo(expected);
+    }
+}
