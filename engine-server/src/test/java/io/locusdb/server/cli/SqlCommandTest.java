@@ -40,9 +40,13 @@ class SqlCommandTest {
     }
 
     @Test
-    void withoutEmbeddedItSaysWhatIsMissing() {
-        assertThat(run("sql")).isEqualTo(2);
-        assertThat(err.toString()).startsWith("locus: ").contains("--embedded");
+    void withoutEmbeddedItConnectsThroughJdbcAndSaysWhereItTried() throws Exception {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        assertThat(run("sql", "jdbc:locusdb://127.0.0.1:" + port + "/", "-c", "SELECT 1")).isEqualTo(2);
+        assertThat(err.toString()).startsWith("locus: ").contains("could not connect to 127.0.0.1:" + port);
     }
 
     @Test

@@ -1,0 +1,62 @@
+package io.locusdb.server.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The server's settings: the documented defaults, the properties file, and clear errors for bad values. */
+class ServerConfigTest {
+    @Test
+    void defaultsAreTheDocumentedOnes() {
+        ServerConfig c = ServerConfig.defaults();
+        assertThat(c.bindAddress()).isEqualTo("127.0.0.1");
+        assertThat(c.port()).isEqualTo(5499);
+        assertThat(c.maxFrameBytes()).isEqualTo(16 << 20);
+        assertThat(c.maxStatementsPerSession()).isEqualTo(1024);
+        assertThat(c.maxSessions()).isEqualTo(512);
+        assertThat(c.idleTimeout()).isEqualTo(Duration.ofMinutes(30));
+        assertThat(c.startupTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(c.queryMemoryBudgetBytes()).isEqualTo(1L << 30);
+        assertThat(c.trustMode()).isTrue();
+        assertThat(c.tls()).isNull();
+    }
+
+    @Test
+    void aPropertiesFileSetsLimitsUsersTokensAndTls(@TempDir Path dir) throws Exception {
+        String alice = PasswordHash.create("pw".toCharArray(), 10).format();
+        Path file = dir.resolve("server.properties");
+        Files.writeString(file, String.join("\n",
+                "port = 0", "bind = 0.0.0.0", "max-frame-bytes = 1m", "idle-timeout = 90s", "startup-timeout = 500ms",
+                "query-memory-budget = 256MiB", "max-sessions = 7", "metrics.port = -1",
+                "user.alice = " + alice, "token.ci = " + Authenticator.tokenHash("t"),
+                "tls.keystore = " + dir.resolve("k.p12"), "tls.keystore-password = x"));
+        ServerConfig c = ServerConfig.load(file);
+        assertThat(c.port()).isZero();
+        assertThat(c.bindAddress()).isEqualTo("0.0.0.0");
+        assertThat(c.maxFrameBytes()).isEqualTo(1 << 20);
+        assertThat(c.idleTimeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(c.startupTimeout()).isEqualTo(Duration.ofMillis(500));
+        assertThat(c.queryMemoryBudgetBytes()).isEqualTo(256L << 20);
+        assertThat(c.maxSessions()).isEqualTo(7);
+        assertThat(c.users()).containsEntry("alice", alice);
+        assertThat(c.tokens()).containsKey("ci");
+        assertThat(c.trustMode()).isFalse();
+        assertThat(c.tls().keystore()).isEqualTo(dir.resolve("k.p12"));
+    }
+
+    @Test
+    void badSettingsAreRefusedNamingTheKey() {
+        ServerConfig d = ServerConfig.defaults();
+        assertThatThrownBy(() -> d.with("idle-timout", "1s")).hasMessageContaining("unknown setting 'idle-timout'");
+        assertThatThrownBy(() -> d.with("idle-timeout", "soon")).hasMessageContaining("idle-timeout");
+        assertThatThrownBy(() -> d.with("max-frame-bytes", "4g")).hasMessageContaining("max-frame-bytes");
+        assertThatThrownBy(() -> d.with("port", "70000")).hasMessageContaining("port");
+        assertThatThrownBy(() -> d.with("user.bob", "plaintext")).hasMessageContaining("user.bob");
+        assertThatThrownBy(() -> d.with("token.x", "sha256:abc")).hasMessageContaining("token.x");
+    }
+}
