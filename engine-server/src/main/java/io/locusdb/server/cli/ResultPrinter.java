@@ -3,23 +3,40 @@ package io.locusdb.server.cli;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultColumn;
 import java.io.PrintWriter;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** Prints a result as an aligned text table (numbers right-aligned), then its row count. */
+/**
+ * Prints a result as an aligned text table (numbers right-aligned), then its row count. The rows come from an
+ * embedded {@link QueryResult} or from a JDBC {@link ResultSet}; both are read to the end (the count is exact) and
+ * the first {@code maxRows} rows are shown.
+ */
 final class ResultPrinter {
     private ResultPrinter() {
     }
 
     static void print(QueryResult result, PrintWriter out, int maxRows) {
         List<ResultColumn> columns = result.columns();
+        List<String> names = new ArrayList<>();
+        boolean[] numeric = new boolean[columns.size()];
+        for (int c = 0; c < numeric.length; c++) {
+            names.add(columns.get(c).name());
+            numeric[c] = switch (columns.get(c).type().kind()) {
+                case INTEGER, BIGINT, DECIMAL, DOUBLE -> true;
+                default -> false;
+            };
+        }
         List<String[]> rows = new ArrayList<>();
         long total = 0;
         while (result.next()) {
             total++;
             if (rows.size() < maxRows) {
-                String[] row = new String[columns.size()];
+                String[] row = new String[names.size()];
                 for (int c = 0; c < row.length; c++) {
                     Object v = result.getObject(c);
                     row[c] = v == null ? "NULL" : v.toString();
@@ -27,21 +44,50 @@ final class ResultPrinter {
                 rows.add(row);
             }
         }
-        int[] width = new int[columns.size()];
-        boolean[] numeric = new boolean[columns.size()];
-        for (int c = 0; c < width.length; c++) {
-            width[c] = columns.get(c).name().length();
-            numeric[c] = switch (columns.get(c).type().kind()) {
-                case INTEGER, BIGINT, DECIMAL, DOUBLE -> true;
+        render(names, numeric, rows, total, out);
+    }
+
+    static void print(ResultSet result, PrintWriter out, int maxRows) throws SQLException {
+        ResultSetMetaData md = result.getMetaData();
+        List<String> names = new ArrayList<>();
+        boolean[] numeric = new boolean[md.getColumnCount()];
+        for (int c = 0; c < numeric.length; c++) {
+            names.add(md.getColumnLabel(c + 1));
+            numeric[c] = switch (md.getColumnType(c + 1)) {
+                case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT, Types.DECIMAL, Types.NUMERIC,
+                     Types.DOUBLE, Types.FLOAT, Types.REAL -> true;
                 default -> false;
             };
+        }
+        List<String[]> rows = new ArrayList<>();
+        long total = 0;
+        while (result.next()) {
+            total++;
+            if (rows.size() < maxRows) {
+                String[] row = new String[names.size()];
+                for (int c = 0; c < row.length; c++) {
+                    // getObject, as the embedded printer does: DECIMAL keeps its scale, DOUBLE prints as Java does
+                    Object v = result.getObject(c + 1);
+                    row[c] = v == null ? "NULL" : v.toString();
+                }
+                rows.add(row);
+            }
+        }
+        render(names, numeric, rows, total, out);
+    }
+
+    private static void render(List<String> names, boolean[] numeric, List<String[]> rows, long total,
+                               PrintWriter out) {
+        int[] width = new int[names.size()];
+        for (int c = 0; c < width.length; c++) {
+            width[c] = names.get(c).length();
             for (String[] row : rows) {
                 width[c] = Math.max(width[c], row[c].length());
             }
         }
         StringBuilder line = new StringBuilder();
         for (int c = 0; c < width.length; c++) {
-            line.append(c == 0 ? "" : " | ").append(pad(columns.get(c).name(), width[c], false));
+            line.append(c == 0 ? "" : " | ").append(pad(names.get(c), width[c], false));
         }
         out.println(line.toString().stripTrailing());
         line.setLength(0);
