@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
                 "  bench load [SF]        LocusDB vs DuckDB: lineitem load time and footprint",
                 "  bench query [SF]       LocusDB vs DuckDB: TPC-H Q1, Q6 and the paper's scan shapes, 1 and 2 threads",
                 "  calibrate [--help]     the stealing-threshold calibration experiment and move/repartition speeds"},
-        subcommands = {TopologyCommand.class, LoadCommand.class, SqlCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {TopologyCommand.class, LoadCommand.class, SqlCommand.class, ServeCommand.class,
+                PasswdCommand.class, CommandLine.HelpCommand.class})
 public final class LocusCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,108 @@
+package io.locusdb.server.cli;
+
+import io.locusdb.core.LocusConfig;
+import io.locusdb.core.LocusDB;
+import io.locusdb.core.storage.load.TpchLoader;
+import io.locusdb.core.storage.table.InitialPlacement;
+import io.locusdb.natives.topology.Topologies;
+import io.locusdb.server.net.LocusServer;
+import io.locusdb.server.net.ServerConfig;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./locus serve}: the LocusDB server on an in-process database, optionally loaded with TPC-H first. Runs until
+ * SIGINT/SIGTERM, then shuts down gracefully (running statements get the configured grace period).
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = {"Run the LocusDB server (protocol v1, docs/protocol.md) with a Prometheus endpoint.",
+                "Settings come from --config FILE (see docs/server.md); options override them."})
+public final class ServeCommand implements Callable<Integer> {
+    @Option(names = "--tpch", paramLabel = "SF", description = "Generate the TPC-H tables at scale factor SF first.")
+    Double scaleFactor;
+
+    @Option(names = "--parts", paramLabel = "N", description = "Parts per TPC-H table (default: one per node).")
+    Integer parts;
+
+    @Option(names = "--port", paramLabel = "N", description = "Port (default 5499; 0 = any free port).")
+    Integer port;
+
+    @Option(names = "--bind", paramLabel = "ADDR", description = "Address to listen on (default 127.0.0.1).")
+    String bind;
+
+    @Option(names = "--metrics-port", paramLabel = "N",
+            description = "Prometheus endpoint port (default 9499; 0 = any, -1 = off).")
+    Integer metricsPort;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "Server settings (a properties file).")
+    Path config;
+
+    @Option(names = "--topology", paramLabel = "SETTING",
+            description = "real, fake:N or configured:SPEC (default: LOCUS_TOPOLOGY, else real).")
+    String topology;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        ServerConfig settings = config == null ? ServerConfig.defaults() : ServerConfig.load(config);
+        if (port != null) {
+            settings = settings.withPort(port);
+        }
+        if (bind != null) {
+            settings = settings.with("bind", bind);
+        }
+        if (metricsPort != null) {
+            settings = settings.with("metrics.port", Integer.toString(metricsPort));
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        LocusConfig dbConfig = topology == null ? LocusConfig.defaults()
+                : LocusConfig.of(Topologies.fromSetting(topology));
+        LocusDB db = LocusDB.open(dbConfig);
+        LocusServer server;
+        try {
+            if (scaleFactor != null) {
+                load(db, out);
+            }
+            server = LocusServer.start(db, settings);
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+        LocusServer running = server;
+        ServerConfig effective = settings;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            System.err.println("locus: shutting down (running statements may finish within "
+                    + effective.shutdownGrace().toSeconds() + " s)");
+            running.shutdown(effective.shutdownGrace());
+        }, "locus-shutdown"));
+        out.printf("LocusDB server listening on %s%n", server.jdbcUrl());
+        out.printf("metrics: %s%n", server.metricsUrl() == null ? "off" : server.metricsUrl());
+        out.printf("%s; %s%n", settings.trustMode() ? "trust mode: no users or tokens configured, every client is"
+                        + " accepted" : settings.users().size() + " user(s), " + settings.tokens().size() + " token(s)",
+                settings.tls() == null ? "TLS off" : "TLS on");
+        out.println("Ctrl-C (SIGINT) or SIGTERM stops it gracefully.");
+        out.flush();
+        server.awaitTermination();
+        return 0;
+    }
+
+    private void load(LocusDB db, PrintWriter out) {
+        int partCount = parts != null ? parts : db.topology().nodeCount();
+        ProgressBar progress = new ProgressBar(System.err);
+        long start = System.nanoTime();
+        var tables = new TpchLoader(db.memory(), db.config().loadThreads()).loadAll(db.catalog(), scaleFactor,
+                partCount, new InitialPlacement.RoundRobin(), progress);
+        progress.finish();
+        out.printf(Locale.ROOT, "loaded TPC-H SF %s (%d tables, %d part(s) each) in %.2f s%n", scaleFactor,
+                tables.size(), partCount, (System.nanoTime() - start) / 1e9);
+        out.flush();
+    }
+}
