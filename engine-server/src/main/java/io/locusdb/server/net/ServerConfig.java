@@ -43,6 +43,13 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
                 throw new IllegalArgumentException("tls.cert needs tls.key");
             }
         }
+
+        /** Without the passwords. */
+        @Override
+        public String toString() {
+            return keystore != null ? "Tls[keystore=" + keystore + "]"
+                    : "Tls[cert=" + certificate + ", key=" + privateKey + "]";
+        }
     }
 
     public ServerConfig {

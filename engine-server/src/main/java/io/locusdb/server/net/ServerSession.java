@@ -173,7 +173,10 @@ final class ServerSession {
             out.send(new Message.Prepared(statementId, prepared.parameterCount(),
                     WireTypes.describe(prepared.columns())));
         } catch (RuntimeException e) {
-            out.send(ErrorMapping.toError(e));
+            // A disconnect closes the engine session under a running PREPARE: nobody is left to answer.
+            if (!closed) {
+                out.send(ErrorMapping.toError(e));
+            }
         }
     }
 
@@ -242,7 +245,7 @@ final class ServerSession {
                 last = stream(r, result, columns, streamed);
             }
         } catch (Throwable e) {
-            if (r.stopReason() == null) {
+            if (r.stopReason() == null && !closed) {
                 last = ErrorMapping.toError(e);
             } else if (!(e instanceof InterruptedException) && !(e instanceof RuntimeException)) {
                 LOG.log(System.Logger.Level.WARNING, "session " + id + ": statement stopped with", e);
