@@ -1,5 +1,11 @@
 package io.locusdb.bench.clients;
 
+import io.locusdb.core.LocusConfig;
+import io.locusdb.core.LocusDB;
+import io.locusdb.core.Session;
+import io.locusdb.core.result.QueryResult;
+import io.locusdb.server.net.LocusServer;
+import io.locusdb.server.net.ServerConfig;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -37,6 +43,13 @@ public final class ThroughputCommand implements Callable<Integer> {
     @Option(names = "--warmup", description = "unmeasured seconds first (default: ${DEFAULT-VALUE})")
     int warmup = 5;
 
+    @Option(names = "--serve-tpch", paramLabel = "SF", description = "start a server in this process on an ephemeral"
+            + " port with TPC-H at this scale factor (then --url and --sf are not needed)")
+    Double serveScaleFactor;
+
+    @Option(names = "--parts", description = "table parts for --serve-tpch (default: one per node)")
+    Integer parts;
+
     @Option(names = "--seed", description = "random seed of the parameter draws (default: ${DEFAULT-VALUE})")
     long seed = 42;
 
@@ -46,6 +59,38 @@ public final class ThroughputCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this),
                     "--clients and --seconds must be ≥ 1, --warmup ≥ 0 and --sf > 0");
         }
+        LocusServer server = null;
+        if (serveScaleFactor != null) {
+            scaleFactor = serveScaleFactor;
+            server = startServer();
+            url = server.jdbcUrl();
+        }
+        try {
+            return drive();
+        } finally {
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+
+    private LocusServer startServer() {
+        LocusDB db = LocusDB.open(LocusConfig.defaults());
+        long t0 = System.nanoTime();
+        int partCount = parts != null ? parts : Math.max(1, db.topology().nodeCount());
+        try (Session s = db.connect(); QueryResult r = s.execute("LOAD TPCH SCALE " + serveScaleFactor
+                + " PARTS " + partCount)) {
+            r.updateCount();
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+        System.out.printf("loaded TPC-H SF %s in %d part(s) in %.1f s%n", serveScaleFactor, partCount,
+                (System.nanoTime() - t0) / 1e9);
+        return LocusServer.start(db, ServerConfig.defaults().with("port", "0").with("metrics.port", "-1"));
+    }
+
+    private int drive() throws InterruptedException {
         long t0 = System.nanoTime();
         LineitemReference reference = LineitemReference.compute(scaleFactor,
                 Runtime.getRuntime().availableProcessors());

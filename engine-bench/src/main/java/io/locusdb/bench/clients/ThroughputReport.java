@@ -8,7 +8,8 @@ import org.HdrHistogram.Histogram;
 
 /** What a {@link ThroughputRun} measured: throughput, latency percentiles per query and overall, and failures. */
 public record ThroughputReport(int clients, Duration measured, Map<String, Histogram> latencies, Histogram all,
-                               long rows, long errors, long wrongAnswers, int connectFailures, List<String> failures) {
+                               long rows, long errors, long wrongAnswers, int connectFailures, int idleClients,
+                               List<String> failures) {
 
     static ThroughputReport of(int clients, Duration measured, List<MixQuery> mix,
                                List<ThroughputRun.ClientStats> stats, int connectFailures, List<String> failures) {
@@ -18,12 +19,14 @@ public record ThroughputReport(int clients, Duration measured, Map<String, Histo
         long rows = 0;
         long errors = 0;
         long wrong = 0;
+        int idle = 0;
         for (ThroughputRun.ClientStats s : stats) {
+            idle += s.queries == 0 ? 1 : 0;
             rows += s.rows;
             errors += s.errors;
             wrong += s.wrongAnswers;
         }
-        return new ThroughputReport(clients, measured, byQuery, all, rows, errors, wrong, connectFailures,
+        return new ThroughputReport(clients, measured, byQuery, all, rows, errors, wrong, connectFailures, idle,
                 failures);
     }
 
@@ -43,8 +46,8 @@ public record ThroughputReport(int clients, Duration measured, Map<String, Histo
     public String format() {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "%d clients, %.1f s measured: %d queries, %.1f queries/s, %d rows,"
-                        + " %d errors, %d wrong answers%n", clients, measured.toNanos() / 1e9, queries(),
-                queriesPerSecond(), rows, errors, wrongAnswers));
+                        + " %d errors, %d wrong answers, %d clients without a measured query%n", clients,
+                measured.toNanos() / 1e9, queries(), queriesPerSecond(), rows, errors, wrongAnswers, idleClients));
         out.append(String.format(Locale.ROOT, "%-14s %9s %9s %9s %9s %9s %9s%n", "query", "count", "q/s", "p50 ms",
                 "p99 ms", "p99.9 ms", "max ms"));
         latencies.forEach((name, h) -> out.append(line(name, h)));

@@ -102,6 +102,7 @@ public final class ThroughputRun {
                 if (recorded && end <= window[1]) {
                     s.latencies[q].recordValue(Math.min(MAX_MICROS, Math.max(1, (end - begin) / 1000)));
                     s.rows += rows;
+                    s.queries++;
                 }
             } catch (MixQuery.WrongAnswerException e) {
                 s.wrongAnswers++;
@@ -123,6 +124,7 @@ public final class ThroughputRun {
     static final class ClientStats {
         final Histogram[] latencies;
         long rows;
+        long queries;
         long errors;
         long wrongAnswers;
 
