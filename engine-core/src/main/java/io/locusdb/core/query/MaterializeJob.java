@@ -193,10 +193,6 @@ public final class MaterializeJob {
         ctx.checkCancelled();
     }
 
-    /**
-     * Decodes the codes of {@code rows} (ascending) into {@code target}. The packed position advances from row to
-     * row, so a word index is divided out only when the rows jump; returns the bytes read.
-     */
     /** Dictionaries up to this many values are copied to the heap once per task, to decode without checks. */
     private static final int HEAP_DICTIONARY_VALUES = 1 << 16;
 
@@ -206,6 +202,11 @@ public final class MaterializeJob {
         private final double[][] doubles;
         private long[] words = new long[64];
         private int[] codes = new int[0];
+        /**
+         * Set by {@link #unpack} when it left every code of the rows' span in {@link #codes} (row r's code at
+         * {@code r - spanStart}) instead of the selected ones in {@code ids}; -1 otherwise.
+         */
+        private int spanStart = -1;
 
         int[] codes(int n) {
             if (codes.length < n) {
@@ -238,13 +239,27 @@ public final class MaterializeJob {
         return decode(column, rows, count, target, new DecodeCache(new Column[] {column}), 0);
     }
 
+    /** Decodes the codes of {@code rows} (ascending) into {@code target}; returns the bytes read. */
     static long decode(Column column, int[] rows, int count, ColumnVector target, DecodeCache cache, int index) {
         PackedCodes packed = column.codes();
         PackedLayout layout = packed.layout();
         boolean[] nulls = target.nulls();
         int[] ids = target.isEncoded() ? target.codes() : scratchIds(count);
+        cache.spanStart = -1;
         long wordsRead = unpack(packed.words(), rows, count, layout.codesPerWord(), layout.fieldBits(),
                 layout.codeMask(), ids, cache);
+        int spanStart = cache.spanStart;
+        if (spanStart >= 0) {
+            int[] all = cache.codes;
+            if (column.nullCount() == 0 && !target.isEncoded()) {
+                // Numbers without NULLs are looked up straight from the span: one pass over the rows, not two.
+                return wordsRead * Long.BYTES + lookupSpan(column, rows, count, target, all, spanStart,
+                        cache, index);
+            }
+            for (int r = 0; r < count; r++) {
+                ids[r] = all[rows[r] - spanStart];
+            }
+        }
         // Code 0 is NULL; a column without NULLs (most) skips the flags altogether.
         boolean anyNull = false;
         if (column.nullCount() > 0) {
@@ -305,6 +320,54 @@ public final class MaterializeJob {
         return wordsRead * Long.BYTES + dictionaryBytes;
     }
 
+    /** The values of the selected rows' codes, row r's code at {@code all[r - start]}; returns dictionary bytes. */
+    private static long lookupSpan(Column column, int[] rows, int count, ColumnVector target, int[] all, int start,
+                                   DecodeCache cache, int index) {
+        target.setAnyNull(false);
+        switch (column.dictionary()) {
+            case LongDictionary d -> {
+                long[] out = target.longs();
+                long[] heap = cache.longs[index];
+                if (heap != null) {
+                    for (int i = 0; i < count; i++) {
+                        out[i] = heap[all[rows[i] - start]];
+                    }
+                } else {
+                    MemorySegment values = d.segment();
+                    for (int i = 0; i < count; i++) {
+                        out[i] = values.getAtIndex(ValueLayout.JAVA_LONG, Math.max(0, all[rows[i] - start] - 1));
+                    }
+                }
+                return (long) count * Long.BYTES;
+            }
+            case DoubleDictionary d -> {
+                double[] out = target.doubles();
+                double[] heap = cache.doubles[index];
+                if (heap != null) {
+                    for (int i = 0; i < count; i++) {
+                        out[i] = heap[all[rows[i] - start]];
+                    }
+                } else {
+                    MemorySegment values = d.segment();
+                    for (int i = 0; i < count; i++) {
+                        out[i] = values.getAtIndex(ValueLayout.JAVA_DOUBLE, Math.max(0, all[rows[i] - start] - 1));
+                    }
+                }
+                return (long) count * Double.BYTES;
+            }
+            case StringDictionary d -> {
+                String[] out = target.strings();
+                long bytes = 0;
+                for (int i = 0; i < count; i++) {
+                    String s = d.value(all[rows[i] - start]);
+                    out[i] = s;
+                    bytes += s.length();
+                }
+                return bytes;
+            }
+        }
+    }
+
     private static final ThreadLocal<int[]> IDS = ThreadLocal.withInitial(() -> new int[DEFAULT_BATCH_ROWS]);
 
     private static int[] scratchIds(int count) {
@@ -319,8 +382,7 @@ public final class MaterializeJob {
     /**
      * The codes of {@code rows} (ascending) into {@code ids}. When the rows are dense
      * enough, the words they span are copied out in one bulk read (one bounds and liveness check per batch);
-     * otherwise each word is read where needed. The position advances from row to row, so a word index is divided
-     * out only when the rows jump. Returns the words read.
+     * otherwise each word is read where needed. Returns the words read.
      */
     private static long unpack(MemorySegment segment, int[] rows, int count, int perWord, int fieldBits, long mask,
                                int[] ids, DecodeCache cache) {
@@ -340,60 +402,97 @@ public final class MaterializeJob {
                 // Dense (at least every other row, the common case of a non-selective scan): unpack every code of
                 // the span word by word, branch-free, then pick the selected ones.
                 int[] all = rowSpan == count ? ids : cache.codes(rowSpan);
-                int field = first - (int) (firstWord * perWord);
-                int i = 0;
-                for (int w = 0; i < rowSpan; w++) {
-                    long word = words[w] >>> (field * fieldBits);
-                    int n = Math.min(perWord - field, rowSpan - i);
-                    for (int k = 0; k < n; k++) {
-                        all[i + k] = (int) (word & mask);
-                        word >>>= fieldBits;
-                    }
-                    i += n;
-                    field = 0;
-                }
+                unpackSpan(words, first - (int) (firstWord * perWord), rowSpan, fieldBits, mask, all);
                 if (all != ids) {
-                    for (int r = 0; r < count; r++) {
-                        ids[r] = all[rows[r] - first];
-                    }
+                    // The caller picks the selected codes out of the span itself (in its dictionary lookup).
+                    cache.spanStart = first;
                 }
                 return span;
             }
-            int wordIndex = 0;
-            int field = first - (int) (firstWord * perWord);
-            int previous = first;
-            long word = words[0];
+            int base = (int) firstWord;
             for (int i = 0; i < count; i++) {
                 int row = rows[i];
-                field += row - previous;
-                previous = row;
-                if (field >= perWord) {
-                    wordIndex += field / perWord;
-                    field %= perWord;
-                    word = words[wordIndex];
-                }
-                ids[i] = (int) ((word >>> (field * fieldBits)) & mask);
+                int wordIndex = row / perWord;
+                int field = row - wordIndex * perWord;
+                ids[i] = (int) ((words[wordIndex - base] >>> (field * fieldBits)) & mask);
             }
             return span;
         }
-        long wordIndex = firstWord;
-        int field = first - (int) (firstWord * perWord);
-        int previous = first;
-        long word = segment.getAtIndex(ValueLayout.JAVA_LONG, wordIndex);
-        long wordsRead = 1;
+        // Sparse rows: each row's word is found on its own (no division chained from row to row), so the loads of
+        // neighbouring rows, mostly cache misses here, overlap.
+        long wordsRead = 0;
+        int previousWord = -1;
         for (int i = 0; i < count; i++) {
             int row = rows[i];
-            field += row - previous;
-            previous = row;
-            if (field >= perWord) {
-                wordIndex += field / perWord;
-                field %= perWord;
-                word = segment.getAtIndex(ValueLayout.JAVA_LONG, wordIndex);
-                wordsRead++;
-            }
-            ids[i] = (int) ((word >>> (field * fieldBits)) & mask);
+            int wordIndex = row / perWord;
+            int field = row - wordIndex * perWord;
+            wordsRead += wordIndex != previousWord ? 1 : 0;
+            previousWord = wordIndex;
+            ids[i] = (int) ((segment.getAtIndex(ValueLayout.JAVA_LONG, wordIndex) >>> (field * fieldBits)) & mask);
         }
         return wordsRead;
+    }
+
+    /**
+     * Every code of {@code count} consecutive rows starting at field {@code field} of {@code words[0]}. The width
+     * is made a constant of each call site so that the JIT unrolls the per-word loop and drops the variable
+     * shifts; widths are 2..32 bits (code bits plus the delimiter).
+     */
+    static void unpackSpan(long[] words, int field, int count, int fieldBits, long mask, int[] out) {
+        switch (fieldBits) {
+            case 2 -> unpackFixed(words, field, count, 2, out);
+            case 3 -> unpackFixed(words, field, count, 3, out);
+            case 4 -> unpackFixed(words, field, count, 4, out);
+            case 5 -> unpackFixed(words, field, count, 5, out);
+            case 6 -> unpackFixed(words, field, count, 6, out);
+            case 7 -> unpackFixed(words, field, count, 7, out);
+            case 8 -> unpackFixed(words, field, count, 8, out);
+            case 9 -> unpackFixed(words, field, count, 9, out);
+            case 10 -> unpackFixed(words, field, count, 10, out);
+            case 11 -> unpackFixed(words, field, count, 11, out);
+            case 12 -> unpackFixed(words, field, count, 12, out);
+            case 13 -> unpackFixed(words, field, count, 13, out);
+            case 14 -> unpackFixed(words, field, count, 14, out);
+            case 15 -> unpackFixed(words, field, count, 15, out);
+            case 16 -> unpackFixed(words, field, count, 16, out);
+            case 17 -> unpackFixed(words, field, count, 17, out);
+            case 18 -> unpackFixed(words, field, count, 18, out);
+            case 19 -> unpackFixed(words, field, count, 19, out);
+            case 20 -> unpackFixed(words, field, count, 20, out);
+            case 21 -> unpackFixed(words, field, count, 21, out);
+            case 22 -> unpackFixed(words, field, count, 22, out);
+            default -> unpackFixed(words, field, count, fieldBits, out);
+        }
+    }
+
+    private static void unpackFixed(long[] words, int field, int count, int fieldBits, int[] out) {
+        int perWord = 64 / fieldBits;
+        long mask = (1L << (fieldBits - 1)) - 1;
+        int i = 0;
+        int w = 0;
+        if (field != 0) {
+            long word = words[0] >>> (field * fieldBits);
+            int n = Math.min(perWord - field, count);
+            for (int k = 0; k < n; k++) {
+                out[k] = (int) (word & mask);
+                word >>>= fieldBits;
+            }
+            i = n;
+            w = 1;
+        }
+        for (; i + perWord <= count; w++, i += perWord) {
+            long word = words[w];
+            for (int k = 0; k < perWord; k++) {
+                out[i + k] = (int) ((word >>> (k * fieldBits)) & mask);
+            }
+        }
+        if (i < count) {
+            long word = words[w];
+            for (; i < count; i++) {
+                out[i] = (int) (word & mask);
+                word >>>= fieldBits;
+            }
+        }
     }
 
     static void setBoxed(ColumnVector target, int slot, Object value) {

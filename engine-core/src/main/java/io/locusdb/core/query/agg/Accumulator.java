@@ -113,9 +113,14 @@ public abstract class Accumulator {
     /** NULLs skipped per group, for aggregates of a nullable argument. */
     abstract static class NullCounting extends Accumulator {
         long[] nulls = new long[0];
+        /** Scratch of {@link GroupedSums}. */
+        long[] lanes = new long[0];
+        /** Groups of the table so far (the table grows its aggregates to its size before each batch). */
+        int used;
 
         @Override
         public void grow(int groups) {
+            used = Math.max(used, groups);
             if (groups > capacity) {
                 capacity = newCapacity(capacity, groups);
                 nulls = Arrays.copyOf(nulls, capacity);
@@ -193,7 +198,7 @@ public abstract class Accumulator {
 
         @Override
         public void update(int[] groups, ColumnVector argument, int rows) {
-            sumExact(sums, groups, argument, rows, countNulls(groups, argument, rows));
+            lanes = sumExact(sums, used, groups, argument, rows, countNulls(groups, argument, rows), lanes);
         }
 
         @Override
@@ -216,20 +221,10 @@ public abstract class Accumulator {
     }
 
     /** Adds exact values into their groups' sums (NULL rows skipped), with overflow checks. */
-    static void sumExact(long[] sums, int[] groups, ColumnVector argument, int rows, boolean anyNull) {
-        long[] values = argument.longs();
-        if (anyNull) {
-            boolean[] nulls = argument.nulls();
-            for (int i = 0; i < rows; i++) {
-                if (!nulls[i]) {
-                    sums[groups[i]] = Numerics.addExact(sums[groups[i]], values[i]);
-                }
-            }
-        } else {
-            for (int i = 0; i < rows; i++) {
-                sums[groups[i]] = Numerics.addExact(sums[groups[i]], values[i]);
-            }
-        }
+    static long[] sumExact(long[] sums, int groupCount, int[] groups, ColumnVector argument, int rows,
+                           boolean anyNull, long[] lanes) {
+        return GroupedSums.addExact(sums, groupCount, groups, argument.longs(), anyNull ? argument.nulls() : null,
+                rows, lanes);
     }
 
     /** AVG of exact numbers: exact sum and count, divided once at the end (as DOUBLE). */
@@ -250,7 +245,7 @@ public abstract class Accumulator {
 
         @Override
         public void update(int[] groups, ColumnVector argument, int rows) {
-            sumExact(sums, groups, argument, rows, countNulls(groups, argument, rows));
+            lanes = sumExact(sums, used, groups, argument, rows, countNulls(groups, argument, rows), lanes);
         }
 
         @Override

@@ -35,6 +35,7 @@ public final class GroupTable {
     private long[] rowKeys = new long[0];
     private long[] rowNulls = new long[0];
     private int[] groups = new int[0];
+    private long[] countLanes = new long[0];
 
     public GroupTable(List<ColumnType> keyTypes, List<AggregateCall> calls, StringIds strings) {
         this(keyTypes, calls, strings, null);
@@ -88,10 +89,7 @@ public final class GroupTable {
                 groups[i] = findOrInsert(probe, rowNulls[i]);
             }
         }
-        long[] counts = rowCounts;
-        for (int i = 0; i < rows; i++) {
-            counts[groups[i]]++;
-        }
+        countLanes = GroupedSums.count(rowCounts, size, groups, rows, countLanes);
         for (int a = 0; a < accumulators.length; a++) {
             accumulators[a].grow(size);
             accumulators[a].update(groups, arguments[a], rows);
@@ -145,8 +143,15 @@ public final class GroupTable {
             int[] codes = keyColumns[k].codes();
             boolean[] nulls = keyColumns[k].nulls();
             int stride = directStrides[k];
-            for (int i = 0; i < rows; i++) {
-                groups[i] += (nulls[i] ? 0 : codes[i]) * stride;
+            if (keyColumns[k].anyNull()) {
+                for (int i = 0; i < rows; i++) {
+                    groups[i] += (nulls[i] ? 0 : codes[i]) * stride;
+                }
+            } else {
+                // Without NULLs the loop has no select and vectorizes.
+                for (int i = 0; i < rows; i++) {
+                    groups[i] += codes[i] * stride;
+                }
             }
         }
         long[] probe = new long[keyCount];
