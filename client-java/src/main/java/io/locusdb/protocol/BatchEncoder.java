@@ -89,6 +89,27 @@ public final class BatchEncoder {
         return nulls != null && nulls[row];
     }
 
+    /** The bytes {@link #strings} writes for {@code s}: its UTF-8 length, an unpaired surrogate counting 1 ('?'). */
+    public static long utf8Length(String s) {
+        int n = s.length();
+        long bytes = n;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                continue;
+            }
+            if (c < 0x800) {
+                bytes += 1;
+            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                bytes += 2;
+                i++;
+            } else if (!Character.isSurrogate(c)) {
+                bytes += 2;
+            }
+        }
+        return bytes;
+    }
+
     /** Appends {@code s} as UTF-8 (unpaired surrogates become '?', as String.getBytes does); returns the bytes. */
     static int putUtf8(WireWriter w, String s) {
         int n = s.length();

@@ -17,7 +17,8 @@ class ServerLimitsTest {
     @BeforeAll
     static void start() {
         server = TestServers.start(Map.of("max-sessions", "3", "idle-timeout", "400ms", "startup-timeout", "400ms",
-                "max-frame-bytes", "64k"), "LOAD TPCH SCALE 0.01 PARTS 2");
+                "max-frame-bytes", "64k"), "LOAD TPCH SCALE 0.01 PARTS 2", "CREATE TABLE wide (id BIGINT, s VARCHAR)",
+                "INSERT INTO wide VALUES (1, '" + "w".repeat(30_000) + "')");
     }
 
     @AfterAll
@@ -47,6 +48,24 @@ class ServerLimitsTest {
             RawClient.Result r = c.query("SELECT l_comment, l_orderkey FROM lineitem");
             assertThat(r.batches()).hasSizeGreaterThan(60_000 / 4096);
             assertThat(r.end().rowsSent()).isEqualTo(r.rows().size());
+        }
+    }
+
+    @Test
+    void veryWideRowsStreamInFramesUnderTheLimitAndARowOverItIsAStatementError() throws Exception {
+        try (RawClient c = RawClient.connect(server.port())) {
+            c.startup();
+            RawClient.Result r = c.query("SELECT l_orderkey, l_comment || '" + "x".repeat(5000) + "' FROM lineitem"
+                    + " WHERE l_orderkey < 2000");
+            assertThat(r.rows()).hasSize((int) r.end().rowsSent()).allSatisfy(row ->
+                    assertThat((String) row.get(1)).endsWith("x".repeat(5000)));
+            assertThat(r.batches()).hasSizeGreaterThan(r.rows().size() / 13);
+            // 90,000 characters in one row cannot fit a 64 KiB frame: the statement fails, the session goes on.
+            RawClient.Result tooWide = c.query("SELECT s || s || s FROM wide");
+            assertThat(tooWide.error().sqlState()).isEqualTo("54000");
+            assertThat(tooWide.error().message()).isEqualTo("a row of 90010 bytes exceeds the maximum frame size"
+                    + " 65536");
+            assertThat(c.query("SELECT count(*) FROM wide").single()).isEqualTo(1L);
         }
     }
 
