@@ -5,14 +5,17 @@ import io.locusdb.core.exec.QueryCancelledException;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.protocol.Message;
 import io.locusdb.protocol.ProtocolException;
+import java.security.SecureRandom;
+import java.util.HexFormat;
 
 /**
  * Turns what a statement threw into the ERROR a client gets: the engine's SQLSTATE and position, 53200 for a blown
- * memory budget, XX000 with the message for anything unexpected (logged here with its stack trace, which never
- * goes to the client).
+ * memory budget, and for anything unexpected XX000 with a generic text and a short incident id; the exception,
+ * its stack trace and that id are logged here, and nothing of it goes to the client.
  */
 final class ErrorMapping {
     private static final System.Logger LOG = System.getLogger(ErrorMapping.class.getName());
+    private static final SecureRandom INCIDENTS = new SecureRandom();
 
     private ErrorMapping() {
     }
@@ -40,8 +43,14 @@ final class ErrorMapping {
                 }
             }
         }
-        LOG.log(System.Logger.Level.ERROR, "statement failed with an internal error", thrown);
-        return new Message.Error("XX000", "internal error: " + text(thrown), 0, 0);
+        return new Message.Error("XX000", internalError("statement failed with an internal error", thrown), 0, 0);
+    }
+
+    /** Logs {@code thrown} under a new incident id and returns the text a client gets instead of its message. */
+    static String internalError(String what, Throwable thrown) {
+        String incident = HexFormat.of().toHexDigits(INCIDENTS.nextInt());
+        LOG.log(System.Logger.Level.ERROR, what + " (incident " + incident + ")", thrown);
+        return "internal error (incident " + incident + "); the server log has the details";
     }
 
     private static String text(Throwable e) {

@@ -52,7 +52,7 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext c) throws Exception {
         channel = c.channel();
-        out = new Outbound(channel, ctx.metrics());
+        out = new Outbound(channel, ctx.metrics(), ctx.config().maxFrameBytes());
         startupTimer = channel.eventLoop().schedule(this::startupTimedOut,
                 ctx.config().startupTimeout().toMillis(), TimeUnit.MILLISECONDS);
         super.channelActive(c);
@@ -293,8 +293,7 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
             phase = Phase.CLOSING;
             channel.close();
         } else {
-            LOG.log(System.Logger.Level.ERROR, "unexpected error on " + channel, cause);
-            fatal("XX000", "internal error: " + cause.getClass().getSimpleName());
+            fatal("XX000", ErrorMapping.internalError("unexpected error on " + channel, cause));
         }
     }
 

@@ -13,12 +13,14 @@ import org.junit.jupiter.api.Test;
 /** The limits of docs/protocol.md: frame size, sessions, idle and startup timeouts; and clients that vanish. */
 class ServerLimitsTest {
     static LocusServer server;
+    static final String LONG_NAME = "n".repeat(20_000);
 
     @BeforeAll
     static void start() {
         server = TestServers.start(Map.of("max-sessions", "3", "idle-timeout", "400ms", "startup-timeout", "400ms",
                 "max-frame-bytes", "64k"), "LOAD TPCH SCALE 0.01 PARTS 2", "CREATE TABLE wide (id BIGINT, s VARCHAR)",
-                "INSERT INTO wide VALUES (1, '" + "w".repeat(30_000) + "')");
+                "INSERT INTO wide VALUES (1, '" + "w".repeat(30_000) + "')", "CREATE TABLE longnames (" + LONG_NAME
+                        + "a BIGINT, " + LONG_NAME + "b BIGINT, " + LONG_NAME + "c BIGINT, " + LONG_NAME + "d BIGINT)");
     }
 
     @AfterAll
@@ -67,6 +69,36 @@ class ServerLimitsTest {
                     + " 65536");
             assertThat(c.query("SELECT count(*) FROM wide").single()).isEqualTo(1L);
         }
+    }
+
+    @Test
+    void errorTextsAreCutAndAHeaderOverTheFrameLimitIsAStatementError() throws Exception {
+        try (RawClient c = RawClient.connect(server.port())) {
+            c.startup();
+            // The error echoes the 30,000-character name; the client gets at most 8 KiB of it.
+            Message.Error e = c.query("SELECT * FROM missing" + "m".repeat(30_000)).error();
+            assertThat(e).isNotNull();
+            assertThat(e.message().getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
+                    .isLessThanOrEqualTo(Outbound.MAX_MESSAGE_BYTES);
+            assertThat(e.message()).endsWith("... (truncated)");
+            // Four 20,000-character column names make an 80 KB RESULT_HEADER (or PREPARED): 54000, session goes on.
+            RawClient.Result r = c.query("SELECT * FROM longnames");
+            assertThat(r.header()).isNull();
+            assertThat(r.error().sqlState()).isEqualTo("54000");
+            assertThat(r.error().message()).startsWith("the result's header (4 column descriptions) of ")
+                    .endsWith(" bytes exceeds the maximum frame size 65536");
+            c.send(new Message.Prepare("SELECT * FROM longnames"));
+            assertThat(c.expectError("54000").message()).startsWith("the statement's description (4 columns) of ");
+            assertThat(c.query("SELECT count(*) FROM longnames").single()).isEqualTo(0L);
+        }
+    }
+
+    @Test
+    void anInternalErrorTellsTheClientOnlyAnIncidentId() {
+        Message.Error e = ErrorMapping.toError(new IllegalStateException("secret detail at /srv/locus/x.java"));
+        assertThat(e.sqlState()).isEqualTo("XX000");
+        assertThat(e.message()).matches("internal error \\(incident [0-9a-f]{8}\\); the server log has the details")
+                .doesNotContain("secret").doesNotContain("IllegalState");
     }
 
     @Test
