@@ -8,6 +8,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -24,6 +25,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -134,6 +136,23 @@ public final class LocusServer implements AutoCloseable {
 
     public String metricsUrl() {
         return metricsEndpoint == null ? null : metricsEndpoint.url();
+    }
+
+    /** The open client connections (for tests and diagnostics). */
+    List<Channel> connections() {
+        return List.copyOf(channels);
+    }
+
+    /** Bytes Netty holds for all connections, written but not yet taken by their sockets (for tests and diagnostics). */
+    long pendingOutboundBytes() {
+        long total = 0;
+        for (Channel ch : channels) {
+            ChannelOutboundBuffer buffer = ch.unsafe().outboundBuffer();
+            if (buffer != null) {
+                total += buffer.totalPendingWriteBytes();
+            }
+        }
+        return total;
     }
 
     public ServerMetrics metrics() {

@@ -39,6 +39,10 @@ final class ServerSession {
     private final Outbound out;
     private final Session engine;
     private final StatementQueue queue;
+    /** Asks the connection to decide again whether it reads (on its event loop); see {@link #backlogged}. */
+    private final Runnable readingChanged;
+    /** Too many requests wait: the connection does not read. Written on the event loop only. */
+    private volatile boolean backlogged;
     private final Map<Integer, PreparedQuery> statements = new HashMap<>();
     private int nextStatementId = 1;
     private WireWriter batchWriter = new WireWriter(8192);
@@ -46,7 +50,8 @@ final class ServerSession {
     private volatile long lastActivityNanos = System.nanoTime();
     private volatile boolean closed;
 
-    ServerSession(long id, long cancelKey, String user, ServerContext ctx, Outbound out) {
+    ServerSession(long id, long cancelKey, String user, ServerContext ctx, Outbound out, Runnable readingChanged) {
+        this.readingChanged = readingChanged;
         this.id = id;
         this.cancelKey = cancelKey;
         this.user = user;
@@ -101,9 +106,27 @@ final class ServerSession {
                     () -> MetadataResults.answer(ctx.db().catalog(), md));
             default -> throw new IllegalArgumentException("not a session request: " + m);
         };
-        if (queue.submit(task) >= MAX_QUEUED) {
-            out.channel().config().setAutoRead(false);
+        queue.submit(task);
+        readingChanged.run();
+    }
+
+    /**
+     * Event loop: whether so many requests wait that the connection should stop reading. Set when {@link #MAX_QUEUED}
+     * wait, cleared when half of them ran. The flag is set before the queue is looked at again, and the statement
+     * thread looks at the flag after the queue shrank ({@link #taskDone}), so one of the two always sees the queue
+     * drained: reading is never left off with an empty queue.
+     */
+    boolean backlogged() {
+        if (!backlogged) {
+            if (queue.pending() < MAX_QUEUED) {
+                return false;
+            }
+            backlogged = true;
         }
+        if (queue.pending() <= MAX_QUEUED / 2) {
+            backlogged = false;
+        }
+        return backlogged;
     }
 
     private Runnable openResult(int fetchBatches, int maxRows, int timeoutMillis, Supplier<QueryResult> start) {
@@ -150,8 +173,8 @@ final class ServerSession {
 
     private void taskDone() {
         lastActivityNanos = System.nanoTime();
-        if (queue.pending() <= MAX_QUEUED / 2 && !closed && !out.channel().config().isAutoRead()) {
-            out.channel().config().setAutoRead(true);
+        if (backlogged && !closed && queue.pending() <= MAX_QUEUED / 2) {
+            readingChanged.run();
         }
     }
 

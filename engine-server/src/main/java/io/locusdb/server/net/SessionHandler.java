@@ -29,7 +29,10 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
     /** PBKDF2 is deliberately slow: at most one check per CPU at a time, whatever the number of logins. */
     private static final Semaphore PASSWORD_CHECKS = new Semaphore(Runtime.getRuntime().availableProcessors());
     private static final int MAX_HELD_FRAMES = 64;
+    /** After a fatal ERROR went out: how long the peer has to read it before the connection closes. */
     private static final long LINGER_MILLIS = 2000;
+    /** How long a fatal ERROR may wait to go out (behind a frame the peer does not take) before the close. */
+    private static final long FATAL_WRITE_MILLIS = 1000;
 
     private enum Phase { STARTUP, AUTHENTICATING, SESSION, CLOSING }
 
@@ -110,7 +113,7 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
             case Message.Startup startup -> {
                 if (ctx.authenticator().isSlow(startup)) {
                     phase = Phase.AUTHENTICATING;
-                    channel.config().setAutoRead(false);
+                    updateReading();
                     Thread.ofVirtual().name("locus-auth").start(() -> {
                         Authenticator.Outcome outcome = checkPassword(startup);
                         channel.eventLoop().execute(() -> authenticated(outcome));
@@ -161,7 +164,8 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         SessionRegistry registry = ctx.sessions();
-        session = new ServerSession(registry.nextId(), registry.newCancelKey(), outcome.user(), ctx, out);
+        session = new ServerSession(registry.nextId(), registry.newCancelKey(), outcome.user(), ctx, out,
+                this::updateReading);
         registry.add(session);
         ctx.metrics().sessionOpened();
         phase = Phase.SESSION;
@@ -174,8 +178,28 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
         while (phase == Phase.SESSION && !held.isEmpty()) {
             handle(held.poll());
         }
-        if (phase == Phase.SESSION) {
-            channel.config().setAutoRead(true);
+        updateReading();
+    }
+
+    /**
+     * Reads only while the peer takes what it is sent and the session's queue has room (pipelining backpressure):
+     * a client that sends requests without reading the answers stops being read, so the answers Netty buffers for
+     * it stay bounded (about the write buffer's high water mark). While a password is checked nothing is read; a
+     * closing connection's input is read and discarded. Decided on the event loop only, from any thread's call.
+     */
+    void updateReading() {
+        if (!channel.eventLoop().inEventLoop()) {
+            channel.eventLoop().execute(this::updateReading);
+            return;
+        }
+        boolean read = switch (phase) {
+            case AUTHENTICATING -> false;
+            case CLOSING -> true;
+            case STARTUP -> channel.isWritable();
+            case SESSION -> channel.isWritable() && !session.backlogged();
+        };
+        if (channel.config().isAutoRead() != read) {
+            channel.config().setAutoRead(read);
         }
     }
 
@@ -228,9 +252,11 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Answers one ERROR and closes. Input is discarded meanwhile and the output is shut down first (close_notify
-     * with TLS), so the peer reads the ERROR and then the end of the stream; closing at once with unread input
-     * would reset the connection and could destroy the ERROR before the peer reads it.
+     * Answers one ERROR and closes. The session's result is stopped and its waiting requests dropped at once, and
+     * the ERROR is the last frame sent. Input is discarded meanwhile and, once the ERROR went out, the output is shut
+     * down (close_notify with TLS), so the peer reads the ERROR and then the end of the stream; closing at once with
+     * unread input would reset the connection and could destroy the ERROR before the peer reads it. An ERROR that
+     * cannot go out within {@link #FATAL_WRITE_MILLIS} (a peer that reads nothing) does not delay the close.
      */
     void fatal(String sqlState, String message) {
         if (phase == Phase.CLOSING) {
@@ -239,7 +265,18 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
         phase = Phase.CLOSING;
         frames.discardFromNowOn();
         cancelTimers();
-        out.error(sqlState, message).addListener(f -> {
+        updateReading();
+        if (session != null) {
+            session.close();
+        }
+        ScheduledFuture<?> deadline = channel.eventLoop().schedule(() -> {
+            channel.close();
+        }, FATAL_WRITE_MILLIS, TimeUnit.MILLISECONDS);
+        out.lastError(sqlState, message).addListener(f -> {
+            if (!f.isSuccess() || !deadline.cancel(false)) {
+                channel.close();
+                return;
+            }
             SslHandler tls = channel.pipeline().get(SslHandler.class);
             if (tls != null) {
                 tls.closeOutbound();
@@ -263,6 +300,7 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext c) throws Exception {
+        updateReading();
         if (session != null) {
             session.wake();
         }

@@ -41,7 +41,15 @@ final class RawClient implements AutoCloseable {
     }
 
     static RawClient connect(int port) throws IOException {
+        return connect(port, 0);
+    }
+
+    /** With a small receive buffer ({@code receiveBufferBytes} > 0), so that a client that does not read stalls soon. */
+    static RawClient connect(int port, int receiveBufferBytes) throws IOException {
         Socket s = new Socket();
+        if (receiveBufferBytes > 0) {
+            s.setReceiveBufferSize(receiveBufferBytes);
+        }
         s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
         s.setSoTimeout(15_000);
         s.setTcpNoDelay(true);
@@ -59,6 +67,10 @@ final class RawClient implements AutoCloseable {
 
     Socket socket() {
         return socket;
+    }
+
+    InputStream in() {
+        return in;
     }
 
     RawClient preamble() throws IOException {
