@@ -62,6 +62,8 @@ public final class ServeCommand implements Callable<Integer> {
         if (metricsPort != null) {
             settings = settings.with("metrics.port", Integer.toString(metricsPort));
         }
+        // Before TPC-H is generated: a refusal should not cost minutes of loading first.
+        settings.requireSafeExposure();
         PrintWriter out = spec.commandLine().getOut();
         LocusConfig dbConfig = topology == null ? LocusConfig.defaults()
                 : LocusConfig.of(Topologies.fromSetting(topology));

@@ -57,12 +57,14 @@ public final class LocusServer implements AutoCloseable {
     private final MetricsHttpEndpoint metricsEndpoint;
 
     private LocusServer(LocusDB db, ServerConfig config, ServerMetrics metrics) {
+        config.requireSafeExposure();
         this.config = config;
         this.db = db;
         this.metrics = metrics;
         Authenticator authenticator = new Authenticator(config.users(), config.tokens());
         this.context = new ServerContext(config, db, metrics, authenticator, new SessionRegistry(config.maxSessions()),
-                version(), new AtomicBoolean());
+                version(), new AtomicBoolean(), PasswordChecks.forThisMachine(),
+                new StartupGate(config.maxPendingStartups()));
         SslContext tls = config.tls() == null ? null : TlsContexts.forServer(config.tls());
         metrics.bindExecutor(db.executor());
         acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -93,6 +95,7 @@ public final class LocusServer implements AutoCloseable {
                         }
                     });
             serverChannel = bootstrap.bind(config.bindAddress(), config.port()).syncUninterruptibly().channel();
+            context.startups().listener(serverChannel);
             if (config.metricsPort() >= 0) {
                 endpoint = MetricsHttpEndpoint.start(config.metricsBindAddress(), config.metricsPort(), metrics);
             }
@@ -153,6 +156,10 @@ public final class LocusServer implements AutoCloseable {
             }
         }
         return total;
+    }
+
+    ServerContext context() {
+        return context;
     }
 
     public ServerMetrics metrics() {

@@ -3,10 +3,13 @@ package io.locusdb.server.net;
 import io.locusdb.protocol.Protocol;
 import java.io.IOException;
 import java.io.Reader;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -24,7 +27,8 @@ import java.util.regex.Pattern;
 public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int maxStatementsPerSession,
                            int maxSessions, Duration idleTimeout, Duration startupTimeout, long queryMemoryBudgetBytes,
                            Duration shutdownGrace, String metricsBindAddress, int metricsPort, int ioThreads,
-                           Map<String, String> users, Map<String, String> tokens, Tls tls) {
+                           Map<String, String> users, Map<String, String> tokens, Tls tls, int maxPendingStartups,
+                           boolean allowTrustOnNetwork) {
 
     public static final int DEFAULT_PORT = 5499;
     public static final int DEFAULT_METRICS_PORT = 9499;
@@ -65,6 +69,7 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
         check(shutdownGrace != null && !shutdownGrace.isNegative(), "shutdown-grace must not be negative");
         check(queryMemoryBudgetBytes > 0, "query-memory-budget must be positive");
         check(ioThreads >= 0, "io-threads must not be negative");
+        check(maxPendingStartups >= 1, "max-pending-startups must be at least 1");
         for (Map.Entry<String, String> user : users.entrySet()) {
             try {
                 PasswordHash.parse(user.getValue());
@@ -82,7 +87,7 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
     public static ServerConfig defaults() {
         return new ServerConfig("127.0.0.1", DEFAULT_PORT, Protocol.DEFAULT_MAX_FRAME_BYTES, 1024, 512,
                 Duration.ofMinutes(30), Duration.ofSeconds(10), 1L << 30, Duration.ofSeconds(30), "127.0.0.1",
-                DEFAULT_METRICS_PORT, 0, Map.of(), Map.of(), null);
+                DEFAULT_METRICS_PORT, 0, Map.of(), Map.of(), null, 64, false);
     }
 
     public static ServerConfig load(Path file) throws IOException {
@@ -118,6 +123,27 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
         return users.isEmpty() && tokens.isEmpty();
     }
 
+    /**
+     * Refuses trust mode (no users, no tokens) on an address other than loopback, unless
+     * {@code allow-trust-on-network = true}: an open database on the network is a mistake far more often than a plan.
+     */
+    public void requireSafeExposure() {
+        if (trustMode() && !allowTrustOnNetwork && !isLoopback(bindAddress)) {
+            throw new IllegalStateException("trust mode on a non-loopback address (bind = " + bindAddress
+                    + "): configure users or tokens, or set allow-trust-on-network=true");
+        }
+    }
+
+    /** Whether every address {@code host} names is a loopback one (an unknown name is not). */
+    static boolean isLoopback(String host) {
+        try {
+            InetAddress[] all = InetAddress.getAllByName(host);
+            return all.length > 0 && Arrays.stream(all).allMatch(InetAddress::isLoopbackAddress);
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
     /** Event loop threads: small by default, as statements run on virtual threads, not on the loops. */
     public int effectiveIoThreads() {
         return ioThreads > 0 ? ioThreads : Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
@@ -135,6 +161,8 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
         k.put("query-memory-budget", "memory a statement's operators may hold (default 1g)");
         k.put("shutdown-grace", "how long running statements may finish on shutdown (default 30s)");
         k.put("io-threads", "Netty event loop threads (default min(4, CPUs))");
+        k.put("max-pending-startups", "connections not yet logged in; beyond it no more are accepted (default 64)");
+        k.put("allow-trust-on-network", "true: allow trust mode (no users, no tokens) on a non-loopback address");
         k.put("metrics.bind", "address of the Prometheus endpoint (default 127.0.0.1)");
         k.put("metrics.port", "port of the Prometheus endpoint (default 9499; 0 = any, -1 = off)");
         k.put("tls.keystore", "PKCS#12 keystore with the server's key and certificate");
@@ -204,6 +232,14 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
         }
     }
 
+    static boolean parseBoolean(String key, String text) {
+        return switch (text.strip().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(key + ": '" + text + "' is not true or false");
+        };
+    }
+
     private static int toInt(String key, long value) {
         if (value > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(key + ": " + value + " is too large");
@@ -224,6 +260,8 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
         String metricsBind;
         int metricsPort;
         int ioThreads;
+        int maxPendingStartups;
+        boolean allowTrustOnNetwork;
         final Map<String, String> users;
         final Map<String, String> tokens;
         Path keystore;
@@ -245,6 +283,8 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
             metricsBind = c.metricsBindAddress;
             metricsPort = c.metricsPort;
             ioThreads = c.ioThreads;
+            maxPendingStartups = c.maxPendingStartups;
+            allowTrustOnNetwork = c.allowTrustOnNetwork;
             users = new TreeMap<>(c.users);
             tokens = new TreeMap<>(c.tokens);
             if (c.tls != null) {
@@ -277,6 +317,8 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
                 case "query-memory-budget" -> budget = parseSize(k, value);
                 case "shutdown-grace" -> grace = parseDuration(k, value);
                 case "io-threads" -> ioThreads = parseInt(k, value);
+                case "max-pending-startups" -> maxPendingStartups = parseInt(k, value);
+                case "allow-trust-on-network" -> allowTrustOnNetwork = parseBoolean(k, value);
                 case "metrics.bind" -> metricsBind = value;
                 case "metrics.port" -> metricsPort = parseInt(k, value);
                 case "tls.keystore" -> keystore = value.isEmpty() ? null : Path.of(value);
@@ -293,7 +335,7 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
             Tls tls = keystore == null && cert == null ? null
                     : new Tls(keystore, keystorePassword, cert, key, keyPassword);
             return new ServerConfig(bind, port, maxFrame, maxStatements, maxSessions, idle, startup, budget, grace,
-                    metricsBind, metricsPort, ioThreads, users, tokens, tls);
+                    metricsBind, metricsPort, ioThreads, users, tokens, tls, maxPendingStartups, allowTrustOnNetwork);
         }
     }
 }

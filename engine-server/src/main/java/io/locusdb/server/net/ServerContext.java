@@ -7,7 +7,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /** What every connection of one server shares. */
 record ServerContext(ServerConfig config, LocusDB db, ServerMetrics metrics, Authenticator authenticator,
-                     SessionRegistry sessions, String serverVersion, AtomicBoolean draining) {
+                     SessionRegistry sessions, String serverVersion, AtomicBoolean draining,
+                     PasswordChecks passwordChecks, StartupGate startups) {
 
     ExecutionOptions executionOptions() {
         return ExecutionOptions.DEFAULTS.withMemoryBudget(config.queryMemoryBudgetBytes());

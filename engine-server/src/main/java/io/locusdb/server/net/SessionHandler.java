@@ -14,7 +14,6 @@ import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 
@@ -26,9 +25,9 @@ import javax.net.ssl.SSLException;
  */
 final class SessionHandler extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger(SessionHandler.class.getName());
-    /** PBKDF2 is deliberately slow: at most one check per CPU at a time, whatever the number of logins. */
-    private static final Semaphore PASSWORD_CHECKS = new Semaphore(Runtime.getRuntime().availableProcessors());
+    /** Frames a client may send after STARTUP before READY (held while the password is checked). */
     private static final int MAX_HELD_FRAMES = 64;
+    private static final int MAX_HELD_BYTES = ServerConfig.MAX_STARTUP_FRAME_BYTES;
     /** After a fatal ERROR went out: how long the peer has to read it before the connection closes. */
     private static final long LINGER_MILLIS = 2000;
     /** How long a fatal ERROR may wait to go out (behind a frame the peer does not take) before the close. */
@@ -39,6 +38,7 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
     private final ServerContext ctx;
     private final FrameDecoder frames;
     private final ArrayDeque<Frame> held = new ArrayDeque<>();
+    private int heldBytes;
     private Channel channel;
     private Outbound out;
     private Phase phase = Phase.STARTUP;
@@ -46,6 +46,9 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
     private ScheduledFuture<?> startupTimer;
     private ScheduledFuture<?> idleTimer;
     private long lastFrameNanos = System.nanoTime();
+    private long startupDeadlineNanos;
+    /** Counted in the server's {@link StartupGate} (not logged in yet). */
+    private boolean startupCounted;
 
     SessionHandler(ServerContext ctx, FrameDecoder frames) {
         this.ctx = ctx;
@@ -56,6 +59,9 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext c) throws Exception {
         channel = c.channel();
         out = new Outbound(channel, ctx.metrics(), ctx.config().maxFrameBytes());
+        ctx.startups().enter();
+        startupCounted = true;
+        startupDeadlineNanos = System.nanoTime() + ctx.config().startupTimeout().toNanos();
         startupTimer = channel.eventLoop().schedule(this::startupTimedOut,
                 ctx.config().startupTimeout().toMillis(), TimeUnit.MILLISECONDS);
         super.channelActive(c);
@@ -73,7 +79,8 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
             }
             case AUTHENTICATING -> {
                 held.add(frame);
-                if (held.size() > MAX_HELD_FRAMES) {
+                heldBytes += frame.payload().length + 1;
+                if (held.size() > MAX_HELD_FRAMES || heldBytes > MAX_HELD_BYTES) {
                     fatal(ProtocolException.PROTOCOL_VIOLATION, "too many frames before READY");
                 }
             }
@@ -112,11 +119,24 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
             }
             case Message.Startup startup -> {
                 if (ctx.authenticator().isSlow(startup)) {
+                    PasswordChecks checks = ctx.passwordChecks();
+                    if (!checks.tryEnter()) {
+                        ctx.metrics().connectionRejected("pending-authentications");
+                        fatal("53300", "too many pending authentications: try again later");
+                        return;
+                    }
                     phase = Phase.AUTHENTICATING;
                     updateReading();
                     Thread.ofVirtual().name("locus-auth").start(() -> {
-                        Authenticator.Outcome outcome = checkPassword(startup);
-                        channel.eventLoop().execute(() -> authenticated(outcome));
+                        Authenticator.Outcome outcome;
+                        try {
+                            outcome = checkPassword(checks, startup);
+                        } finally {
+                            checks.leave();
+                        }
+                        if (outcome != null) {
+                            channel.eventLoop().execute(() -> authenticated(outcome));
+                        }
                     });
                 } else {
                     authenticated(ctx.authenticator().authenticate(startup));
@@ -127,20 +147,37 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private Authenticator.Outcome checkPassword(Message.Startup startup) {
+    /**
+     * Waits for a permit until the startup deadline, then hashes, unless the connection closed meanwhile: null when
+     * there is nobody left to answer (the startup timer closes a connection whose deadline passed).
+     */
+    private Authenticator.Outcome checkPassword(PasswordChecks checks, Message.Startup startup) {
         try {
-            PASSWORD_CHECKS.acquire();
+            if (!checks.acquire(startupDeadlineNanos)) {
+                return null;
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Authenticator.Outcome.refuse("57P01", "the server is shutting down");
+            return null;
         }
         try {
+            if (!channel.isActive()) {
+                return null;
+            }
+            checks.hashed();
             return ctx.authenticator().authenticate(startup);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.ERROR, "password check failed", e);
-            return Authenticator.Outcome.refuse("XX000", "internal error while checking the password");
+            return Authenticator.Outcome.refuse("XX000", ErrorMapping.internalError("password check failed", e));
         } finally {
-            PASSWORD_CHECKS.release();
+            checks.release();
+        }
+    }
+
+    /** The connection logged in or is going away: it no longer counts against max-pending-startups. */
+    private void leaveStartup() {
+        if (startupCounted) {
+            startupCounted = false;
+            ctx.startups().leave();
         }
     }
 
@@ -169,6 +206,7 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
         registry.add(session);
         ctx.metrics().sessionOpened();
         phase = Phase.SESSION;
+        leaveStartup();
         startupTimer.cancel(false);
         frames.authenticated();
         out.send(new Message.Ready(session.id(), session.cancelKey(), ctx.serverVersion(),
@@ -184,8 +222,9 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
     /**
      * Reads only while the peer takes what it is sent and the session's queue has room (pipelining backpressure):
      * a client that sends requests without reading the answers stops being read, so the answers Netty buffers for
-     * it stay bounded (about the write buffer's high water mark). While a password is checked nothing is read; a
-     * closing connection's input is read and discarded. Decided on the event loop only, from any thread's call.
+     * it stay bounded (about the write buffer's high water mark). While a password is checked, frames are read and
+     * held (at most {@link #MAX_HELD_FRAMES}, 64 KiB), so that a client going away is noticed and its check skipped;
+     * a closing connection's input is read and discarded. Decided on the event loop only, from any thread's call.
      */
     void updateReading() {
         if (!channel.eventLoop().inEventLoop()) {
@@ -193,9 +232,8 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         boolean read = switch (phase) {
-            case AUTHENTICATING -> false;
             case CLOSING -> true;
-            case STARTUP -> channel.isWritable();
+            case STARTUP, AUTHENTICATING -> channel.isWritable();
             case SESSION -> channel.isWritable() && !session.backlogged();
         };
         if (channel.config().isAutoRead() != read) {
@@ -262,6 +300,7 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
         if (phase == Phase.CLOSING) {
             return;
         }
+        leaveStartup();
         phase = Phase.CLOSING;
         frames.discardFromNowOn();
         cancelTimers();
@@ -309,6 +348,7 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext c) throws Exception {
+        leaveStartup();
         phase = Phase.CLOSING;
         cancelTimers();
         held.clear();

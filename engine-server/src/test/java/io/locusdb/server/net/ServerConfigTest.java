@@ -24,6 +24,24 @@ class ServerConfigTest {
         assertThat(c.queryMemoryBudgetBytes()).isEqualTo(1L << 30);
         assertThat(c.trustMode()).isTrue();
         assertThat(c.tls()).isNull();
+        assertThat(c.maxPendingStartups()).isEqualTo(64);
+        assertThat(c.allowTrustOnNetwork()).isFalse();
+    }
+
+    @Test
+    void trustModeIsRefusedOnANonLoopbackAddressUnlessExplicitlyAllowed() {
+        ServerConfig d = ServerConfig.defaults();
+        d.requireSafeExposure();
+        d.with("bind", "localhost").requireSafeExposure();
+        d.with("bind", "::1").requireSafeExposure();
+        assertThatThrownBy(() -> d.with("bind", "0.0.0.0").requireSafeExposure())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("trust mode on a non-loopback address (bind = 0.0.0.0): configure users or tokens, or set"
+                        + " allow-trust-on-network=true");
+        d.with("bind", "0.0.0.0").with("allow-trust-on-network", "true").requireSafeExposure();
+        d.with("bind", "0.0.0.0").with("token.ci", Authenticator.tokenHash("t")).requireSafeExposure();
+        assertThatThrownBy(() -> d.with("allow-trust-on-network", "yes"))
+                .hasMessageContaining("allow-trust-on-network: 'yes' is not true or false");
     }
 
     @Test
@@ -32,7 +50,7 @@ class ServerConfigTest {
         Path file = dir.resolve("server.properties");
         Files.writeString(file, String.join("\n",
                 "port = 0", "bind = 0.0.0.0", "max-frame-bytes = 1m", "idle-timeout = 90s", "startup-timeout = 500ms",
-                "query-memory-budget = 256MiB", "max-sessions = 7", "metrics.port = -1",
+                "query-memory-budget = 256MiB", "max-sessions = 7", "metrics.port = -1", "max-pending-startups = 9",
                 "user.alice = " + alice, "token.ci = " + Authenticator.tokenHash("t"),
                 "tls.keystore = " + dir.resolve("k.p12"), "tls.keystore-password = x"));
         ServerConfig c = ServerConfig.load(file);
@@ -43,6 +61,7 @@ class ServerConfigTest {
         assertThat(c.startupTimeout()).isEqualTo(Duration.ofMillis(500));
         assertThat(c.queryMemoryBudgetBytes()).isEqualTo(256L << 20);
         assertThat(c.maxSessions()).isEqualTo(7);
+        assertThat(c.maxPendingStartups()).isEqualTo(9);
         assertThat(c.users()).containsEntry("alice", alice);
         assertThat(c.tokens()).containsKey("ci");
         assertThat(c.trustMode()).isFalse();
@@ -56,6 +75,7 @@ class ServerConfigTest {
         assertThatThrownBy(() -> d.with("idle-timeout", "soon")).hasMessageContaining("idle-timeout");
         assertThatThrownBy(() -> d.with("max-frame-bytes", "4g")).hasMessageContaining("max-frame-bytes");
         assertThatThrownBy(() -> d.with("port", "70000")).hasMessageContaining("port");
+        assertThatThrownBy(() -> d.with("max-pending-startups", "0")).hasMessageContaining("max-pending-startups");
         assertThatThrownBy(() -> d.with("user.bob", "plaintext")).hasMessageContaining("user.bob");
         assertThatThrownBy(() -> d.with("token.x", "sha256:abc")).hasMessageContaining("token.x");
     }

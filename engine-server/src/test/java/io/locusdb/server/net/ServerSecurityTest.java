@@ -3,13 +3,18 @@ package io.locusdb.server.net;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.locusdb.core.LocusConfig;
+import io.locusdb.core.LocusDB;
 import io.locusdb.protocol.Message;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.SocketTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
@@ -62,6 +67,122 @@ class ServerSecurityTest {
             c.preamble().send(new Message.Startup(user, password, token, "", "test"));
             assertThat(c.expectError(state).message()).startsWith(message);
             assertThat(c.closedByServer(Duration.ofSeconds(5))).isTrue();
+        }
+    }
+
+    @Test
+    void aLoginWhoseConnectionClosedWhileWaitingForAPasswordCheckIsNeverHashed() throws Exception {
+        Map<String, String> settings = Map.of("user.alice", PasswordHash.create("wonderland".toCharArray(), 1000)
+                .format());
+        try (LocusServer server = TestServers.start(settings)) {
+            PasswordChecks checks = server.context().passwordChecks();
+            checks.semaphore().acquire(checks.permits()); // every check slot busy
+            try {
+                for (int i = 0; i < 3; i++) {
+                    try (RawClient c = RawClient.connect(server.port())) {
+                        c.preamble().send(new Message.Startup("alice", "wonderland", "", "", "test"));
+                    }
+                }
+                Thread.sleep(300); // the server sees the three connections close
+            } finally {
+                checks.semaphore().release(checks.permits());
+            }
+            Thread.sleep(300);
+            assertThat(checks.hashedCount()).isZero();
+            try (RawClient c = RawClient.connect(server.port())) {
+                c.startup("alice", "wonderland", "");
+            }
+            assertThat(checks.hashedCount()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void loginsBeyondThePendingPasswordCheckLimitAreRefusedWith53300() throws Exception {
+        Map<String, String> settings = Map.of("user.alice", PasswordHash.create("wonderland".toCharArray(), 1000)
+                .format(), "max-pending-startups", "1000");
+        try (LocusServer server = TestServers.start(settings)) {
+            PasswordChecks checks = server.context().passwordChecks();
+            List<RawClient> waiting = new ArrayList<>();
+            checks.semaphore().acquire(checks.permits());
+            try {
+                for (int i = 0; i < checks.maxPending(); i++) {
+                    RawClient c = RawClient.connect(server.port());
+                    waiting.add(c);
+                    c.preamble().send(new Message.Startup("alice", "wonderland", "", "", "test"));
+                }
+                awaitPending(checks, checks.maxPending());
+                try (RawClient one = RawClient.connect(server.port())) {
+                    one.preamble().send(new Message.Startup("alice", "wonderland", "", "", "test"));
+                    assertThat(one.expectError("53300").message()).isEqualTo("too many pending authentications: try"
+                            + " again later");
+                    assertThat(one.closedByServer(Duration.ofSeconds(5))).isTrue();
+                }
+            } finally {
+                checks.semaphore().release(checks.permits());
+            }
+            // The waiting logins go through once checks can run again.
+            for (RawClient c : waiting) {
+                c.expect(Message.Ready.class);
+                c.close();
+            }
+        }
+    }
+
+    private static void awaitPending(PasswordChecks checks, int expected) throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (pendingOf(checks) < expected && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertThat(pendingOf(checks)).isEqualTo(expected);
+    }
+
+    private static int pendingOf(PasswordChecks checks) {
+        return checks.pending();
+    }
+
+    @Test
+    void beyondMaxPendingStartupsNewConnectionsWaitUntilOneLogsInOrCloses() throws Exception {
+        try (LocusServer server = TestServers.start(Map.of("max-pending-startups", "2"))) {
+            RawClient a = RawClient.connect(server.port());
+            try (RawClient b = RawClient.connect(server.port())) {
+                a.preamble();
+                b.preamble();
+                awaitStartups(server, 2);
+                RawClient c = RawClient.connect(server.port());
+                // c's TCP connection is in the listen backlog: the server has not accepted it, so no READY yet.
+                c.preamble().send(new Message.Startup("c", "", "", "", "test"));
+                c.socket().setSoTimeout(500);
+                assertThatThrownBy(c::read).isInstanceOf(SocketTimeoutException.class);
+                c.socket().setSoTimeout(15_000);
+                a.close();
+                c.expect(Message.Ready.class);
+                b.send(new Message.Startup("b", "", "", "", "test"));
+                b.expect(Message.Ready.class);
+                awaitStartups(server, 0);
+                c.close();
+            }
+        }
+    }
+
+    private static void awaitStartups(LocusServer server, int expected) throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (server.context().startups().pending() != expected && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertThat(server.context().startups().pending()).isEqualTo(expected);
+    }
+
+    @Test
+    void aServerInTrustModeRefusesToStartOnANonLoopbackAddress() {
+        LocusDB db = LocusDB.open(LocusConfig.defaults());
+        try {
+            ServerConfig open = ServerConfig.defaults().with("port", "0").with("metrics.port", "-1")
+                    .with("bind", "0.0.0.0");
+            assertThatThrownBy(() -> LocusServer.start(db, open)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("trust mode on a non-loopback address")
+                    .hasMessageContaining("allow-trust-on-network=true");
+        } finally {
+            db.close();
         }
     }
 
