@@ -244,6 +244,11 @@ public final class LocusConnection implements Connection {
      * columns, to decode BATCH frames (null when no result is open).
      */
     Message receive(List<ColumnDescription> columns) throws SQLException {
+        return receive(columns, false);
+    }
+
+    /** As {@link #receive(List)}; with {@code returnAfterNotice}, null right after a NOTICE was taken as a warning. */
+    Message receive(List<ColumnDescription> columns, boolean returnAfterNotice) throws SQLException {
         checkOpen();
         busy = true;
         try {
@@ -252,6 +257,9 @@ public final class LocusConnection implements Connection {
                 Message m = MessageCodec.read(type, reader.reader(), columns);
                 if (m instanceof Message.Notice n) {
                     addWarning(new SQLWarning(n.message(), n.sqlState()));
+                    if (returnAfterNotice) {
+                        return null;
+                    }
                     continue;
                 }
                 if (m instanceof Message.Error e && Errors.closesConnection(e.sqlState())) {

@@ -1,6 +1,7 @@
 package io.locusdb.jdbc;
 
 import io.locusdb.protocol.Message;
+import io.locusdb.protocol.MessageCodec;
 import java.io.InputStream;
 import java.io.Reader;
 import java.math.BigDecimal;
@@ -61,7 +62,22 @@ public final class LocusPreparedStatement extends LocusStatement implements Prep
             throw new SQLException("parameter index " + index + " is out of range: the statement has "
                     + parameters.length + " parameter(s)", Errors.INVALID_DESCRIPTOR_INDEX);
         }
+        if (value instanceof BigDecimal d && plainLength(d) > MessageCodec.MAX_DECIMAL_TEXT) {
+            throw new SQLException("parameter " + index + ": a DECIMAL of " + plainLength(d) + " characters written"
+                    + " out is out of range (at most " + MessageCodec.MAX_DECIMAL_TEXT + ")", Errors.OUT_OF_RANGE);
+        }
         parameters[index - 1] = value;
+    }
+
+    /** The length of {@code d.toPlainString()}, without building it (1E+999999999 would be a billion digits). */
+    static long plainLength(BigDecimal d) {
+        long sign = d.signum() < 0 ? 1 : 0;
+        long precision = d.precision();
+        long scale = d.scale();
+        if (scale <= 0) {
+            return d.signum() == 0 ? 1 : sign + precision - scale;
+        }
+        return scale >= precision ? sign + 2 + scale : sign + precision + 1;
     }
 
     private Message.Execute request() throws SQLException {

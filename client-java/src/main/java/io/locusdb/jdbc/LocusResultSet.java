@@ -131,12 +131,28 @@ final class LocusResultSet implements ResultSet {
 
     /** The next batch with rows, or null at the end; asks for credit only when the granted credit is used up. */
     private DecodedBatch readBatch() throws SQLException {
+        return readBatch(true);
+    }
+
+    /**
+     * The next batch with rows, or null at the end. With the credit used up, FETCH is sent unless bytes of a frame
+     * are already here (the RESULT_END that may follow the last batch without more credit). A NOTICE in between (the
+     * server shutting down) is no such frame: after one, whether to FETCH is decided again, or the driver would wait
+     * for a batch the server only sends after a FETCH. {@code mayFetch} false: null instead of sending FETCH.
+     */
+    private DecodedBatch readBatch(boolean mayFetch) throws SQLException {
         while (!done) {
             if (credit == 0 && !connection.inputAvailable()) {
+                if (!mayFetch) {
+                    return null;
+                }
                 connection.send(new Message.Fetch(fetchBatches));
                 credit = fetchBatches;
             }
-            Message m = connection.receive(columns);
+            Message m = connection.receive(columns, credit == 0);
+            if (m == null) {
+                continue; // a NOTICE, now a warning on the connection
+            }
             switch (m) {
                 case Message.Batch b -> {
                     if (credit <= 0) {
@@ -167,6 +183,9 @@ final class LocusResultSet implements ResultSet {
 
     private void finish() throws SQLException {
         done = true;
+        if (statement != null) {
+            statement.resultEnded(this);
+        }
         if (connection != null) {
             connection.resultFinished(this);
         }
@@ -222,7 +241,7 @@ final class LocusResultSet implements ResultSet {
             if (!done && connection != null && !connection.isClosed() && !connection.isBroken()) {
                 while (!done && credit == 0 && connection.inputAvailable()) {
                     try {
-                        readBatch(); // only RESULT_END (or an ERROR) can be waiting when the credit is used up
+                        readBatch(false); // only RESULT_END, an ERROR or a NOTICE can be waiting with no credit
                     } catch (SQLException e) {
                         if (!done || connection.isBroken()) {
                             throw e;

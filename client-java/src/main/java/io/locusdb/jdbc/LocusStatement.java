@@ -73,6 +73,13 @@ public class LocusStatement implements Statement {
         }
     }
 
+    /** The result read its RESULT_END (or ERROR): nothing runs any more, so cancel() has nothing to stop. */
+    void resultEnded(LocusResultSet rs) {
+        if (rs == resultSet) {
+            active = false;
+        }
+    }
+
     void resultClosed(LocusResultSet rs) throws SQLException {
         active = false;
         if (rs == resultSet && closeOnCompletion && !closed) {

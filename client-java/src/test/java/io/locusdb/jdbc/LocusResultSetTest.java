@@ -3,6 +3,7 @@ package io.locusdb.jdbc;
 import static io.locusdb.jdbc.FakeServer.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.locusdb.protocol.ColumnDescription;
 import io.locusdb.protocol.Message;
@@ -19,6 +20,7 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,6 +91,40 @@ class LocusResultSetTest {
             assertThat(server.received(Message.Fetch.class)).hasSizeBetween(24, 25)
                     .allSatisfy(f -> assertThat(f.batches()).isEqualTo(2));
         }
+    }
+
+    @Test
+    void aNoticeArrivingWhenTheCreditIsUsedUpDoesNotKeepTheDriverFromAskingForMore() throws Exception {
+        List<ColumnDescription> cols = List.of(new ColumnDescription("n", WireType.of(WireType.BIGINT), false));
+        server.queries.put("SELECT n FROM noticed", (s, run) -> {
+            s.send(new Message.ResultHeader(true, cols));
+            s.sendBatch(cols, numbered(10));
+            // Credit 1 is used up; the shutdown NOTICE is all the client has to read, and the server waits for FETCH.
+            s.send(new Message.Notice("57P01", "the server is shutting down; running statements may finish within"
+                    + " 30000 ms"));
+            while (!(s.read() instanceof Message.Fetch)) {
+                // nothing else expected
+            }
+            s.sendBatch(cols, numbered(10));
+            s.send(new Message.ResultEnd(-1, 20, false));
+        });
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+            try (Statement st = connection.createStatement()) {
+                st.setFetchSize(10);
+                try (ResultSet rs = st.executeQuery("SELECT n FROM noticed")) {
+                    assertThat(rs.next()).isTrue();
+                    Thread.sleep(200); // the NOTICE is here before the driver decides whether to FETCH
+                    int rows = 1;
+                    while (rs.next()) {
+                        rows++;
+                    }
+                    assertThat(rows).isEqualTo(20);
+                }
+            }
+        });
+        assertThat((Object) connection.getWarnings()).isNotNull();
+        assertThat(connection.getWarnings().getSQLState()).isEqualTo("57P01");
+        assertThat(server.received(Message.Fetch.class)).hasSize(1);
     }
 
     @Test

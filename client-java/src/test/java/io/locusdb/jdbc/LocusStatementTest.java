@@ -191,6 +191,43 @@ class LocusStatementTest {
     }
 
     @Test
+    void cancelAfterTheResultEndedDoesNotCancelAnotherStatementOfTheConnection() throws Exception {
+        server.queries.put("SELECT count(*) FROM t", (s, run) -> s.stream(COUNT, List.<Object[]>of(row(2L)), 10,
+                run.fetchBatches()));
+        try (Statement a = connection.createStatement(); Statement b = connection.createStatement()) {
+            ResultSet rs = a.executeQuery("SELECT count(*) FROM t");
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.next()).isFalse(); // RESULT_END read: a runs nothing any more, though rs is still open
+            assertThat(b.executeQuery("SELECT count(*) FROM t").next()).isTrue();
+            a.cancel(); // b's statement is the session's now: a must not cancel it
+            Thread.sleep(100);
+            assertThat(server.cancelRequests).isEmpty();
+            assertThat(server.connections.get()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aDecimalParameterTooLongToSendIsRefusedUpFrontNamingTheParameter() throws Exception {
+        server.preparable.put("SELECT count(*) FROM t WHERE a = ? AND b = ?", new FakeServer.Prepared(2, COUNT,
+                (s, run) -> s.stream(COUNT, List.<Object[]>of(row(1L)), 10, run.fetchBatches())));
+        try (PreparedStatement ps = connection.prepareStatement("SELECT count(*) FROM t WHERE a = ? AND b = ?")) {
+            ps.setBigDecimal(1, new BigDecimal("1E+199")); // 200 characters written out: still fine
+            assertThatThrownBy(() -> ps.setBigDecimal(2, new BigDecimal("-1E+999999999")))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("22003"))
+                    .hasMessage("parameter 2: a DECIMAL of 1000000001 characters written out is out of range (at most"
+                            + " 200)");
+            assertThatThrownBy(() -> ps.setObject(2, "0." + "0".repeat(200) + "1", Types.DECIMAL))
+                    .hasMessageStartingWith("parameter 2: a DECIMAL of 203 characters");
+            ps.setBigDecimal(2, new BigDecimal("0E+999")); // written out: "0"
+            assertThat(ps.executeQuery().next()).isTrue();
+            assertThat(connection.isValid(1)).isTrue();
+        }
+        assertThat(LocusPreparedStatement.plainLength(new BigDecimal("-1.5E-3"))).isEqualTo("-0.0015".length());
+        assertThat(LocusPreparedStatement.plainLength(new BigDecimal("-1.5E+3"))).isEqualTo("-1500".length());
+        assertThat(LocusPreparedStatement.plainLength(new BigDecimal("123.45"))).isEqualTo(6);
+    }
+
+    @Test
     void aPreparedStatementIsPreparedOnceAndExecutedWithTypedParameters() throws Exception {
         server.preparable.put("SELECT count(*) FROM t WHERE a < ? AND b = ? AND c = ? AND d = ? AND e = ? AND f = ?"
                 + " AND g = ? AND h = ? AND i = ?", new FakeServer.Prepared(9, COUNT,
