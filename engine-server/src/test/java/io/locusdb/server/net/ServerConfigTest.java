@@ -69,6 +69,21 @@ class ServerConfigTest {
     }
 
     @Test
+    void theDockerExampleSettingsLoadAndTheirCommentedKeysExist() throws Exception {
+        Path example = Path.of("..", "docker", "server.properties.example");
+        ServerConfig c = ServerConfig.load(example);
+        assertThat(c.metricsBindAddress()).isEqualTo("0.0.0.0");
+        assertThat(c.allowTrustOnNetwork()).isTrue();
+        c.with("bind", "0.0.0.0").requireSafeExposure();
+        for (String line : Files.readAllLines(example)) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^# ?([a-z][a-z.-]*) = .*").matcher(line);
+            if (m.matches() && !m.group(1).startsWith("user.") && !m.group(1).startsWith("token.")) {
+                assertThat(ServerConfig.KEYS).as(line).containsKey(m.group(1));
+            }
+        }
+    }
+
+    @Test
     void badSettingsAreRefusedNamingTheKey() {
         ServerConfig d = ServerConfig.defaults();
         assertThatThrownBy(() -> d.with("idle-timout", "1s")).hasMessageContaining("unknown setting 'idle-timout'");
