@@ -36,6 +36,7 @@ public final class GroupTable {
     private long[] rowNulls = new long[0];
     private int[] groups = new int[0];
     private long[] countLanes = new long[0];
+    private int[] combinations = new int[0];
 
     public GroupTable(List<ColumnType> keyTypes, List<AggregateCall> calls, StringIds strings) {
         this(keyTypes, calls, strings, null);
@@ -138,25 +139,45 @@ public final class GroupTable {
     }
 
     private void groupByCodes(ColumnVector[] keyColumns, int rows) {
-        Arrays.fill(groups, 0, rows, 0);
+        int[] combinations = this.combinations;
+        if (combinations.length < rows) {
+            combinations = new int[rows];
+            this.combinations = combinations;
+        }
+        Arrays.fill(combinations, 0, rows, 0);
         for (int k = 0; k < keyCount; k++) {
             int[] codes = keyColumns[k].codes();
             boolean[] nulls = keyColumns[k].nulls();
             int stride = directStrides[k];
             if (keyColumns[k].anyNull()) {
                 for (int i = 0; i < rows; i++) {
-                    groups[i] += (nulls[i] ? 0 : codes[i]) * stride;
+                    combinations[i] += (nulls[i] ? 0 : codes[i]) * stride;
                 }
             } else {
                 // Without NULLs the loop has no select and vectorizes.
                 for (int i = 0; i < rows; i++) {
-                    groups[i] += codes[i] * stride;
+                    combinations[i] += codes[i] * stride;
                 }
             }
         }
+        // A tight lookup first (combinations seen before, nearly every row), then the rare new ones: a loop
+        // with the insertion inside ran several times slower.
+        int[] direct = directGroups;
+        int unseen = 0;
+        for (int i = 0; i < rows; i++) {
+            int g = direct[combinations[i]];
+            groups[i] = g;
+            unseen |= g;
+        }
+        if (unseen >= 0) {
+            return;
+        }
         long[] probe = new long[keyCount];
         for (int i = 0; i < rows; i++) {
-            int combination = groups[i];
+            if (groups[i] >= 0) {
+                continue;
+            }
+            int combination = combinations[i];
             int g = directGroups[combination];
             if (g < 0) {
                 long nullMask = 0;
