@@ -78,4 +78,12 @@ final class Errors {
     static SQLNonTransientConnectionException connectionLost(String what, Throwable cause) {
         return new SQLNonTransientConnectionException(what, CONNECTION_FAILURE, cause);
     }
+
+    /** Wrapper.unwrap for a class that wraps nothing: itself, or an error naming the interface. */
+    static <T> T unwrap(Object self, Class<T> iface) throws SQLException {
+        if (iface.isInstance(self)) {
+            return iface.cast(self);
+        }
+        throw new SQLException("not a wrapper for " + iface.getName(), GENERAL);
+    }
 }

@@ -71,7 +71,7 @@ public final class LocusConnection implements Connection {
     private volatile String broken;
     private volatile boolean busy;
     private LocusResultSet openResult;
-    private SQLWarning warnings;
+    private final WarningChain warnings = new WarningChain();
     private final Properties clientInfo = new Properties();
     private LocusDatabaseMetaData metaData;
 
@@ -576,21 +576,17 @@ public final class LocusConnection implements Connection {
     @Override
     public SQLWarning getWarnings() throws SQLException {
         checkOpen();
-        return warnings;
+        return warnings.first();
     }
 
     @Override
     public void clearWarnings() throws SQLException {
         checkOpen();
-        warnings = null;
+        warnings.clear();
     }
 
     void addWarning(SQLWarning w) {
-        if (warnings == null) {
-            warnings = w;
-        } else {
-            warnings.setNextWarning(w);
-        }
+        warnings.add(w);
     }
 
     @Override
@@ -855,10 +851,7 @@ public final class LocusConnection implements Connection {
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw new SQLException("not a wrapper for " + iface.getName(), Errors.GENERAL);
+        return Errors.unwrap(this, iface);
     }
 
     @Override

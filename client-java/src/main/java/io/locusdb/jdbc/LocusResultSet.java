@@ -1131,10 +1131,7 @@ final class LocusResultSet implements ResultSet {
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw new SQLException("not a wrapper for " + iface.getName(), Errors.GENERAL);
+        return Errors.unwrap(this, iface);
     }
 
     @Override

@@ -22,7 +22,7 @@ public class LocusStatement implements Statement {
     private boolean closed;
     private boolean closeOnCompletion;
     private boolean poolable;
-    private SQLWarning warnings;
+    private final WarningChain warnings = new WarningChain();
     /** Set while this statement runs or its result is open, so that cancel() knows there is something to stop. */
     private volatile boolean active;
 
@@ -223,21 +223,17 @@ public class LocusStatement implements Statement {
     @Override
     public SQLWarning getWarnings() throws SQLException {
         checkOpen();
-        return warnings;
+        return warnings.first();
     }
 
     @Override
     public void clearWarnings() throws SQLException {
         checkOpen();
-        warnings = null;
+        warnings.clear();
     }
 
     void addWarning(SQLWarning w) {
-        if (warnings == null) {
-            warnings = w;
-        } else {
-            warnings.setNextWarning(w);
-        }
+        warnings.add(w);
     }
 
     @Override
@@ -442,10 +438,7 @@ public class LocusStatement implements Statement {
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw new SQLException("not a wrapper for " + iface.getName(), Errors.GENERAL);
+        return Errors.unwrap(this, iface);
     }
 
     @Override
