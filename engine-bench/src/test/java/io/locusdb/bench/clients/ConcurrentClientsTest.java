@@ -2,13 +2,7 @@ package io.locusdb.bench.clients;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locusdb.core.LocusConfig;
-import io.locusdb.core.LocusDB;
-import io.locusdb.core.Session;
-import io.locusdb.core.result.QueryResult;
-import io.locusdb.natives.topology.Topologies;
 import io.locusdb.server.net.LocusServer;
-import io.locusdb.server.net.ServerConfig;
 import java.time.Duration;
 import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
@@ -26,11 +20,7 @@ class ConcurrentClientsTest {
 
     @BeforeAll
     static void start() {
-        LocusDB db = LocusDB.open(LocusConfig.of(Topologies.fake(2)).withExecutor(b -> b.pinWorkers(false)));
-        try (Session s = db.connect(); QueryResult r = s.execute("LOAD TPCH SCALE " + SF + " PARTS 2")) {
-            r.updateCount();
-        }
-        server = LocusServer.start(db, ServerConfig.defaults().with("port", "0").with("metrics.port", "-1"));
+        server = TpchServers.start(SF);
         reference = LineitemReference.compute(SF, 2);
     }
 
