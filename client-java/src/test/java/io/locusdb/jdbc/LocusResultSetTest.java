@@ -124,7 +124,9 @@ class LocusResultSetTest {
         });
         assertThat((Object) connection.getWarnings()).isNotNull();
         assertThat(connection.getWarnings().getSQLState()).isEqualTo("57P01");
-        assertThat(server.received(Message.Fetch.class)).hasSize(1);
+        // The FETCH after the NOTICE is what matters (without it both sides wait). A second one may cross the final
+        // RESULT_END when that frame is still in flight after the last batch; the protocol has the server ignore it.
+        assertThat(server.received(Message.Fetch.class)).hasSizeBetween(1, 2);
     }
 
     @Test
