@@ -1,6 +1,7 @@
 package io.locusdb.core.query;
 
 import io.locusdb.core.ExecutionOptions;
+import io.locusdb.core.exec.MemoryBudgetExceededException;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;
 import io.locusdb.core.query.plan.ExplainWriter;
@@ -19,6 +20,7 @@ import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.type.ColumnType;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelVisitor;
@@ -105,12 +107,12 @@ public final class QueryEngine {
                     options.memoryBudgetBytes());
             try {
                 return runner.run(physical, context, new CopyOnWriteArrayList<>());
-            } catch (java.util.concurrent.CancellationException e) {
+            } catch (CancellationException e) {
                 // The calling thread was interrupted while the query ran (the server cancelling a statement): the
                 // wait gave up, so stop the query's tasks too instead of letting them run on unread.
                 context.cancel("the statement was cancelled");
                 throw e;
-            } catch (io.locusdb.core.exec.MemoryBudgetExceededException e) {
+            } catch (MemoryBudgetExceededException e) {
                 throw new LocusSqlException(SqlState.OUT_OF_MEMORY, e.getMessage(), 0, 0, e);
             } catch (IllegalStateException e) {
                 if (e.getMessage() != null && e.getMessage().contains("was dropped")) {

@@ -1,6 +1,7 @@
 package io.locusdb.core.query.plan;
 
 import io.locusdb.core.exec.GraphHandle;
+import io.locusdb.core.exec.MemoryBudget;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;
 import io.locusdb.core.exec.TaskClass;
@@ -26,6 +27,7 @@ import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.type.ColumnType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
@@ -199,7 +201,7 @@ public final class QueryRunner {
         try (TableSnapshot snapshot = scan.table().snapshot()) {
             List<Integer> nodes = snapshot.parts().stream().map(TablePart::homeNode).distinct().sorted().toList();
             int partitions = keys.length == 0 ? 1 : Math.max(1, executor.concurrencyHint());
-            targets = new MergeTargets(partitions, nodes, keyTypes, calls, strings, query);
+            targets = new MergeTargets(partitions, nodes, keyTypes, calls, strings, query.memory());
             TaskClass mergeClass = executor.taskClass(MERGE_TASK_CLASS);
             ScanPipeline.submit(executor, query, snapshot, program.ranges(), program.columns(true), part -> {
                 ScanProgram.Kernels kernels = program.kernels();
@@ -255,11 +257,11 @@ public final class QueryRunner {
         private final List<ColumnType> keyTypes;
 
         MergeTargets(int partitions, List<Integer> nodes, List<ColumnType> keyTypes, List<AggregateCall> calls,
-                     StringIds strings, QueryContext query) {
+                     StringIds strings, MemoryBudget memory) {
             this.tables = new GroupTable[partitions];
             this.locks = new TaskLock[partitions];
             for (int r = 0; r < partitions; r++) {
-                tables[r] = new GroupTable(keyTypes, calls, strings, query.memory());
+                tables[r] = new GroupTable(keyTypes, calls, strings, memory);
                 locks[r] = new TaskLock(executor);
             }
             this.nodes = nodes;
@@ -272,8 +274,8 @@ public final class QueryRunner {
                 return;
             }
             int partitions = tables.length;
-            java.util.concurrent.atomic.AtomicInteger unmerged = new java.util.concurrent.atomic.AtomicInteger(
-                    partitions);
+            // The local table's memory goes back to the budget once every partition has taken its groups.
+            AtomicInteger unmerged = new AtomicInteger(partitions);
             for (int r = 0; r < partitions; r++) {
                 int partition = r;
                 int node = nodes.isEmpty() ? TaskGraph.ANY_NODE : nodes.get(r % nodes.size());

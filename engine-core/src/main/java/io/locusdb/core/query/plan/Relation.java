@@ -5,6 +5,7 @@ import io.locusdb.core.query.ColumnVector;
 import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -84,7 +85,7 @@ public final class Relation {
     private long estimatedRowBytes() {
         long bytes = 0;
         for (ColumnVector c : columns) {
-            bytes += 1 + (c.type().physical() == io.locusdb.core.storage.type.TypeKind.Physical.STRING ? 48 : 8);
+            bytes += 1 + (c.type().physical() == TypeKind.Physical.STRING ? 48 : 8);
         }
         return bytes;
     }
