@@ -185,8 +185,16 @@ public final class PackedRangeScan {
         // The streamed part stops before the last word, the only one that may hold padding codes: every selection
         // word it completes then holds real rows, so it never writes past the rows the caller sized for.
         long head = Math.max(0, words - 1);
-        long done = head - head % Math.max(STEP_WORDS, SPECIES.length());
-        long matches = selectCompressed(segment, done, codeBits + lo, codeBits + hiPlusOne, delimiters, selection);
+        long matches;
+        long done;
+        if (MultiplyGatherSelect.supports(Long.numberOfTrailingZeros(delimiters) + 1)) {
+            done = head - head % MultiplyGatherSelect.wordsPerStep();
+            matches = MultiplyGatherSelect.select(segment, done, codeBits + lo, codeBits + hiPlusOne, delimiters,
+                    selection);
+        } else {
+            done = head - head % Math.max(STEP_WORDS, SPECIES.length());
+            matches = selectCompressed(segment, done, codeBits + lo, codeBits + hiPlusOne, delimiters, selection);
+        }
         return matches + selectTail(segment, done, words, codeBits, delimiters, lo, hiPlusOne, selection);
     }
 
