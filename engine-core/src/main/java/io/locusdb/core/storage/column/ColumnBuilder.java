@@ -3,6 +3,7 @@ package io.locusdb.core.storage.column;
 import io.locusdb.core.storage.type.ColumnType;
 import java.lang.foreign.SegmentAllocator;
 import java.util.BitSet;
+import java.util.List;
 
 /**
  * Collects one column of a table part on the heap, then encodes it: a sorted dictionary of the distinct values and
@@ -52,14 +53,14 @@ public abstract sealed class ColumnBuilder permits LongColumnBuilder, DoubleColu
 
     /** Encodes what was appended. The builder must not be used afterwards. */
     public Column build(SegmentAllocator allocator) {
-        return buildConcatenated(java.util.List.of(this), allocator);
+        return buildConcatenated(List.of(this), allocator);
     }
 
     /**
      * Encodes the rows of several builders of this type, in order, as one column: lets a part be generated or
      * parsed by several threads and encoded once.
      */
-    public static Column buildConcatenated(java.util.List<? extends ColumnBuilder> pieces,
+    public static Column buildConcatenated(List<? extends ColumnBuilder> pieces,
                                            SegmentAllocator allocator) {
         ColumnBuilder first = pieces.getFirst();
         for (ColumnBuilder piece : pieces) {
@@ -81,10 +82,24 @@ public abstract sealed class ColumnBuilder permits LongColumnBuilder, DoubleColu
     /** Frees the staged values; the builder is unusable afterwards. Safe to call twice. */
     public abstract void release();
 
-    protected abstract Column encode(java.util.List<? extends ColumnBuilder> pieces, SegmentAllocator allocator);
+    protected abstract Column encode(List<? extends ColumnBuilder> pieces, SegmentAllocator allocator);
 
-    protected static long nullCount(java.util.List<? extends ColumnBuilder> pieces) {
+    protected static long nullCount(List<? extends ColumnBuilder> pieces) {
         return pieces.stream().mapToLong(p -> p.nulls.cardinality()).sum();
+    }
+
+    /** Roughly how much work encoding this piece is, to start the costly columns of a part first. */
+    long encodeCost() {
+        return rows * Long.BYTES;
+    }
+
+    /** The {@link #encodeCost} of a column's pieces. */
+    public static long encodeCost(List<? extends ColumnBuilder> pieces) {
+        return pieces.stream().mapToLong(ColumnBuilder::encodeCost).sum();
+    }
+
+    final boolean hasNulls() {
+        return !nulls.isEmpty();
     }
 
     public final boolean isNull(long row) {
@@ -99,11 +114,17 @@ public abstract sealed class ColumnBuilder permits LongColumnBuilder, DoubleColu
     }
 
     /** Packs one code per row of the pieces: 0 for NULL rows, the next of {@code ids} for the others. */
-    protected static PackedCodes writeCodes(java.util.List<? extends ColumnBuilder> pieces, int[] ids,
+    protected static PackedCodes writeCodes(List<? extends ColumnBuilder> pieces, int[] ids,
                                             SegmentAllocator allocator, PackedLayout layout, long rows) {
         PackedCodes.Writer writer = codesWriter(allocator, layout, rows);
         int k = 0;
         for (ColumnBuilder piece : pieces) {
+            if (!piece.hasNulls()) {
+                for (long r = 0; r < piece.rows; r++) {
+                    writer.add(ids[k++]);
+                }
+                continue;
+            }
             for (long r = 0; r < piece.rows; r++) {
                 writer.add(piece.isNull(r) ? 0 : ids[k++]);
             }

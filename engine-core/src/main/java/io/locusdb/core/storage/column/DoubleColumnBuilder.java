@@ -69,6 +69,11 @@ public final class DoubleColumnBuilder extends ColumnBuilder {
         int k = 0;
         for (ColumnBuilder piece : pieces) {
             DoubleColumnBuilder p = (DoubleColumnBuilder) piece;
+            if (!p.hasNulls()) {
+                p.keys.copyTo(present, k);
+                k += (int) p.rows;
+                continue;
+            }
             for (long r = 0; r < p.rows; r++) {
                 if (!p.isNull(r)) {
                     present[k++] = p.keys.get(r);

@@ -62,17 +62,19 @@ public final class PackedCodes {
         private final PackedLayout layout;
         private final int codesPerWord;
         private final int fieldBits;
+        /** Where a word is full: codesPerWord fields of fieldBits. */
+        private final int fullShift;
         private final long codeMask;
         private long wordIndex;
         private long current;
-        private int field;
-        private long written;
+        private int shift;
 
         public Writer(MemorySegment words, PackedLayout layout) {
             this.words = words;
             this.layout = layout;
             this.codesPerWord = layout.codesPerWord();
             this.fieldBits = layout.fieldBits();
+            this.fullShift = codesPerWord * fieldBits;
             this.codeMask = layout.codeMask();
         }
 
@@ -80,20 +82,21 @@ public final class PackedCodes {
             if ((code & ~codeMask) != 0) {
                 throw new IllegalArgumentException("code " + code + " does not fit " + layout.codeBits() + " bits");
             }
-            current |= (long) code << (field * fieldBits);
-            written++;
-            if (++field == codesPerWord) {
+            current |= (long) code << shift;
+            shift += fieldBits;
+            if (shift == fullShift) {
                 words.setAtIndex(ValueLayout.JAVA_LONG, wordIndex++, current);
                 current = 0;
-                field = 0;
+                shift = 0;
             }
         }
 
         public PackedCodes finish() {
-            if (field > 0) {
+            long written = wordIndex * codesPerWord + shift / fieldBits;
+            if (shift > 0) {
                 words.setAtIndex(ValueLayout.JAVA_LONG, wordIndex++, current);
                 current = 0;
-                field = 0;
+                shift = 0;
             }
             return new PackedCodes(words, layout, written);
         }

@@ -1,7 +1,5 @@
 package io.locusdb.core.storage.column;
 
-import java.util.Arrays;
-
 /** LSD radix sort of unsigned 64-bit keys carrying an int payload; skips the bytes all keys share. */
 final class RadixSort {
     private RadixSort() {
@@ -10,32 +8,47 @@ final class RadixSort {
     /** Sorts {@code keys[from, to)} ascending (unsigned), moving {@code payload} along; scratch arrays ≥ to. */
     static void sort(long[] keys, int[] payload, int from, int to, long[] keyScratch, int[] payloadScratch) {
         int n = to - from;
-        int[] counts = new int[257];
-        for (int shift = 0; shift < 64; shift += 8) {
-            Arrays.fill(counts, 0);
-            for (int k = from; k < to; k++) {
-                counts[(int) ((keys[k] >>> shift) & 0xFF) + 1]++;
+        // All eight histograms in one pass over the keys; a byte whose histogram has a single bucket is skipped.
+        int[] counts = new int[8 * 256];
+        for (int k = from; k < to; k++) {
+            long key = keys[k];
+            for (int b = 0; b < 8; b++) {
+                counts[(b << 8) | (int) ((key >>> (b << 3)) & 0xFF)]++;
             }
-            boolean trivial = false;
-            for (int b = 1; b <= 256; b++) {
-                if (counts[b] == n) {
-                    trivial = true;
-                    break;
-                }
-            }
-            if (trivial) {
+        }
+        long[] keysIn = keys;
+        int[] payloadIn = payload;
+        long[] keysOut = keyScratch;
+        int[] payloadOut = payloadScratch;
+        for (int b = 0; b < 8; b++) {
+            int base = b << 8;
+            int shift = b << 3;
+            if (counts[base + (int) ((keys[from] >>> shift) & 0xFF)] == n) {
                 continue;
             }
-            for (int b = 1; b <= 256; b++) {
-                counts[b] += counts[b - 1];
+            int start = from;
+            for (int v = 0; v < 256; v++) {
+                int c = counts[base + v];
+                counts[base + v] = start;
+                start += c;
             }
             for (int k = from; k < to; k++) {
-                int target = from + counts[(int) ((keys[k] >>> shift) & 0xFF)]++;
-                keyScratch[target] = keys[k];
-                payloadScratch[target] = payload[k];
+                long key = keysIn[k];
+                int target = counts[base + (int) ((key >>> shift) & 0xFF)]++;
+                keysOut[target] = key;
+                payloadOut[target] = payloadIn[k];
             }
-            System.arraycopy(keyScratch, from, keys, from, n);
-            System.arraycopy(payloadScratch, from, payload, from, n);
+            // Ping-pong between the arrays instead of copying back after every pass.
+            long[] keysSwap = keysIn;
+            keysIn = keysOut;
+            keysOut = keysSwap;
+            int[] payloadSwap = payloadIn;
+            payloadIn = payloadOut;
+            payloadOut = payloadSwap;
+        }
+        if (keysIn != keys) {
+            System.arraycopy(keysIn, from, keys, from, n);
+            System.arraycopy(payloadIn, from, payload, from, n);
         }
     }
 }

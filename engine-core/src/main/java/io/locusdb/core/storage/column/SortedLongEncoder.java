@@ -30,11 +30,16 @@ final class SortedLongEncoder {
             min = Math.min(min, k);
             max = Math.max(max, k);
         }
-        long range = max - min + 1; // may overflow to ≤ 0 for huge spans: then not dense
-        if (range > 0 && range <= DIRECT_MAX_RANGE && range <= Math.max(DIRECT_MIN_RANGE, 4L * n)) {
-            return encodeDense(keys, min, (int) range);
+        if (isDense(min, max, n)) {
+            return encodeDense(keys, min, (int) (max - min + 1));
         }
         return encodeSorted(keys);
+    }
+
+    /** Whether {@code n} keys in {@code [min, max]} take the direct lookup table rather than a sort. */
+    static boolean isDense(long min, long max, long n) {
+        long range = max - min + 1; // may overflow to ≤ 0 for huge spans: then not dense
+        return range > 0 && range <= DIRECT_MAX_RANGE && range <= Math.max(DIRECT_MIN_RANGE, 4L * n);
     }
 
     private static SortedLongEncoder encodeDense(long[] keys, long min, int range) {

@@ -29,16 +29,29 @@ final class StagingBytes {
     }
 
     long add(byte[] bytes, int from, int length) {
-        return add(MemorySegment.ofArray(bytes).asSlice(from, length));
+        int at = reserve(length);
+        MemorySegment.copy(bytes, from, current, ValueLayout.JAVA_BYTE, at, length);
+        return commit(at, length);
     }
 
     /** Appends a copy of {@code source} (UTF-8 bytes from another staging buffer or a dictionary). */
     long add(MemorySegment source) {
-        if (source.byteSize() >= MAX_VALUE_BYTES) {
-            throw new io.locusdb.core.storage.type.ValueFormatException("a text value of " + source.byteSize()
+        return add(source, 0, source.byteSize());
+    }
+
+    /** Appends a copy of {@code length} bytes of {@code source} from {@code from} (a field of a mapped file). */
+    long add(MemorySegment source, long from, long length) {
+        int at = reserve(length);
+        MemorySegment.copy(source, from, current, at, length);
+        return commit(at, (int) length);
+    }
+
+    /** Makes room for a value in the current chunk (or a new one); returns where it goes. */
+    private int reserve(long length) {
+        if (length >= MAX_VALUE_BYTES) {
+            throw new io.locusdb.core.storage.type.ValueFormatException("a text value of " + length
                     + " bytes is too long (values must be smaller than 4 MiB)");
         }
-        int length = (int) source.byteSize();
         if (arena == null) {
             throw new IllegalStateException("staging buffer already released");
         }
@@ -47,11 +60,13 @@ final class StagingBytes {
             chunks.add(current);
             used = 0;
         }
-        MemorySegment.copy(source, 0, current, used, length);
-        long reference = reference(chunks.size() - 1, used, length);
-        used += length;
+        return used;
+    }
+
+    private long commit(int at, int length) {
+        used = at + length;
         totalBytes += length;
-        return reference;
+        return reference(chunks.size() - 1, at, length);
     }
 
     long totalBytes() {
@@ -63,8 +78,9 @@ final class StagingBytes {
         return chunks.get(chunk(reference)).asSlice(offset(reference), length(reference));
     }
 
-    MemorySegment chunkOf(long reference) {
-        return chunks.get(chunk(reference));
+    /** The chunks so far, in order: a reference's chunk index points into this list. */
+    List<MemorySegment> chunks() {
+        return chunks;
     }
 
     // Reference layout: chunk index (20 bits) | offset in chunk (22 bits) | length (22 bits). Oversized values get

@@ -13,7 +13,8 @@ import java.util.List;
  */
 final class StagingLongs {
     private static final int CHUNK_SHIFT = 16;
-    private static final int CHUNK = 1 << CHUNK_SHIFT;
+    /** Values per chunk. */
+    static final int CHUNK = 1 << CHUNK_SHIFT;
     private Arena arena = Arena.ofShared();
     private final List<MemorySegment> chunks = new ArrayList<>();
     private MemorySegment current;
@@ -35,6 +36,30 @@ final class StagingLongs {
 
     long get(long index) {
         return chunks.get((int) (index >>> CHUNK_SHIFT)).getAtIndex(ValueLayout.JAVA_LONG, index & (CHUNK - 1));
+    }
+
+    /** Copies all values to {@code target} from {@code at}, a chunk at a time. */
+    void copyTo(long[] target, int at) {
+        long left = size;
+        for (MemorySegment chunk : chunks) {
+            int n = (int) Math.min(left, CHUNK);
+            MemorySegment.copy(chunk, ValueLayout.JAVA_LONG, 0, target, at, n);
+            at += n;
+            left -= n;
+        }
+    }
+
+    int chunkCount() {
+        return chunks.size();
+    }
+
+    /** Chunk {@code i}: values {@code i * 65536} on, {@link #chunkLength} of them. */
+    MemorySegment chunk(int i) {
+        return chunks.get(i);
+    }
+
+    int chunkLength(int i) {
+        return (int) Math.min(CHUNK, size - ((long) i << CHUNK_SHIFT));
     }
 
     long size() {

@@ -9,8 +9,6 @@ import java.lang.foreign.ValueLayout;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.time.DateTimeException;
-import java.time.LocalDate;
 
 /**
  * Parses fields straight from the bytes of a mapped file, without making a String per field: integers, decimals and
@@ -18,6 +16,12 @@ import java.time.LocalDate;
  * {@link ValueFormatException}s as {@link ValueParser}'s.
  */
 final class ByteFieldParser {
+    private static final ValueLayout.OfLong LONG_LE =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final ValueLayout.OfShort SHORT_LE =
+            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+
     private ByteFieldParser() {
     }
 
@@ -105,39 +109,76 @@ final class ByteFieldParser {
     }
 
     static long parseDate(MemorySegment s, long from, long to) {
-        if (to - from == 10 && s.get(ValueLayout.JAVA_BYTE, from + 4) == '-'
-                && s.get(ValueLayout.JAVA_BYTE, from + 7) == '-') {
-            int year = digits(s, from, 4);
-            int month = digits(s, from + 5, 2);
-            int day = digits(s, from + 8, 2);
-            if (year >= 0 && month >= 0 && day >= 0) {
-                try {
-                    return LocalDate.of(year, month, day).toEpochDay();
-                } catch (DateTimeException e) {
+        if (to - from == 10) {
+            // yyyy-mm-dd from two reads instead of ten: the bytes are taken apart in registers.
+            long head = s.get(LONG_LE, from);
+            long tail = s.get(SHORT_LE, from + 8);
+            int y0 = digitAt(head, 0);
+            int y1 = digitAt(head, 1);
+            int y2 = digitAt(head, 2);
+            int y3 = digitAt(head, 3);
+            int m0 = digitAt(head, 5);
+            int m1 = digitAt(head, 6);
+            int d0 = digitAt(tail, 0);
+            int d1 = digitAt(tail, 1);
+            boolean dashes = ((head >>> 32) & 0xFF) == '-' && ((head >>> 56) & 0xFF) == '-';
+            // A non-digit byte gives a value outside 0..9, which sets a bit above the low four of some digit or
+            // is one of 10..15.
+            boolean digits = ((y0 | y1 | y2 | y3 | m0 | m1 | d0 | d1) & ~0xF) == 0 && y0 < 10 && y1 < 10 && y2 < 10
+                    && y3 < 10 && m0 < 10 && m1 < 10 && d0 < 10 && d1 < 10;
+            if (dashes && digits) {
+                int year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
+                int month = m0 * 10 + m1;
+                int day = d0 * 10 + d1;
+                if (month < 1 || month > 12 || day < 1 || day > lengthOfMonth(year, month)) {
                     throw new ValueFormatException("'" + text(s, from, to) + "' is not a DATE (expected yyyy-mm-dd)");
                 }
+                return epochDay(year, month, day);
             }
         }
         return ValueParser.parseDate(text(s, from, to));
     }
 
-    private static int digits(MemorySegment s, long from, int count) {
-        int value = 0;
-        for (int k = 0; k < count; k++) {
-            int d = s.get(ValueLayout.JAVA_BYTE, from + k) - '0';
-            if (d < 0 || d > 9) {
-                return -1;
-            }
-            value = value * 10 + d;
-        }
-        return value;
+    /** Byte {@code index} of a little-endian word as a digit: '0'..'9' give 0..9, other bytes something else. */
+    private static int digitAt(long word, int index) {
+        return ((int) (word >>> (index << 3)) & 0xFF) - '0';
+    }
+
+    private static int lengthOfMonth(int year, int month) {
+        return switch (month) {
+            case 2 -> (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28;
+            case 4, 6, 9, 11 -> 30;
+            default -> 31;
+        };
     }
 
     /**
-     * Checks a string field in place: valid UTF-8, no NUL, at most the column's length in characters. Returns the
-     * field's bytes as a slice (no copy).
+     * Days since 1970-01-01 of a valid proleptic Gregorian date (what {@code LocalDate.toEpochDay} gives), without
+     * making a LocalDate per field: counts from March, so the leap day ends the year (H. Hinnant's days_from_civil).
      */
-    static MemorySegment checkString(MemorySegment s, long from, long to, ColumnType type) {
+    static long epochDay(int year, int month, int day) {
+        int y = month <= 2 ? year - 1 : year;
+        int era = Math.floorDiv(y, 400);
+        int yearOfEra = y - era * 400;
+        int dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+        int dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
+        return (long) era * 146097 + dayOfEra - 719468;
+    }
+
+
+    /**
+     * Checks a string field in place: valid UTF-8, no NUL, at most the column's length in characters. Returns the
+     * field's end (CHAR values lose their trailing blanks); the bytes are not copied.
+     */
+    static long checkString(MemorySegment s, long from, long to, ColumnType type) {
+        return checkString(s, from, to, type, false);
+    }
+
+    /**
+     * Like {@link #checkString(MemorySegment, long, long, ColumnType)}; {@code plainAscii} says the caller saw
+     * every byte of the field already and none was NUL or above 0x7F, so only lengths are left to check.
+     */
+    static long checkString(MemorySegment s, long from, long to, ColumnType type, boolean plainAscii) {
         if (type.kind() == io.locusdb.core.storage.type.TypeKind.CHAR) {
             // CHAR values are kept without trailing blanks (see ValueParser.checkString).
             while (to > from && s.get(ValueLayout.JAVA_BYTE, to - 1) == ' ') {
@@ -148,9 +189,18 @@ final class ByteFieldParser {
             throw new ValueFormatException("a text value of " + (to - from)
                     + " bytes is too long (values must be smaller than 4 MiB)");
         }
+        // Eight bytes at a time while they are plain ASCII without NUL, the common case; byte by byte after.
+        long i = plainAscii ? to : from;
+        while (i + Long.BYTES <= to) {
+            long word = s.get(LONG_LE, i);
+            if ((word & HIGH_BITS) != 0 || SwarBytes.hasZeroByte(word)) {
+                break;
+            }
+            i += Long.BYTES;
+        }
         boolean ascii = true;
-        long chars = 0;
-        for (long i = from; i < to; i++) {
+        long chars = i - from;
+        for (; i < to; i++) {
             byte b = s.get(ValueLayout.JAVA_BYTE, i);
             if (b == 0) {
                 throw new ValueFormatException("NUL character in text value (at byte " + (i - from) + ")");
@@ -162,11 +212,11 @@ final class ByteFieldParser {
                 chars++;
             }
         }
-        MemorySegment slice = s.asSlice(from, to - from);
         if (!ascii) {
             try {
                 StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(slice.asByteBuffer());
+                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(s.asSlice(from, to - from)
+                                .asByteBuffer());
             } catch (CharacterCodingException e) {
                 throw new ValueFormatException("text is not valid UTF-8");
             }
@@ -174,7 +224,7 @@ final class ByteFieldParser {
         if (type.length() > 0 && chars > type.length()) {
             throw new ValueFormatException("value of " + chars + " characters is longer than " + type);
         }
-        return slice;
+        return to;
     }
 
     static double parseDouble(MemorySegment s, long from, long to) {

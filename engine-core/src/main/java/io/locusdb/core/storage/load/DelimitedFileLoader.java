@@ -17,6 +17,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -77,6 +78,7 @@ public final class DelimitedFileLoader {
         int keyColumn = spec.column() == null ? -1 : schema.indexOf(spec.column());
         int stagingParts = spec instanceof PartitionSpec.Range ? 1 : spec.parts();
         List<MappedChunkParser> parsers = new ArrayList<>();
+        long t0 = System.nanoTime();
         try (Arena arena = Arena.ofShared();
              FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = channel.size();
@@ -85,7 +87,9 @@ public final class DelimitedFileLoader {
             }
             MemorySegment bytes = size == 0 ? MemorySegment.NULL
                     : channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
-            int chunks = (int) Math.max(1, Math.min(threads, size / (1 << 20)));
+            // A few chunks per thread, so that a thread slowed down (by a neighbour on its core) does not hold up
+            // the rest: the others take its remaining chunks.
+            int chunks = (int) Math.max(1, Math.min(4L * threads, size / (1 << 20)));
             long[] bounds = new long[chunks + 1];
             bounds[chunks] = size;
             for (int k = 1; k < chunks; k++) {
@@ -100,7 +104,7 @@ public final class DelimitedFileLoader {
             }
             runParsers(parsers, bounds, format.header());
             MappedChunkParser.Failure first = parsers.stream().map(p -> p.failure).filter(f -> f != null)
-                    .min(java.util.Comparator.comparingLong(MappedChunkParser.Failure::lineOffset)).orElse(null);
+                    .min(Comparator.comparingLong(MappedChunkParser.Failure::lineOffset)).orElse(null);
             if (first != null) {
                 throw new LoadException(source, lineNumber(bytes, first.lineOffset()), first.column(),
                         first.reason());
@@ -135,12 +139,17 @@ public final class DelimitedFileLoader {
         for (int p = 0; p < parts.size(); p++) {
             placements.add(placement.place(p, memory.topology()));
         }
+        long t1 = System.nanoTime();
         List<TablePart> built = PartAssembler.buildAllFromPieces(parts, memory, placements, threads);
+        if (Boolean.getBoolean("locus.debug.load")) {
+            System.err.printf("%s: parse %.2f s, encode %.2f s%n", tableName, (t1 - t0) / 1e9,
+                    (System.nanoTime() - t1) / 1e9);
+        }
         return newTableOrFree(tableName, schema, spec, built, bounds);
     }
 
     private void runParsers(List<MappedChunkParser> parsers, long[] bounds, boolean header) {
-        try (ExecutorService pool = Executors.newFixedThreadPool(parsers.size(),
+        try (ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, parsers.size())),
                 Thread.ofPlatform().name("locus-parse-", 0).daemon().factory())) {
             List<Future<?>> futures = new ArrayList<>();
             for (int k = 0; k < parsers.size(); k++) {

@@ -9,8 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Encodes part builders into table parts, several at a time. All or nothing: if one part fails, the parts already
@@ -41,16 +43,32 @@ public final class PartAssembler {
         TablePart[] parts = new TablePart[n];
         Throwable failure = null;
         List<Future<TablePart>> futures = new ArrayList<>();
-        try (ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, n)),
-                Thread.ofPlatform().name("locus-encode-", 0).daemon().factory())) {
+        // One fork-join pool of the load's threads for everything: parts, their columns and a column's sort
+        // buckets are all its tasks, so a table of one part still keeps every thread busy.
+        AtomicInteger workers = new AtomicInteger();
+        try (ExecutorService pool = new ForkJoinPool(Math.max(1, threads), p -> encodeWorker(p,
+                workers.getAndIncrement()), null, false)) {
+            // A failure is kept as thrown: a fork-join task's get() from another thread rebuilds the exception
+            // around itself, which would change the message the user sees.
+            Throwable[] thrown = new Throwable[n];
             for (int i = 0; i < n; i++) {
                 int index = i;
-                futures.add(pool.submit(() -> TablePartBuilder.buildConcatenated(builders.get(index), index, memory,
-                        placements.get(index))));
+                futures.add(pool.submit(() -> {
+                    try {
+                        return TablePartBuilder.buildConcatenated(builders.get(index), index, memory,
+                                placements.get(index));
+                    } catch (Throwable t) {
+                        thrown[index] = t;
+                        return null;
+                    }
+                }));
             }
             for (int i = 0; i < n; i++) {
                 try {
                     parts[i] = futures.get(i).get();
+                    if (thrown[i] != null && failure == null) {
+                        failure = thrown[i];
+                    }
                 } catch (ExecutionException e) {
                     failure = failure == null ? e.getCause() : failure;
                 } catch (InterruptedException e) {
@@ -81,6 +99,13 @@ public final class PartAssembler {
             throw new IllegalStateException("encoding table parts failed", failure);
         }
         return List.of(parts);
+    }
+
+    private static ForkJoinWorkerThread encodeWorker(ForkJoinPool pool, int number) {
+        ForkJoinWorkerThread worker = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+        worker.setName("locus-encode-" + number);
+        worker.setDaemon(true);
+        return worker;
     }
 
     private static Future.State futuresState(List<Future<TablePart>> futures, int i) {

@@ -13,6 +13,7 @@ import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TablePartBuilder;
 import io.locusdb.natives.memory.NodeMemory;
 import io.trino.tpch.TpchColumn;
+import io.trino.tpch.TpchColumnType;
 import io.trino.tpch.TpchEntity;
 import io.trino.tpch.TpchTable;
 import java.util.ArrayList;
@@ -76,9 +77,10 @@ public final class TpchLoader {
         int partCount = key == null ? 1 : parts;
         Schema schema = TpchSchemas.schemaOf(table);
         long expected = TpchSchemas.expectedRows(table, scaleFactor);
-        // Several generator chunks per part so every thread has work even when parts < threads; the chunks of a
-        // part are consecutive key ranges and are encoded together.
-        int piecesPerPart = key == null ? 1 : Math.max(1, (threads + partCount - 1) / partCount);
+        // Several generator chunks per part so every thread has work even when parts < threads, and a few per
+        // thread so that a thread slowed down by a neighbour does not hold up the rest; the chunks of a part are
+        // consecutive key ranges and are encoded together.
+        int piecesPerPart = key == null ? 1 : Math.max(1, (4 * threads + partCount - 1) / partCount);
         int chunks = partCount * piecesPerPart;
         long t0 = System.nanoTime();
         List<TablePartBuilder> pieces = new ArrayList<>();
@@ -166,16 +168,29 @@ public final class TpchLoader {
                                                          LoadProgress progress) {
         List<TpchColumn<E>> columns = table.getColumns();
         int n = columns.size();
+        // Per column, looked up once: the getter to call and the builder to fill.
+        @SuppressWarnings("unchecked")
+        TpchColumn<E>[] getters = columns.toArray(TpchColumn[]::new);
+        TpchColumnType.Base[] bases = new TpchColumnType.Base[n];
+        LongColumnBuilder[] longs = new LongColumnBuilder[n];
+        StringColumnBuilder[] strings = new StringColumnBuilder[n];
+        for (int c = 0; c < n; c++) {
+            bases[c] = getters[c].getType().getBase();
+            if (bases[c] == TpchColumnType.Base.VARCHAR) {
+                strings[c] = (StringColumnBuilder) builder.column(c);
+            } else {
+                longs[c] = (LongColumnBuilder) builder.column(c);
+            }
+        }
         long rows = 0;
         for (E entity : table.createGenerator(scaleFactor, chunk, chunks)) {
             for (int c = 0; c < n; c++) {
-                TpchColumn<E> column = columns.get(c);
-                switch (column.getType().getBase()) {
-                    case IDENTIFIER, DOUBLE -> ((LongColumnBuilder) builder.column(c)).append(
-                            column.getIdentifier(entity));
-                    case INTEGER -> ((LongColumnBuilder) builder.column(c)).append(column.getInteger(entity));
-                    case DATE -> ((LongColumnBuilder) builder.column(c)).append(column.getDate(entity));
-                    case VARCHAR -> ((StringColumnBuilder) builder.column(c)).append(column.getString(entity));
+                TpchColumn<E> column = getters[c];
+                switch (bases[c]) {
+                    case IDENTIFIER, DOUBLE -> longs[c].append(column.getIdentifier(entity));
+                    case INTEGER -> longs[c].append(column.getInteger(entity));
+                    case DATE -> longs[c].append(column.getDate(entity));
+                    case VARCHAR -> strings[c].append(column.getString(entity));
                 }
             }
             if ((++rows & 0xFFFF) == 0) {

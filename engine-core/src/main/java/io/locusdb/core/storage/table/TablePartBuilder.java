@@ -1,9 +1,11 @@
 package io.locusdb.core.storage.table;
 
+import io.locusdb.core.storage.column.AllTasks;
 import io.locusdb.core.storage.column.Column;
 import io.locusdb.core.storage.column.ColumnBuilder;
 import io.locusdb.natives.memory.NodeMemory;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /** Collects the rows of one table part column by column, then encodes them onto the part's node. */
@@ -89,18 +91,29 @@ public final class TablePartBuilder {
         PartMemory partMemory = new PartMemory(memory, placement);
         try {
             Column[] built = new Column[columnCount];
-            // Columns encode independently in the common pool (the calling thread helps). A column's failure is
-            // caught inside its task, so the parallel loop returns only after every column finished: nothing is
-            // freed while another column still writes into the part's memory.
-            Throwable[] failures = new Throwable[columnCount];
-            java.util.stream.IntStream.range(0, columnCount).parallel().forEach(c -> {
-                try {
-                    List<ColumnBuilder> columnPieces = new ArrayList<>(pieces.size());
-                    for (TablePartBuilder piece : pieces) {
-                        columnPieces.add(piece.columns[c]);
-                    }
+            List<List<ColumnBuilder>> columnPieces = new ArrayList<>(columnCount);
+            for (int c = 0; c < columnCount; c++) {
+                List<ColumnBuilder> list = new ArrayList<>(pieces.size());
+                for (TablePartBuilder piece : pieces) {
+                    list.add(piece.columns[c]);
+                }
+                columnPieces.add(list);
+            }
+            // Columns encode as tasks of the caller's fork-join pool (the load's threads; the common pool
+            // otherwise), the costliest first: a big string column splits its sort into further tasks, which the
+            // workers done with the small columns pick up. AllTasks returns only after every column ended, so
+            // nothing is freed below while another column still writes into the part's memory.
+            List<Integer> costliestFirst = new ArrayList<>();
+            for (int c = 0; c < columnCount; c++) {
+                costliestFirst.add(c);
+            }
+            costliestFirst.sort(Comparator.comparingLong(
+                    (Integer c) -> ColumnBuilder.encodeCost(columnPieces.get(c))).reversed());
+            List<Runnable> tasks = new ArrayList<>();
+            for (int c : costliestFirst) {
+                tasks.add(() -> {
                     long t0 = System.nanoTime();
-                    built[c] = ColumnBuilder.buildConcatenated(columnPieces, partMemory);
+                    built[c] = ColumnBuilder.buildConcatenated(columnPieces.get(c), partMemory);
                     if (DEBUG_TIMING) {
                         System.err.printf("  column %d (%s): %.2f s%n", c, first.schema.column(c).name(),
                                 (System.nanoTime() - t0) / 1e9);
@@ -108,25 +121,9 @@ public final class TablePartBuilder {
                     for (TablePartBuilder piece : pieces) {
                         piece.columns[c] = null; // let the heap copy go as soon as it is encoded
                     }
-                } catch (Throwable t) {
-                    failures[c] = t;
-                }
-            });
-            Throwable failure = null;
-            for (Throwable t : failures) {
-                if (t != null && failure == null) {
-                    failure = t;
-                }
+                });
             }
-            if (failure instanceof RuntimeException r) {
-                throw r;
-            }
-            if (failure instanceof Error err) {
-                throw err;
-            }
-            if (failure != null) {
-                throw new IllegalStateException("encoding a column failed", failure);
-            }
+            AllTasks.run(tasks);
             return new TablePart(index, List.of(built), rows, partMemory);
         } catch (RuntimeException | Error e) {
             partMemory.close();

@@ -9,6 +9,8 @@ import io.locusdb.core.storage.table.PartPlacement;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.natives.memory.NodeMemory;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
@@ -115,6 +117,144 @@ class ColumnEncodingTest {
                 assertThat(column.boxedValue(r)).isEqualTo(values[r]);
             }
         }
+    }
+
+    @Test
+    void columnsOfManyDistinctStringsAreSortedRowByRowAndRepeatsShareOneId() {
+        // Too many distinct values for the hash map: every row is sorted and repeats are found as neighbours. The
+        // values share prefixes longer than a radix word, are prefixes of each other, differ only in trailing NULs
+        // (equal once zero-padded), and come from two pieces, one with NULLs.
+        java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+        String[] stems = {"", "a", "a\0", "a\0\0", "abcdefgh", "abcdefgh\0", "abcdefghi", "a shared prefix of 24 by",
+                "\u00e9t\u00e9", "z"};
+        List<String> expected = new ArrayList<>();
+        List<ColumnBuilder> pieces = List.of(ColumnBuilder.forType(ColumnType.VARCHAR),
+                ColumnBuilder.forType(ColumnType.VARCHAR));
+        for (int p = 0; p < pieces.size(); p++) {
+            for (int r = 0; r < 150_000; r++) {
+                String stem = stems[random.nextInt(stems.length)];
+                String value = p == 1 && r % 101 == 0 ? null
+                        : random.nextInt(10) == 0 ? stem : stem + random.nextInt(120_000);
+                pieces.get(p).appendBoxed(value);
+                expected.add(value);
+            }
+        }
+        try (PartMemory part = new PartMemory(memory, PartPlacement.boundTo(0))) {
+            Column column = ColumnBuilder.buildConcatenated(pieces, part);
+            StringDictionary d = (StringDictionary) column.dictionary();
+            assertThat(d.size()).isEqualTo(new java.util.HashSet<>(expected.stream().filter(v -> v != null)
+                    .toList()).size()).isGreaterThan(1 << 17);
+            for (int id = 2; id <= d.size(); id++) {
+                assertThat(java.util.Arrays.compareUnsigned(utf8(d.value(id - 1)), utf8(d.value(id))))
+                        .as("ids %d, %d", id - 1, id).isNegative();
+            }
+            for (int r = 0; r < expected.size(); r++) {
+                assertThat(column.boxedValue(r)).as("row %d", r).isEqualTo(expected.get(r));
+            }
+            assertThat(column.nullCount()).isEqualTo(expected.stream().filter(v -> v == null).count());
+        }
+    }
+
+    @Test
+    void valuesThatEndWithinTheBytesAlreadySortedOnStayDistinct() {
+        // "a", "a\0" and "a" followed by eight NULs share their zero-padded first radix word; the longest sends the
+        // three to the next word, where the two short ones have no bytes left: only their lengths differ.
+        List<String> expected = new ArrayList<>();
+        ColumnBuilder builder = ColumnBuilder.forType(ColumnType.VARCHAR);
+        String[] special = {"a\0\0\0\0\0\0\0\0", "a\0", "a"};
+        for (int r = 0; r < 120_000; r++) {
+            // Each special value once (a run of three rows), in a first-bytes bucket of thousands of rows.
+            String value = r < 3 ? special[r] : r % 1000 < 43 ? "a\0" + (char) (r % 1000) + "x" : "v" + r;
+            builder.appendBoxed(value);
+            expected.add(value);
+        }
+        try (PartMemory part = new PartMemory(memory, PartPlacement.boundTo(0))) {
+            Column column = builder.build(part);
+            StringDictionary d = (StringDictionary) column.dictionary();
+            assertThat(d.size()).isEqualTo(new HashSet<>(expected).size());
+            for (int id = 2; id <= d.size(); id++) {
+                assertThat(Arrays.compareUnsigned(utf8(d.value(id - 1)), utf8(d.value(id))))
+                        .as("ids %d, %d", id - 1, id).isNegative();
+            }
+            for (int r = 0; r < expected.size(); r++) {
+                assertThat(column.boxedValue(r)).as("row %d", r).isEqualTo(expected.get(r));
+            }
+        }
+    }
+
+    @Test
+    void piecesWithFewDistinctValuesMergeTheirValuesAndPiecesWithMoreStageEveryRow() {
+        // Piece 0 and 1 keep one-byte codes (overlapping value sets, NULLs); piece 2 outgrows them after 255
+        // values; piece 3 holds a value too long for a code. Either mix must read back row for row.
+        String longValue = "x".repeat(FewStrings.MAX_VALUE_BYTES + 1);
+        List<List<String>> rowsOfPieces = List.of(
+                List.of("AIR", "MAIL", "AIR", "\u00e9t\u00e9", "SHIP", "AIR"),
+                java.util.Arrays.asList("SHIP", null, "RAIL", "RAIL"),
+                java.util.stream.IntStream.range(0, 600).mapToObj(i -> "v" + (i % 300)).toList(),
+                List.of("AIR", longValue, "AIR"));
+        for (int used : new int[] {2, 4}) {
+            List<ColumnBuilder> pieces = new ArrayList<>();
+            List<String> expected = new ArrayList<>();
+            for (List<String> values : rowsOfPieces.subList(0, used)) {
+                ColumnBuilder piece = ColumnBuilder.forType(ColumnType.VARCHAR);
+                values.forEach(piece::appendBoxed);
+                expected.addAll(values);
+                assertThat(((StringColumnBuilder) piece).valueAt(values.size() - 1)).isEqualTo(values.getLast());
+                pieces.add(piece);
+            }
+            try (PartMemory part = new PartMemory(memory, PartPlacement.boundTo(0))) {
+                Column column = ColumnBuilder.buildConcatenated(pieces, part);
+                StringDictionary d = (StringDictionary) column.dictionary();
+                assertThat(d.size()).isEqualTo(new TreeSet<>(expected.stream().filter(v -> v != null).toList())
+                        .size());
+                for (int id = 2; id <= d.size(); id++) {
+                    assertThat(java.util.Arrays.compareUnsigned(utf8(d.value(id - 1)), utf8(d.value(id))))
+                            .isNegative();
+                }
+                for (int r = 0; r < expected.size(); r++) {
+                    assertThat(column.boxedValue(r)).as("row %d", r).isEqualTo(expected.get(r));
+                }
+            }
+        }
+    }
+
+    @Test
+    void allTwoHundredFiftyFiveCodesOfAPieceReadBack() {
+        // Codes past 127 must not turn negative on their way through the byte-sized caches.
+        ColumnBuilder builder = ColumnBuilder.forType(ColumnType.VARCHAR);
+        List<String> expected = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            for (int v = 0; v < FewStrings.MAX_DISTINCT; v++) {
+                String value = "value " + v;
+                builder.appendBoxed(value);
+                expected.add(value);
+            }
+        }
+        try (PartMemory part = new PartMemory(memory, PartPlacement.boundTo(0))) {
+            Column column = builder.build(part);
+            assertThat(column.dictionary().size()).isEqualTo(FewStrings.MAX_DISTINCT);
+            for (int r = 0; r < expected.size(); r++) {
+                assertThat(column.boxedValue(r)).as("row %d", r).isEqualTo(expected.get(r));
+            }
+        }
+    }
+
+    @Test
+    void aValueAppendedAsStringOrAsBytesIsOneValue() {
+        StringColumnBuilder builder = (StringColumnBuilder) ColumnBuilder.forType(ColumnType.VARCHAR);
+        for (String v : new String[] {"N", "DELIVER IN PERSON", "a value of exactly 24 by"}) {
+            builder.append(v);
+            builder.appendUtf8(java.lang.foreign.MemorySegment.ofArray(utf8("[" + v + "]")), 1, utf8(v).length);
+        }
+        try (PartMemory part = new PartMemory(memory, PartPlacement.boundTo(0))) {
+            Column column = builder.build(part);
+            assertThat(column.dictionary().size()).isEqualTo(3);
+            assertThat(column.boxedValue(3)).isEqualTo("DELIVER IN PERSON");
+        }
+    }
+
+    private static byte[] utf8(String value) {
+        return value.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     @Test
