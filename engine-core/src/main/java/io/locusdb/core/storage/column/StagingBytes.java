@@ -1,5 +1,6 @@
 package io.locusdb.core.storage.column;
 
+import io.locusdb.core.storage.type.ValueFormatException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -49,7 +50,7 @@ final class StagingBytes {
     /** Makes room for a value in the current chunk (or a new one); returns where it goes. */
     private int reserve(long length) {
         if (length >= MAX_VALUE_BYTES) {
-            throw new io.locusdb.core.storage.type.ValueFormatException("a text value of " + length
+            throw new ValueFormatException("a text value of " + length
                     + " bytes is too long (values must be smaller than 4 MiB)");
         }
         if (arena == null) {

@@ -6,6 +6,7 @@ import io.locusdb.core.storage.type.ValueFormatException;
 import io.locusdb.core.storage.type.ValueParser;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -17,10 +18,10 @@ import java.nio.charset.StandardCharsets;
  */
 final class ByteFieldParser {
     private static final ValueLayout.OfLong LONG_LE =
-            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final long HIGH_BITS = 0x8080808080808080L;
     private static final ValueLayout.OfShort SHORT_LE =
-            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private ByteFieldParser() {
     }
@@ -179,7 +180,7 @@ final class ByteFieldParser {
      * every byte of the field already and none was NUL or above 0x7F, so only lengths are left to check.
      */
     static long checkString(MemorySegment s, long from, long to, ColumnType type, boolean plainAscii) {
-        if (type.kind() == io.locusdb.core.storage.type.TypeKind.CHAR) {
+        if (type.kind() == TypeKind.CHAR) {
             // CHAR values are kept without trailing blanks (see ValueParser.checkString).
             while (to > from && s.get(ValueLayout.JAVA_BYTE, to - 1) == ' ') {
                 to--;

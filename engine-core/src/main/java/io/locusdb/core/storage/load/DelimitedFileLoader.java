@@ -1,6 +1,7 @@
 package io.locusdb.core.storage.load;
 
 import io.locusdb.core.storage.table.InitialPlacement;
+import io.locusdb.core.storage.table.PartPlacement;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.Table;
@@ -135,7 +136,7 @@ public final class DelimitedFileLoader {
                 parts.add(parsers.stream().map(parser -> parser.builders.get(part)).toList());
             }
         }
-        List<io.locusdb.core.storage.table.PartPlacement> placements = new ArrayList<>();
+        List<PartPlacement> placements = new ArrayList<>();
         for (int p = 0; p < parts.size(); p++) {
             placements.add(placement.place(p, memory.topology()));
         }

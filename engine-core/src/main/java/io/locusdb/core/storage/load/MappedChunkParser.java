@@ -12,6 +12,7 @@ import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.core.storage.type.ValueFormatException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,7 +23,7 @@ import java.util.List;
  */
 final class MappedChunkParser {
     private static final ValueLayout.OfLong LONG_LE =
-            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final long NEWLINES = SwarBytes.broadcast((byte) '\n');
 
     /** The first bad row of a chunk: byte offset of its line, column (or null) and reason. */
