@@ -1,0 +1,163 @@
+package io.locusdb.core.storage.scan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.locusdb.core.storage.TestStorage;
+import io.locusdb.core.storage.column.PackedCodes;
+import io.locusdb.core.storage.column.PackedLayout;
+import io.locusdb.natives.memory.MemoryPolicy;
+import io.locusdb.natives.memory.NodeMemory;
+import java.lang.foreign.Arena;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each select and count kernel on its own, whichever the CPU would pick: the byte-mask and permute kernels must OR
+ * exactly the rows of the words they cover into the selection (keeping bits already there), and the two count
+ * kernels must agree with a naive loop, for every field width each kernel takes and for word counts around its
+ * blocks.
+ */
+class SelectKernelsTest {
+    private final NodeMemory memory = TestStorage.memory();
+    private final Random random = new Random(11);
+
+    @Test
+    void theByteMaskKernelSelectsExactlyTheRowsOfTheWordsItCovers() {
+        try (Arena arena = Arena.ofConfined()) {
+            for (int bits = ByteMaskSelect.MIN_FIELD_BITS - 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
+                for (long words : new long[] {8, 16, 136, 4096 + 8}) {
+                    Fixture fixture = fixture(new PackedLayout(bits), words, arena);
+                    long covered = words - words % ByteMaskSelect.WORDS_PER_STEP;
+                    long[] selection = fixture.seededSelection();
+                    long matches = ByteMaskSelect.select(fixture.codes.words(), covered, fixture.belowLo(),
+                            fixture.belowHi(), fixture.layout.delimiterMask(), selection);
+                    fixture.assertSelected(selection, matches, covered, "byte mask, bits=%d words=%d", bits, words);
+                }
+            }
+        }
+    }
+
+    @Test
+    void thePermuteKernelSelectsExactlyTheRowsOfTheBlocksItCovers() {
+        try (Arena arena = Arena.ofConfined()) {
+            for (int bits = 1; bits < PermuteSelect.MAX_FIELD_BITS; bits++) {
+                PackedLayout layout = new PackedLayout(bits);
+                int blockWords = new PermuteSelect.Plan(layout.fieldBits()).blockWords;
+                for (long words : new long[] {blockWords + 7, blockWords + 8, 3L * blockWords + 8, 5L * blockWords + 61}) {
+                    Fixture fixture = fixture(layout, words, arena);
+                    long covered = PermuteSelect.coveredWords(layout.fieldBits(), words);
+                    assertThat(covered * layout.codesPerWord() % 64).isZero();
+                    assertThat(covered).isEqualTo(words < blockWords + 8 ? 0 : (words - 8) / blockWords * blockWords);
+                    long[] selection = fixture.seededSelection();
+                    long matches = PermuteSelect.select(fixture.codes.words(), covered, fixture.belowLo(),
+                            fixture.belowHi(), fixture.layout.delimiterMask(), selection);
+                    fixture.assertSelected(selection, matches, covered, "permute, bits=%d words=%d", bits, words);
+                }
+            }
+        }
+    }
+
+    @Test
+    void thePextKernelPicksUpAtAnySelectionWordBoundary() {
+        try (Arena arena = Arena.ofConfined()) {
+            for (int bits = 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
+                PackedLayout layout = new PackedLayout(bits);
+                long words = 2048;
+                Fixture fixture = fixture(layout, words, arena);
+                // The first word whose first row starts a selection word, past 1000 words.
+                long from = 1000;
+                while (from * layout.codesPerWord() % 64 != 0) {
+                    from++;
+                }
+                long to = from + (words - from - 1) / 8 * 8;
+                long[] selection = fixture.seededSelection();
+                long matches = PackedRangeScan.selectCompressed(fixture.codes.words(), from, to, fixture.belowLo(),
+                        fixture.belowHi(), layout.delimiterMask(), selection);
+                fixture.assertSelectedBetween(selection, matches, from, to, "pext, bits=%d", bits);
+            }
+        }
+    }
+
+    @Test
+    void bothCountKernelsAgreeWithANaiveLoopOnEveryWidth() {
+        try (Arena arena = Arena.ofConfined()) {
+            for (int bits = 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
+                PackedLayout layout = new PackedLayout(bits);
+                for (long words : new long[] {1, 31, 32, 33, 5000}) {
+                    Fixture fixture = fixture(layout, words, arena);
+                    long expected = fixture.expectedMatches(0, words);
+                    long[] args = {layout.codeBitsMask(), layout.delimiterMask(), layout.repeat(fixture.range.lo()),
+                            layout.repeat(fixture.range.hi() + 1L)};
+                    assertThat(PackedRangeScan.countWordsPopcount(fixture.codes.words(), words, args[0], args[1],
+                            args[2], args[3])).as("popcount, bits=%d words=%d", bits, words).isEqualTo(expected);
+                    assertThat(PackedRangeScan.countWords(fixture.codes.words(), words, args[0], args[1], args[2],
+                            args[3])).as("field counters, bits=%d words=%d", bits, words).isEqualTo(expected);
+                }
+            }
+        }
+    }
+
+    private Fixture fixture(PackedLayout layout, long words, Arena arena) {
+        int rows = (int) (words * layout.codesPerWord());
+        int[] codes = new int[rows];
+        PackedCodes.Writer writer = new PackedCodes.Writer(memory.allocate(layout.bytesFor(rows) + 64,
+                MemoryPolicy.bind(0), arena).segment(), layout);
+        for (int r = 0; r < rows; r++) {
+            codes[r] = random.nextInt(16) == 0 ? 0 : (int) (random.nextLong() & layout.codeMask());
+            writer.add(codes[r]);
+        }
+        long max = layout.maxCode();
+        long a = 1 + (random.nextLong() & Long.MAX_VALUE) % max;
+        long b = 1 + (random.nextLong() & Long.MAX_VALUE) % max;
+        return new Fixture(layout, codes, writer.finish(), new IdRange((int) Math.min(a, b), (int) Math.max(a, b)));
+    }
+
+    private record Fixture(PackedLayout layout, int[] values, PackedCodes codes, IdRange range) {
+        private static final long SEED_BITS = 0x8000_0000_0000_0001L;
+
+        long belowLo() {
+            return layout.codeBitsMask() + layout.repeat(range.lo());
+        }
+
+        long belowHi() {
+            return layout.codeBitsMask() + layout.repeat(range.hi() + 1L);
+        }
+
+        boolean matches(int row) {
+            return values[row] >= range.lo() && values[row] <= range.hi();
+        }
+
+        long expectedMatches(long fromWord, long toWord) {
+            long count = 0;
+            for (long r = fromWord * layout.codesPerWord(); r < toWord * layout.codesPerWord(); r++) {
+                count += matches((int) r) ? 1 : 0;
+            }
+            return count;
+        }
+
+        /** Every third word starts with its first and last bit set, which a kernel must keep. */
+        long[] seededSelection() {
+            long[] selection = new long[(values.length + 63) / 64];
+            for (int i = 0; i < selection.length; i += 3) {
+                selection[i] = SEED_BITS;
+            }
+            return selection;
+        }
+
+        void assertSelected(long[] selection, long matches, long coveredWords, String description, Object... args) {
+            assertSelectedBetween(selection, matches, 0, coveredWords, description, args);
+        }
+
+        void assertSelectedBetween(long[] selection, long matches, long fromWord, long toWord, String description,
+                                   Object... args) {
+            long[] expected = seededSelection();
+            for (long r = fromWord * layout.codesPerWord(); r < toWord * layout.codesPerWord(); r++) {
+                if (matches((int) r)) {
+                    expected[(int) (r >>> 6)] |= 1L << r;
+                }
+            }
+            assertThat(selection).as(description, args).isEqualTo(expected);
+            assertThat(matches).as(description, args).isEqualTo(expectedMatches(fromWord, toWord));
+        }
+    }
+}
