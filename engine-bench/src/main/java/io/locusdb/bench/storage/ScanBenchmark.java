@@ -16,6 +16,7 @@ import io.trino.tpch.TpchTable;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import jdk.incubator.vector.LongVector;
@@ -119,13 +120,15 @@ public class ScanBenchmark {
     @Benchmark
     public long rangeSelectBitmap(Bytes counter) {
         ScanBytes bytes = new ScanBytes();
-        long matches = 0;
+        long sample = 0;
         for (int c = 0; c < codes.size(); c++) {
-            java.util.Arrays.fill(selection, 0);
-            matches += PackedRangeScan.select(codes.get(c), ranges.get(c), selection, bytes);
+            // select ORs into the bitmap, so each column starts from an empty one, as a query's first predicate does.
+            Arrays.fill(selection, 0);
+            PackedRangeScan.select(codes.get(c), ranges.get(c), selection, bytes);
+            sample += selection[selection.length / 2];
         }
         counter.bytes += packedBytes;
-        return matches;
+        return sample;
     }
 
     /** The baseline: a vectorized sum over the same words, i.e. reading the bytes and nothing else. */

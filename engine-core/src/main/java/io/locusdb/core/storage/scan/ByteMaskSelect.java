@@ -33,9 +33,9 @@ final class ByteMaskSelect {
 
     /**
      * ORs the row bits of the first {@code words} packed words (a multiple of {@link #WORDS_PER_STEP}) into
-     * {@code selection} from row 0, and returns the number of matching rows.
+     * {@code selection} from row 0.
      */
-    static long select(MemorySegment segment, long words, long belowLo, long belowHi, long delimiters,
+    static void select(MemorySegment segment, long words, long belowLo, long belowHi, long delimiters,
                        long[] selection) {
         int fieldBits = Long.numberOfTrailingZeros(delimiters) + 1;
         int perWord = Long.bitCount(delimiters);
@@ -54,7 +54,6 @@ final class ByteMaskSelect {
         long pending = 0;
         int filled = 0;
         int index = 0;
-        long matches = 0;
         long totalBytes = words * Long.BYTES;
         for (long base = 0; base < totalBytes; base += PackedRangeScan.CHUNK_BYTES) {
             int chunk = (int) Math.min(PackedRangeScan.CHUNK_BYTES, totalBytes - base);
@@ -67,7 +66,6 @@ final class ByteMaskSelect {
                 pending |= rows << filled;
                 filled += step;
                 if (filled >= 64) {
-                    matches += Long.bitCount(pending);
                     selection[index++] |= pending;
                     filled -= 64;
                     // Two shifts: a full 64-bit append leaves nothing over, and a shift by 64 would be by 0.
@@ -77,8 +75,6 @@ final class ByteMaskSelect {
         }
         if (filled > 0) {
             selection[index] |= pending;
-            matches += Long.bitCount(pending);
         }
-        return matches;
     }
 }

@@ -208,25 +208,27 @@ public final class PackedRangeScan {
      * Marks matching rows in {@code selection} (bit r of word r/64 for row r, rows from 0), OR-ing into what is
      * there. Row bits are streamed into a register and each selection word is written once: OR-ing every packed
      * word's bits straight into the array made consecutive words a read-modify-write chain through one element.
+     * The matches are not counted here: callers count the final selection once, after every predicate of a
+     * conjunction, so a count per predicate was work nobody used.
      */
-    public static long select(PackedCodes codes, IdRange range, long[] selection, ScanBytes bytes) {
+    public static void select(PackedCodes codes, IdRange range, long[] selection, ScanBytes bytes) {
         long rows = codes.count();
         if (selection.length < (rows + 63) / 64) {
             throw new IllegalArgumentException("selection of " + selection.length + " words cannot hold " + rows
                     + " rows");
         }
         if (range.isEmpty() || rows == 0) {
-            return 0;
+            return;
         }
         PackedLayout layout = codes.layout();
         checkRange(layout, range);
         long words = codes.wordCount();
         bytes.addPacked(words * Long.BYTES);
-        return selectWords(codes.words(), words, layout.codeBitsMask(), layout.delimiterMask(),
+        selectWords(codes.words(), words, layout.codeBitsMask(), layout.delimiterMask(),
                 layout.repeat(range.lo()), layout.repeat(range.hi() + 1L), selection);
     }
 
-    static long selectWords(MemorySegment segment, long words, long codeBits, long delimiters, long lo,
+    static void selectWords(MemorySegment segment, long words, long codeBits, long delimiters, long lo,
                             long hiPlusOne, long[] selection) {
         // The streamed part stops before the last word, the only one that may hold padding codes: every selection
         // word it completes then holds real rows, so it never writes past the rows the caller sized for.
@@ -234,21 +236,20 @@ public final class PackedRangeScan {
         long belowLo = codeBits + lo;
         long belowHi = codeBits + hiPlusOne;
         int fieldBits = Long.numberOfTrailingZeros(delimiters) + 1;
-        long matches = 0;
         long done = 0;
         if (ByteMaskSelect.supports(fieldBits)) {
             done = head - head % ByteMaskSelect.WORDS_PER_STEP;
-            matches = ByteMaskSelect.select(segment, done, belowLo, belowHi, delimiters, selection);
+            ByteMaskSelect.select(segment, done, belowLo, belowHi, delimiters, selection);
         } else {
             if (PermuteSelect.supports(fieldBits)) {
                 done = PermuteSelect.coveredWords(fieldBits, words);
-                matches = PermuteSelect.select(segment, done, belowLo, belowHi, delimiters, selection);
+                PermuteSelect.select(segment, done, belowLo, belowHi, delimiters, selection);
             }
             long compressed = head - done - (head - done) % Math.max(STEP_WORDS, SPECIES.length());
-            matches += selectCompressed(segment, done, done + compressed, belowLo, belowHi, delimiters, selection);
+            selectCompressed(segment, done, done + compressed, belowLo, belowHi, delimiters, selection);
             done += compressed;
         }
-        return matches + selectTail(segment, done, words, codeBits, delimiters, lo, hiPlusOne, selection);
+        selectTail(segment, done, words, codeBits, delimiters, lo, hiPlusOne, selection);
     }
 
     /**
@@ -258,7 +259,7 @@ public final class PackedRangeScan {
      * carry and store cost is paid once per four words. Words {@code from..to-1}; {@code from} starts a selection
      * word (its first row is a multiple of 64).
      */
-    static long selectCompressed(MemorySegment segment, long from, long to, long belowLo, long belowHi,
+    static void selectCompressed(MemorySegment segment, long from, long to, long belowLo, long belowHi,
                                  long delimiters, long[] selection) {
         int perWord = Long.bitCount(delimiters);
         int perPair = 2 * perWord;
@@ -273,7 +274,6 @@ public final class PackedRangeScan {
         long out = 0;
         int filled = 0;
         int index = (int) (from * perWord >>> 6);
-        long matches = 0;
         long totalBytes = to * Long.BYTES;
         for (long base = from * Long.BYTES; base < totalBytes; base += BUFFER_WORDS * Long.BYTES) {
             int chunk = (int) Math.min(BUFFER_WORDS * Long.BYTES, totalBytes - base);
@@ -293,7 +293,6 @@ public final class PackedRangeScan {
                     out |= rowBits << filled;
                     filled += perQuad;
                     if (filled >= 64) {
-                        matches += Long.bitCount(out);
                         selection[index++] |= out;
                         filled -= 64;
                         // Two shifts: a full 64-bit append leaves nothing over, and a shift by 64 would be by 0.
@@ -303,7 +302,6 @@ public final class PackedRangeScan {
                     out |= low << filled;
                     filled += perPair;
                     if (filled >= 64) {
-                        matches += Long.bitCount(out);
                         selection[index++] |= out;
                         filled -= 64;
                         out = (low >>> 1) >>> (perPair - filled - 1);
@@ -311,7 +309,6 @@ public final class PackedRangeScan {
                     out |= high << filled;
                     filled += perPair;
                     if (filled >= 64) {
-                        matches += Long.bitCount(out);
                         selection[index++] |= out;
                         filled -= 64;
                         out = (high >>> 1) >>> (perPair - filled - 1);
@@ -320,17 +317,14 @@ public final class PackedRangeScan {
             }
         }
         if (filled > 0) {
-            matches += Long.bitCount(out);
             selection[index] |= out;
         }
-        return matches;
     }
 
     /** The last words (at least the last one), each OR-ed into the bitmap at its rows. */
-    private static long selectTail(MemorySegment segment, long from, long to, long codeBits, long delimiters,
+    private static void selectTail(MemorySegment segment, long from, long to, long codeBits, long delimiters,
                                    long lo, long hiPlusOne, long[] selection) {
         int perWord = Long.bitCount(delimiters);
-        long matches = 0;
         long row = from * perWord;
         for (long w = from; w < to; w++, row += perWord) {
             long match = matchWord(segment.getAtIndex(ValueLayout.JAVA_LONG, w), codeBits, delimiters, lo,
@@ -339,7 +333,6 @@ public final class PackedRangeScan {
                 continue;
             }
             long rowBits = Long.compress(match, delimiters);
-            matches += Long.bitCount(rowBits);
             int bit = (int) (row & 63);
             int index = (int) (row >>> 6);
             selection[index] |= rowBits << bit;
@@ -348,7 +341,6 @@ public final class PackedRangeScan {
                 selection[index + 1] |= rowBits >>> (64 - bit);
             }
         }
-        return matches;
     }
 
     static long matchWord(long word, long codeBits, long delimiters, long lo, long hiPlusOne) {

@@ -64,7 +64,7 @@ class PackedRangeScanKernelTest {
                 IdRange all = new IdRange(1, (int) layout.maxCode());
                 assertThat(PackedRangeScan.count(codes, all, new ScanBytes())).as("bits=%d", bits).isEqualTo(nonNull);
                 long[] selection = new long[(rows + 63) / 64];
-                assertThat(PackedRangeScan.select(codes, all, selection, new ScanBytes())).isEqualTo(nonNull);
+                PackedRangeScan.select(codes, all, selection, new ScanBytes());
                 assertThat(Arrays.stream(selection).map(Long::bitCount).sum()).isEqualTo(nonNull);
             }
         }
@@ -105,11 +105,13 @@ class PackedRangeScanKernelTest {
             Column column = column(layout, 10_000, arena);
             long[] selection = new long[(10_000 + 63) / 64];
             assertThat(PackedRangeScan.count(column.packed, IdRange.EMPTY, new ScanBytes())).isZero();
-            assertThat(PackedRangeScan.select(column.packed, IdRange.EMPTY, selection, new ScanBytes())).isZero();
+            PackedRangeScan.select(column.packed, IdRange.EMPTY, selection, new ScanBytes());
             assertThat(selection).containsOnly(0L);
             PackedCodes none = writer(layout, 0, arena).finish();
             assertThat(PackedRangeScan.count(none, new IdRange(1, 5), new ScanBytes())).isZero();
-            assertThat(PackedRangeScan.select(none, new IdRange(1, 5), new long[0], new ScanBytes())).isZero();
+            long[] nothing = new long[0];
+            PackedRangeScan.select(none, new IdRange(1, 5), nothing, new ScanBytes());
+            assertThat(nothing).isEmpty();
         }
     }
 
@@ -168,8 +170,7 @@ class PackedRangeScanKernelTest {
             assertThat(PackedRangeScan.count(packed, range, new ScanBytes())).as(description, args)
                     .isEqualTo(expected);
             long[] selection = new long[expectedBits.length];
-            assertThat(PackedRangeScan.select(packed, range, selection, new ScanBytes())).as(description, args)
-                    .isEqualTo(expected);
+            PackedRangeScan.select(packed, range, selection, new ScanBytes());
             assertThat(selection).as(description, args).isEqualTo(expectedBits);
         }
     }

@@ -55,7 +55,7 @@ class PackedRangeScanTest {
                             .isEqualTo(expected);
                     assertThat(PackedRangeScan.countScalar(packed, range)).isEqualTo(expected);
                     long[] selection = new long[(rows + 63) / 64];
-                    assertThat(PackedRangeScan.select(packed, range, selection, bytes)).isEqualTo(expected);
+                    PackedRangeScan.select(packed, range, selection, bytes);
                     assertThat(selection).as("bits=%d %s", bits, range).isEqualTo(expectedBits);
                     assertThat(bytes.packedBytes()).isEqualTo(2 * packed.byteSize());
                 }
