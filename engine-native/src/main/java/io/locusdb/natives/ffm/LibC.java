@@ -35,6 +35,9 @@ public final class LibC {
             Downcalls.CAPTURE_ERRNO);
     private static final MethodHandle MUNMAP = Downcalls.bind(LIBC, "munmap",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG), Downcalls.CAPTURE_ERRNO);
+    private static final MethodHandle MALLOC = Downcalls.bind(LIBC, "malloc",
+            FunctionDescriptor.of(ADDRESS, JAVA_LONG));
+    private static final MethodHandle FREE = Downcalls.bind(LIBC, "free", FunctionDescriptor.ofVoid(ADDRESS));
     private static final MethodHandle MADVISE = Downcalls.bind(LIBC, "madvise",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), Downcalls.CAPTURE_ERRNO);
     private static final MethodHandle SCHED_SETAFFINITY = Downcalls.bind(LIBC, "sched_setaffinity",
@@ -106,6 +109,32 @@ public final class LibC {
             }
         } catch (NativeCallException e) {
             throw e;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * {@code malloc(bytes)}: memory that is not zeroed (unlike {@code Arena.allocate}), for buffers that are
+     * written before they are read. Throws {@link OutOfMemoryError} when none is left.
+     */
+    public static long malloc(long bytes) {
+        try {
+            MemorySegment address = (MemorySegment) MALLOC.invokeExact(bytes);
+            if (address.address() == 0) {
+                throw new OutOfMemoryError("malloc of " + bytes + " bytes failed");
+            }
+            return address.address();
+        } catch (OutOfMemoryError e) {
+            throw e;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    public static void free(long address) {
+        try {
+            FREE.invokeExact(MemorySegment.ofAddress(address));
         } catch (Throwable t) {
             throw rethrow(t);
         }

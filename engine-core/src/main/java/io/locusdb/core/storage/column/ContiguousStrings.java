@@ -21,7 +21,8 @@ final class ContiguousStrings implements AutoCloseable {
     private final long[] references;
 
     ContiguousStrings(int size, long totalBytes) {
-        this.bytes = arena.allocate(Math.max(1, totalBytes + Long.BYTES), Long.BYTES);
+        // Not zeroed: every value is written before it is read, and word reads past a value are masked.
+        this.bytes = UnzeroedMemory.allocate(arena, totalBytes + Long.BYTES);
         this.references = new long[size];
     }
 

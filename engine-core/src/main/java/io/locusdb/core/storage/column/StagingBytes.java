@@ -57,7 +57,7 @@ final class StagingBytes {
             throw new IllegalStateException("staging buffer already released");
         }
         if (current == null || length > CHUNK - used) {
-            current = arena.allocate(Math.max(CHUNK, length), 8);
+            current = UnzeroedMemory.allocate(arena, Math.max(CHUNK, length));
             chunks.add(current);
             used = 0;
         }

@@ -26,7 +26,7 @@ final class StagingLongs {
             if (arena == null) {
                 throw new IllegalStateException("staging buffer already released");
             }
-            current = arena.allocate((long) CHUNK * Long.BYTES, Long.BYTES);
+            current = UnzeroedMemory.allocate(arena, (long) CHUNK * Long.BYTES);
             chunks.add(current);
             used = 0;
         }

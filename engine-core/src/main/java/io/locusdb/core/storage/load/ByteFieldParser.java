@@ -20,6 +20,7 @@ final class ByteFieldParser {
     private static final ValueLayout.OfLong LONG_LE =
             ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final long DOTS = SwarBytes.broadcast((byte) '.');
     private static final ValueLayout.OfShort SHORT_LE =
             ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
@@ -33,6 +34,13 @@ final class ByteFieldParser {
 
     static long parseInteger(MemorySegment s, long from, long to, ColumnType type) {
         long n = to - from;
+        if (n >= 1 && n <= Long.BYTES && from + Long.BYTES <= s.byteSize()) {
+            // Up to 8 plain digits (keys, counts) in one read; at most 99,999,999, so within INTEGER too.
+            long value = SwarBytes.parseDigits(s.get(LONG_LE, from), (int) n);
+            if (value >= 0) {
+                return value;
+            }
+        }
         if (n == 0 || n > 19) {
             return ValueParser.parseInteger(text(s, from, to), type);
         }
@@ -66,6 +74,13 @@ final class ByteFieldParser {
 
     /** Fast path for plain {@code [-]digits[.digits]} within the type's scale; anything else goes the slow way. */
     static long parseDecimal(MemorySegment s, long from, long to, ColumnType type) {
+        long n = to - from;
+        if (n >= 2 && n <= Long.BYTES && from + Long.BYTES <= s.byteSize()) {
+            long fast = parseShortDecimal(s.get(LONG_LE, from), (int) n, type);
+            if (fast >= 0) {
+                return fast;
+            }
+        }
         long i = from;
         boolean negative = false;
         if (i < to) {
@@ -107,6 +122,35 @@ final class ByteFieldParser {
         }
         value *= ValueParser.powerOfTen(type.scale() - scaleDigits);
         return negative ? -value : value;
+    }
+
+    /**
+     * Up to 8 bytes of digits with at most one '.' (prices, rates, quantities), in one read: the dot is dropped
+     * from the word and the digits are parsed together. Returns -1 for anything else (signs, exponents, too many
+     * fraction digits, too many integer digits by count), which the general loop then parses or rejects.
+     */
+    private static long parseShortDecimal(long word, int n, ColumnType type) {
+        long inField = -1L >>> ((Long.BYTES - n) << 3);
+        long dots = SwarBytes.equalBytes(word, DOTS) & inField;
+        int integerDigits = n;
+        int fractionDigits = 0;
+        long digits = word;
+        int digitCount = n;
+        if (dots != 0) {
+            if ((dots & (dots - 1)) != 0) {
+                return -1;
+            }
+            integerDigits = Long.numberOfTrailingZeros(dots) >>> 3;
+            fractionDigits = n - 1 - integerDigits;
+            long below = (1L << (integerDigits << 3)) - 1;
+            digits = (word & below) | ((word >>> Byte.SIZE) & ~below);
+            digitCount = n - 1;
+        }
+        if (fractionDigits > type.scale() || integerDigits > type.precision() - type.scale()) {
+            return -1;
+        }
+        long value = SwarBytes.parseDigits(digits, digitCount);
+        return value < 0 ? -1 : value * ValueParser.powerOfTen(type.scale() - fractionDigits);
     }
 
     static long parseDate(MemorySegment s, long from, long to) {

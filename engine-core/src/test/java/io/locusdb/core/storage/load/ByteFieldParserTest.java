@@ -46,6 +46,46 @@ class ByteFieldParserTest {
                 io.locusdb.core.storage.type.ColumnType.varchar(17))).isEqualTo(accents.byteSize());
     }
 
+    @Test
+    void numbersReadEightBytesAtATimeAgreeWithTheGeneralParser() {
+        java.util.Random random = new java.util.Random(5);
+        String alphabet = "0123456789000.-+ x";
+        io.locusdb.core.storage.type.ColumnType[] types = {io.locusdb.core.storage.type.ColumnType.BIGINT,
+                io.locusdb.core.storage.type.ColumnType.INTEGER,
+                io.locusdb.core.storage.type.ColumnType.decimal(15, 2),
+                io.locusdb.core.storage.type.ColumnType.decimal(4, 2),
+                io.locusdb.core.storage.type.ColumnType.decimal(2, 2),
+                io.locusdb.core.storage.type.ColumnType.decimal(18, 0)};
+        for (int trial = 0; trial < 200_000; trial++) {
+            StringBuilder field = new StringBuilder();
+            int length = 1 + random.nextInt(10);
+            for (int i = 0; i < length; i++) {
+                // Mostly digits, so that most fields are valid numbers of every length.
+                field.append(random.nextInt(4) == 0 ? alphabet.charAt(random.nextInt(alphabet.length()))
+                        : (char) ('0' + random.nextInt(10)));
+            }
+            // The field sits in a line with bytes after it, as in a file: an 8-byte read sees them too.
+            String line = "|" + field + "|9.99|x";
+            MemorySegment s = utf8(line);
+            io.locusdb.core.storage.type.ColumnType type = types[random.nextInt(types.length)];
+            boolean decimal = type.kind() == io.locusdb.core.storage.type.TypeKind.DECIMAL;
+            Object expected = outcome(() -> decimal
+                    ? io.locusdb.core.storage.type.ValueParser.parseDecimal(field, type)
+                    : io.locusdb.core.storage.type.ValueParser.parseInteger(field, type));
+            Object actual = outcome(() -> decimal ? ByteFieldParser.parseDecimal(s, 1, 1 + length, type)
+                    : ByteFieldParser.parseInteger(s, 1, 1 + length, type));
+            assertThat(actual).as("'%s' as %s", field, type).isEqualTo(expected);
+        }
+    }
+
+    private static Object outcome(java.util.function.LongSupplier parse) {
+        try {
+            return parse.getAsLong();
+        } catch (ValueFormatException e) {
+            return e.getMessage();
+        }
+    }
+
     private static long parseDate(String text) {
         MemorySegment s = utf8(text);
         return ByteFieldParser.parseDate(s, 0, s.byteSize());

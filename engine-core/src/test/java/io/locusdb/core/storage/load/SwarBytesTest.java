@@ -22,4 +22,32 @@ class SwarBytesTest {
         }
         return word;
     }
+
+    @Test
+    void parsesOneToEightDigitsAndRejectsAnyOtherByteAmongThem() {
+        java.util.Random random = new java.util.Random(9);
+        for (int trial = 0; trial < 100_000; trial++) {
+            int n = 1 + random.nextInt(8);
+            byte[] bytes = new byte[8];
+            long expected = 0;
+            for (int i = 0; i < 8; i++) {
+                bytes[i] = (byte) (i < n ? '0' + random.nextInt(10) : random.nextInt(256));
+                if (i < n) {
+                    expected = expected * 10 + (bytes[i] - '0');
+                }
+            }
+            boolean spoil = random.nextBoolean();
+            if (spoil) {
+                int at = random.nextInt(n);
+                byte b;
+                do {
+                    b = (byte) random.nextInt(256);
+                } while (b >= '0' && b <= '9');
+                bytes[at] = b;
+            }
+            long word = java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+            assertThat(SwarBytes.parseDigits(word, n)).as("%s, n=%d", java.util.Arrays.toString(bytes), n)
+                    .isEqualTo(spoil ? -1 : expected);
+        }
+    }
 }
