@@ -15,7 +15,8 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p>It replaced a kernel that gathered each word's match bits with a vector multiplication and OR-ed the 8 lanes
  * together: per vector that was a multiply, a variable shift and a 3-step horizontal reduction, against a compare
- * and a PEXT here; on 12-bit codes it measured 23-26 GB/s against 12.5-13.5.
+ * and a PEXT here. On the wide lineitem columns (12- to 21-bit codes), selected in turn, it measured 20-22 GB/s
+ * against 12.4-13.7.
  */
 final class ByteMaskSelect {
     private static final VectorSpecies<Long> LONGS = LongVector.SPECIES_512;
@@ -23,7 +24,6 @@ final class ByteMaskSelect {
     static final int MIN_FIELD_BITS = 8;
     /** Words a call processes: a multiple of this (one vector). */
     static final int WORDS_PER_STEP = 8;
-    private static final int UNROLL = 4;
 
     private ByteMaskSelect() {
     }
@@ -50,10 +50,6 @@ final class ByteMaskSelect {
         LongVector vLo = LongVector.broadcast(LONGS, belowLo);
         LongVector vHi = LongVector.broadcast(LONGS, belowHi);
         LongVector vDelimiters = LongVector.broadcast(LONGS, delimiters);
-        int v1 = LONGS.vectorByteSize();
-        int v2 = 2 * v1;
-        int v3 = 3 * v1;
-        int stepBytes = UNROLL * v1;
         // The bitmap is a stream of step-bit appends, each selection word OR-ed into once; its state stays in locals
         // of the loop so that appends do not wait on each other's stores.
         long pending = 0;
@@ -63,57 +59,17 @@ final class ByteMaskSelect {
         for (long base = 0; base < totalBytes; base += PackedRangeScan.CHUNK_BYTES) {
             int chunk = (int) Math.min(PackedRangeScan.CHUNK_BYTES, totalBytes - base);
             MemorySegment slice = segment.asSlice(base, chunk);
-            int unrolled = chunk - chunk % stepBytes;
-            for (int o = 0; o < unrolled; o += stepBytes) {
-                // Four vectors' masks first, then their appends: the compares and mask moves of one vector no longer
-                // wait behind the previous vector's append, which measured 40 against 29 GB/s from L2.
-                long rows0 = rows(LongVector.fromMemorySegment(LONGS, slice, o, ORDER), vLo, vHi, vDelimiters,
-                        delimiterBytes);
-                long rows1 = rows(LongVector.fromMemorySegment(LONGS, slice, o + v1, ORDER), vLo, vHi, vDelimiters,
-                        delimiterBytes);
-                long rows2 = rows(LongVector.fromMemorySegment(LONGS, slice, o + v2, ORDER), vLo, vHi, vDelimiters,
-                        delimiterBytes);
-                long rows3 = rows(LongVector.fromMemorySegment(LONGS, slice, o + v3, ORDER), vLo, vHi, vDelimiters,
-                        delimiterBytes);
-                pending |= rows0 << filled;
-                filled += step;
-                if (filled >= 64) {
-                    selection[index++] |= pending;
-                    filled -= 64;
-                    // Two shifts: a full 64-bit append leaves nothing over, and a shift by 64 would be by 0.
-                    pending = (rows0 >>> 1) >>> (step - filled - 1);
-                }
-                pending |= rows1 << filled;
-                filled += step;
-                if (filled >= 64) {
-                    selection[index++] |= pending;
-                    filled -= 64;
-                    pending = (rows1 >>> 1) >>> (step - filled - 1);
-                }
-                pending |= rows2 << filled;
-                filled += step;
-                if (filled >= 64) {
-                    selection[index++] |= pending;
-                    filled -= 64;
-                    pending = (rows2 >>> 1) >>> (step - filled - 1);
-                }
-                pending |= rows3 << filled;
-                filled += step;
-                if (filled >= 64) {
-                    selection[index++] |= pending;
-                    filled -= 64;
-                    pending = (rows3 >>> 1) >>> (step - filled - 1);
-                }
-            }
-            // Only the column's last chunk can end in fewer than four vectors.
-            for (int o = unrolled; o < chunk; o += v1) {
-                long rows = rows(LongVector.fromMemorySegment(LONGS, slice, o, ORDER), vLo, vHi, vDelimiters,
-                        delimiterBytes);
+            for (int o = 0; o < chunk; o += LONGS.vectorByteSize()) {
+                LongVector x = LongVector.fromMemorySegment(LONGS, slice, o, ORDER);
+                long byteMask = vHi.sub(x).lanewise(VectorOperators.XOR, vLo.sub(x)).and(vDelimiters)
+                        .reinterpretAsBytes().compare(VectorOperators.NE, (byte) 0).toLong();
+                long rows = Long.compress(byteMask, delimiterBytes);
                 pending |= rows << filled;
                 filled += step;
                 if (filled >= 64) {
                     selection[index++] |= pending;
                     filled -= 64;
+                    // Two shifts: a full 64-bit append leaves nothing over, and a shift by 64 would be by 0.
                     pending = (rows >>> 1) >>> (step - filled - 1);
                 }
             }
@@ -121,13 +77,5 @@ final class ByteMaskSelect {
         if (filled > 0) {
             selection[index] |= pending;
         }
-    }
-
-    /** The rows of one vector of 8 words, in order, in the low bits. */
-    private static long rows(LongVector x, LongVector vLo, LongVector vHi, LongVector vDelimiters,
-                             long delimiterBytes) {
-        long byteMask = vHi.sub(x).lanewise(VectorOperators.XOR, vLo.sub(x)).and(vDelimiters).reinterpretAsBytes()
-                .compare(VectorOperators.NE, (byte) 0).toLong();
-        return Long.compress(byteMask, delimiterBytes);
     }
 }

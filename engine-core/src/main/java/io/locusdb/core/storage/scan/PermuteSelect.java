@@ -18,7 +18,8 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>A block of words is done in three light loops: match words into an L1 buffer (one vector of arithmetic per 8
  * words, not per group), groups into selection words, and those OR-ed into the selection.
  * Written as one loop, the group loop's state spilled to the stack and it ran at about half the speed. Against
- * PEXT per word (the portable kernel) this measured 12-15 GB/s against 7.5-8 on 4- and 6-bit codes.
+ * PEXT per word (the portable kernel) this measured 11-13.5 GB/s against 7.5-8 on 4- and 6-bit codes. Splitting
+ * rows by parity instead (two byte compares, two PEXTs and four PDEPs per vector) measured the same and was dropped.
  */
 final class PermuteSelect {
     private static final VectorSpecies<Long> LONGS = LongVector.SPECIES_512;
