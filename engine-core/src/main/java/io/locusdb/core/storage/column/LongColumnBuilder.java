@@ -9,6 +9,9 @@ import java.util.List;
 /** Builds BOOLEAN, INTEGER, BIGINT, DECIMAL and DATE columns (all physically longs). */
 public final class LongColumnBuilder extends ColumnBuilder {
     private final StagingLongs values = new StagingLongs();
+    /** Of the non-NULL values, kept as they arrive: encoding then needs no pass over the staged values for them. */
+    private long min = Long.MAX_VALUE;
+    private long max = Long.MIN_VALUE;
 
     LongColumnBuilder(ColumnType type) {
         super(type);
@@ -16,6 +19,8 @@ public final class LongColumnBuilder extends ColumnBuilder {
 
     public void append(long value) {
         values.add(value);
+        min = Math.min(min, value);
+        max = Math.max(max, value);
         countRow();
     }
 
@@ -65,19 +70,8 @@ public final class LongColumnBuilder extends ColumnBuilder {
         long max = Long.MIN_VALUE;
         for (ColumnBuilder piece : pieces) {
             LongColumnBuilder p = (LongColumnBuilder) piece;
-            boolean anyNull = p.hasNulls();
-            StagingLongs staged = p.values;
-            for (int c = 0; c < staged.chunkCount(); c++) {
-                MemorySegment chunk = staged.chunk(c);
-                long first = (long) c * StagingLongs.CHUNK;
-                for (int i = 0, n = staged.chunkLength(c); i < n; i++) {
-                    if (!anyNull || !p.isNull(first + i)) {
-                        long v = chunk.getAtIndex(ValueLayout.JAVA_LONG, i);
-                        min = Math.min(min, v);
-                        max = Math.max(max, v);
-                    }
-                }
-            }
+            min = Math.min(min, p.min);
+            max = Math.max(max, p.max);
         }
         if (rows > nulls && SortedLongEncoder.isDense(min, max, rows - nulls)) {
             return encodeDense(pieces, allocator, rows, nulls, min, (int) (max - min + 1));
