@@ -91,7 +91,7 @@ public final class PartScanJob {
                 if (conjunction.size() == 1) {
                     ValueRange range = conjunction.getFirst();
                     Column column = part.column(range.column());
-                    PackedRangeScan.select(column.codes(), range.idRange(column.dictionary()), selection,
+                    PackedRangeScan.selectInto(column.codes(), range.idRange(column.dictionary()), selection,
                             ctx.bytes());
                     ctx.checkCancelled();
                 } else {
@@ -138,13 +138,10 @@ public final class PartScanJob {
         for (long start = from; start < to; start += block) {
             long end = Math.min(to, start + block);
             int words = (int) ((end - start + 63) >>> 6);
-            Arrays.fill(local, 0, words, 0L);
             for (int i = 0; i < ids.length; i++) {
                 long[] target = i == 0 ? local : scratch;
-                if (i > 0) {
-                    Arrays.fill(scratch, 0, words, 0L);
-                }
-                PackedRangeScan.select(slice(part.column(conjunction.get(i).column()).codes(), start, end),
+                // Sets the block's words whatever they held: no zeroing first, no read-back.
+                PackedRangeScan.selectInto(slice(part.column(conjunction.get(i).column()).codes(), start, end),
                         ids[i], target, ctx.bytes());
                 if (i > 0) {
                     for (int w = 0; w < words; w++) {

@@ -33,11 +33,11 @@ final class ByteMaskSelect {
     }
 
     /**
-     * ORs the row bits of the first {@code words} packed words (a multiple of {@link #WORDS_PER_STEP}) into
-     * {@code selection} from row 0.
+     * Writes the row bits of the first {@code words} packed words (a multiple of {@link #WORDS_PER_STEP}) into
+     * {@code selection} from row 0: OR-ed into what is there, or with {@code overwrite} in place of it.
      */
     static void select(MemorySegment segment, long words, long belowLo, long belowHi, long delimiters,
-                       long[] selection) {
+                       long[] selection, boolean overwrite) {
         int fieldBits = Long.numberOfTrailingZeros(delimiters) + 1;
         int perWord = Long.bitCount(delimiters);
         long delimiterBytes = 0;
@@ -67,7 +67,7 @@ final class ByteMaskSelect {
                 pending |= rows << filled;
                 filled += step;
                 if (filled >= 64) {
-                    selection[index++] |= pending;
+                    PackedRangeScan.store(selection, index++, pending, overwrite);
                     filled -= 64;
                     // Two shifts: a full 64-bit append leaves nothing over, and a shift by 64 would be by 0.
                     pending = (rows >>> 1) >>> (step - filled - 1);
@@ -75,7 +75,7 @@ final class ByteMaskSelect {
             }
         }
         if (filled > 0) {
-            selection[index] |= pending;
+            PackedRangeScan.store(selection, index, pending, overwrite);
         }
     }
 }

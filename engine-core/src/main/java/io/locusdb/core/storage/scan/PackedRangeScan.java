@@ -5,6 +5,7 @@ import io.locusdb.core.storage.column.PackedLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -212,12 +213,30 @@ public final class PackedRangeScan {
      * conjunction, so a count per predicate was work nobody used.
      */
     public static void select(PackedCodes codes, IdRange range, long[] selection, ScanBytes bytes) {
+        select(codes, range, selection, bytes, false);
+    }
+
+    /**
+     * Sets the selection words of the rows ({@code 0..(rows + 63) / 64 - 1}) to exactly the matching rows, bits past
+     * the last row clear, whatever they held; words past them are left alone. For a first predicate: the caller
+     * neither zeroes the bitmap first nor pays for reading it back.
+     */
+    public static void selectInto(PackedCodes codes, IdRange range, long[] selection, ScanBytes bytes) {
+        select(codes, range, selection, bytes, true);
+    }
+
+    private static void select(PackedCodes codes, IdRange range, long[] selection, ScanBytes bytes,
+                               boolean overwrite) {
         long rows = codes.count();
-        if (selection.length < (rows + 63) / 64) {
+        int rowWords = (int) ((rows + 63) / 64);
+        if (selection.length < rowWords) {
             throw new IllegalArgumentException("selection of " + selection.length + " words cannot hold " + rows
                     + " rows");
         }
         if (range.isEmpty() || rows == 0) {
+            if (overwrite) {
+                Arrays.fill(selection, 0, rowWords, 0L);
+            }
             return;
         }
         PackedLayout layout = codes.layout();
@@ -225,11 +244,20 @@ public final class PackedRangeScan {
         long words = codes.wordCount();
         bytes.addPacked(words * Long.BYTES);
         selectWords(codes.words(), words, layout.codeBitsMask(), layout.delimiterMask(),
-                layout.repeat(range.lo()), layout.repeat(range.hi() + 1L), selection);
+                layout.repeat(range.lo()), layout.repeat(range.hi() + 1L), selection, overwrite, rowWords);
+    }
+
+    /** One selection word, OR-ed in or overwritten: C2 inlines it, and the branch goes the same way every time. */
+    static void store(long[] selection, int index, long bits, boolean overwrite) {
+        if (overwrite) {
+            selection[index] = bits;
+        } else {
+            selection[index] |= bits;
+        }
     }
 
     static void selectWords(MemorySegment segment, long words, long codeBits, long delimiters, long lo,
-                            long hiPlusOne, long[] selection) {
+                            long hiPlusOne, long[] selection, boolean overwrite, int rowWords) {
         // The streamed part stops before the last word, the only one that may hold padding codes: every selection
         // word it completes then holds real rows, so it never writes past the rows the caller sized for.
         long head = Math.max(0, words - 1);
@@ -239,15 +267,20 @@ public final class PackedRangeScan {
         long done = 0;
         if (ByteMaskSelect.supports(fieldBits)) {
             done = head - head % ByteMaskSelect.WORDS_PER_STEP;
-            ByteMaskSelect.select(segment, done, belowLo, belowHi, delimiters, selection);
+            ByteMaskSelect.select(segment, done, belowLo, belowHi, delimiters, selection, overwrite);
         } else {
             if (PermuteSelect.supports(fieldBits)) {
                 done = PermuteSelect.coveredWords(fieldBits, words);
-                PermuteSelect.select(segment, done, belowLo, belowHi, delimiters, selection);
+                PermuteSelect.select(segment, done, belowLo, belowHi, delimiters, selection, overwrite);
             }
             long compressed = head - done - (head - done) % Math.max(STEP_WORDS, SPECIES.length());
-            selectCompressed(segment, done, done + compressed, belowLo, belowHi, delimiters, selection);
+            selectCompressed(segment, done, done + compressed, belowLo, belowHi, delimiters, selection, overwrite);
             done += compressed;
+        }
+        if (overwrite) {
+            // The kernels wrote every word up to the one holding their last row (that one in part, the rest of it
+            // clear); the tail ORs into the words after it, which must start clear.
+            Arrays.fill(selection, (int) ((done * Long.bitCount(delimiters) + 63) >>> 6), rowWords, 0L);
         }
         selectTail(segment, done, words, codeBits, delimiters, lo, hiPlusOne, selection);
     }
@@ -260,7 +293,7 @@ public final class PackedRangeScan {
      * word (its first row is a multiple of 64).
      */
     static void selectCompressed(MemorySegment segment, long from, long to, long belowLo, long belowHi,
-                                 long delimiters, long[] selection) {
+                                 long delimiters, long[] selection, boolean overwrite) {
         int perWord = Long.bitCount(delimiters);
         int perPair = 2 * perWord;
         // Four words' rows fit one append unless codes are 1 or 2 bits wide (32 or 21 codes a word).
@@ -293,7 +326,7 @@ public final class PackedRangeScan {
                     out |= rowBits << filled;
                     filled += perQuad;
                     if (filled >= 64) {
-                        selection[index++] |= out;
+                        store(selection, index++, out, overwrite);
                         filled -= 64;
                         // Two shifts: a full 64-bit append leaves nothing over, and a shift by 64 would be by 0.
                         out = (rowBits >>> 1) >>> (perQuad - filled - 1);
@@ -302,14 +335,14 @@ public final class PackedRangeScan {
                     out |= low << filled;
                     filled += perPair;
                     if (filled >= 64) {
-                        selection[index++] |= out;
+                        store(selection, index++, out, overwrite);
                         filled -= 64;
                         out = (low >>> 1) >>> (perPair - filled - 1);
                     }
                     out |= high << filled;
                     filled += perPair;
                     if (filled >= 64) {
-                        selection[index++] |= out;
+                        store(selection, index++, out, overwrite);
                         filled -= 64;
                         out = (high >>> 1) >>> (perPair - filled - 1);
                     }
@@ -317,7 +350,7 @@ public final class PackedRangeScan {
             }
         }
         if (filled > 0) {
-            selection[index] |= out;
+            store(selection, index, out, overwrite);
         }
     }
 

@@ -16,7 +16,7 @@ import jdk.incubator.vector.VectorSpecies;
  * and bit, repeat with the packing's period; they are computed once per field width as a {@link Plan}.
  *
  * <p>A block of words is done in three light loops: match words into an L1 buffer (one vector of arithmetic per 8
- * words, not per group), groups into selection words, and those OR-ed into the selection.
+ * words, not per group), groups into selection words, and those stored into the selection.
  * Written as one loop, the group loop's state spilled to the stack and it ran at about half the speed. Against
  * PEXT per word (the portable kernel) this measured 11-13.5 GB/s against 7.5-8 on 4- and 6-bit codes. Splitting
  * rows by parity instead (two byte compares, two PEXTs and four PDEPs per vector) measured the same and was dropped.
@@ -53,11 +53,11 @@ final class PermuteSelect {
     }
 
     /**
-     * ORs the row bits of the first {@code words} packed words (a value of {@link #coveredWords}) into
-     * {@code selection} from row 0.
+     * Writes the row bits of the first {@code words} packed words (a value of {@link #coveredWords}) into
+     * {@code selection} from row 0: OR-ed into what is there, or with {@code overwrite} in place of it.
      */
     static void select(MemorySegment segment, long words, long belowLo, long belowHi, long delimiters,
-                       long[] selection) {
+                       long[] selection, boolean overwrite) {
         Plan plan = PLANS[Long.numberOfTrailingZeros(delimiters) + 1];
         int blockWords = plan.blockWords;
         int groups = plan.groups;
@@ -85,7 +85,8 @@ final class PermuteSelect {
             }
             // groups is a multiple of the vector length (see Plan).
             for (int g = 0; g < groups; g += WINDOW_WORDS) {
-                LongVector.fromArray(LONGS, selection, out + g).or(LongVector.fromArray(LONGS, rowWords, g))
+                LongVector rows = LongVector.fromArray(LONGS, rowWords, g);
+                (overwrite ? rows : LongVector.fromArray(LONGS, selection, out + g).or(rows))
                         .intoArray(selection, out + g);
             }
             out += groups;

@@ -99,6 +99,32 @@ class PackedRangeScanKernelTest {
     }
 
     @Test
+    void selectIntoSetsExactlyTheWordsOfTheRowsWhateverTheyHeld() {
+        try (Arena arena = Arena.ofConfined()) {
+            for (int bits = 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
+                PackedLayout layout = new PackedLayout(bits);
+                for (int rows : new int[] {1, 63, 64, 5000 + random.nextInt(64), 70_000 + random.nextInt(640)}) {
+                    Column column = column(layout, rows, arena);
+                    for (IdRange range : new IdRange[] {new IdRange(1, (int) Math.max(1, layout.maxCode() / 2)),
+                            IdRange.EMPTY}) {
+                        long[] selection = new long[(rows + 63) / 64 + 1];
+                        Arrays.fill(selection, 0xA5A5_A5A5_A5A5_A5A5L);
+                        long[] expected = new long[selection.length];
+                        expected[selection.length - 1] = 0xA5A5_A5A5_A5A5_A5A5L;
+                        for (int r = 0; r < rows; r++) {
+                            if (!range.isEmpty() && column.codes[r] >= range.lo() && column.codes[r] <= range.hi()) {
+                                expected[r >>> 6] |= 1L << r;
+                            }
+                        }
+                        PackedRangeScan.selectInto(column.packed, range, selection, new ScanBytes());
+                        assertThat(selection).as("bits=%d rows=%d %s", bits, rows, range).isEqualTo(expected);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void emptyRangesAndEmptyColumnsMatchNothingAndLeaveTheSelectionAlone() {
         try (Arena arena = Arena.ofConfined()) {
             PackedLayout layout = new PackedLayout(12);

@@ -8,6 +8,7 @@ import io.locusdb.core.storage.column.PackedLayout;
 import io.locusdb.natives.memory.MemoryPolicy;
 import io.locusdb.natives.memory.NodeMemory;
 import java.lang.foreign.Arena;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -30,8 +31,12 @@ class SelectKernelsTest {
                     long covered = words - words % ByteMaskSelect.WORDS_PER_STEP;
                     long[] selection = fixture.seededSelection();
                     ByteMaskSelect.select(fixture.codes.words(), covered, fixture.belowLo(),
-                            fixture.belowHi(), fixture.layout.delimiterMask(), selection);
+                            fixture.belowHi(), fixture.layout.delimiterMask(), selection, false);
                     fixture.assertSelected(selection, covered, "byte mask, bits=%d words=%d", bits, words);
+                    long[] overwritten = fixture.garbageSelection();
+                    ByteMaskSelect.select(fixture.codes.words(), covered, fixture.belowLo(),
+                            fixture.belowHi(), fixture.layout.delimiterMask(), overwritten, true);
+                    fixture.assertOverwritten(overwritten, 0, covered, "byte mask, bits=%d words=%d", bits, words);
                 }
             }
         }
@@ -50,8 +55,12 @@ class SelectKernelsTest {
                     assertThat(covered).isEqualTo(words < blockWords + 8 ? 0 : (words - 8) / blockWords * blockWords);
                     long[] selection = fixture.seededSelection();
                     PermuteSelect.select(fixture.codes.words(), covered, fixture.belowLo(),
-                            fixture.belowHi(), fixture.layout.delimiterMask(), selection);
+                            fixture.belowHi(), fixture.layout.delimiterMask(), selection, false);
                     fixture.assertSelected(selection, covered, "permute, bits=%d words=%d", bits, words);
+                    long[] overwritten = fixture.garbageSelection();
+                    PermuteSelect.select(fixture.codes.words(), covered, fixture.belowLo(),
+                            fixture.belowHi(), fixture.layout.delimiterMask(), overwritten, true);
+                    fixture.assertOverwritten(overwritten, 0, covered, "permute, bits=%d words=%d", bits, words);
                 }
             }
         }
@@ -72,8 +81,12 @@ class SelectKernelsTest {
                 long to = from + (words - from - 1) / 8 * 8;
                 long[] selection = fixture.seededSelection();
                 PackedRangeScan.selectCompressed(fixture.codes.words(), from, to, fixture.belowLo(),
-                        fixture.belowHi(), layout.delimiterMask(), selection);
+                        fixture.belowHi(), layout.delimiterMask(), selection, false);
                 fixture.assertSelectedBetween(selection, from, to, "pext, bits=%d", bits);
+                long[] overwritten = fixture.garbageSelection();
+                PackedRangeScan.selectCompressed(fixture.codes.words(), from, to, fixture.belowLo(),
+                        fixture.belowHi(), layout.delimiterMask(), overwritten, true);
+                fixture.assertOverwritten(overwritten, from, to, "pext, bits=%d", bits);
             }
         }
     }
@@ -114,6 +127,7 @@ class SelectKernelsTest {
 
     private record Fixture(PackedLayout layout, int[] values, PackedCodes codes, IdRange range) {
         private static final long SEED_BITS = 0x8000_0000_0000_0001L;
+        private static final long GARBAGE = 0x5A5A_5A5A_5A5A_5A5AL;
 
         long belowLo() {
             return layout.codeBitsMask() + layout.repeat(range.lo());
@@ -142,6 +156,31 @@ class SelectKernelsTest {
                 selection[i] = SEED_BITS;
             }
             return selection;
+        }
+
+        long[] garbageSelection() {
+            long[] selection = new long[(values.length + 63) / 64];
+            Arrays.fill(selection, GARBAGE);
+            return selection;
+        }
+
+        /**
+         * With overwrite, the words holding rows of words {@code fromWord..toWord-1} are exactly those rows' bits
+         * (a word the range ends in has its bits past the range clear); every other word is untouched.
+         */
+        void assertOverwritten(long[] selection, long fromWord, long toWord, String description, Object... args) {
+            long firstRow = fromWord * layout.codesPerWord();
+            long endRow = toWord * layout.codesPerWord();
+            long[] expected = garbageSelection();
+            for (long w = firstRow >>> 6; w < (endRow + 63) >>> 6; w++) {
+                expected[(int) w] = 0;
+            }
+            for (long r = firstRow; r < endRow; r++) {
+                if (matches((int) r)) {
+                    expected[(int) (r >>> 6)] |= 1L << r;
+                }
+            }
+            assertThat(selection).as(description, args).isEqualTo(expected);
         }
 
         void assertSelected(long[] selection, long coveredWords, String description, Object... args) {
