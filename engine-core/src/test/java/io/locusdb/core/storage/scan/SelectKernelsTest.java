@@ -13,10 +13,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each select and count kernel on its own, whichever the CPU would pick: the byte-mask and permute kernels must OR
- * exactly the rows of the words they cover into the selection (keeping bits already there), and the two count
- * kernels must agree with a naive loop, for every field width each kernel takes and for word counts around its
- * blocks.
+ * Each select and count kernel on its own, whichever the CPU would pick: the byte-mask, permute and PEXT kernels
+ * must OR exactly the rows of the words they cover into the selection (keeping bits already there), or with
+ * overwrite set exactly those words, and the two count kernels must agree with a naive loop, for every field width
+ * each kernel takes and for word counts around its blocks.
  */
 class SelectKernelsTest {
     private final NodeMemory memory = TestStorage.memory();
