@@ -148,6 +148,7 @@ class ServerSecurityTest {
                 a.preamble();
                 b.preamble();
                 awaitStartups(server, 2);
+                awaitAccepting(server, false);
                 RawClient c = RawClient.connect(server.port());
                 // c's TCP connection is in the listen backlog: the server has not accepted it, so no READY yet.
                 c.preamble().send(new Message.Startup("c", "", "", "", "test"));
@@ -162,6 +163,14 @@ class ServerSecurityTest {
                 c.close();
             }
         }
+    }
+
+    private static void awaitAccepting(LocusServer server, boolean expected) throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (server.context().startups().accepting() != expected && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertThat(server.context().startups().accepting()).isEqualTo(expected);
     }
 
     private static void awaitStartups(LocusServer server, int expected) throws InterruptedException {
