@@ -1,14 +1,15 @@
 package io.locusdb.server.net;
 
 import io.netty.channel.Channel;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Counts the connections that have not logged in yet (from accept until READY or close) and stops accepting while
  * {@code max-pending-startups} of them are open: further clients wait in the listen backlog instead of each costing
  * the server a connection, buffers and a startup timer. Accepting resumes as soon as one of them logs in or closes.
  *
- * <p>The listener's read interest is switched on its own event loop. A connection that is already accepted, or selected in
- * the same round, when the switch is made is still served, so the limit can be exceeded by that race. After
+ * <p>The listener's read interest is switched on its own event loop. A connection already accepted, or selected in the
+ * same round, when the switch is made is still served, so the limit can be exceeded by that race. After
  * {@link #accepting()} reads false, no further connection is accepted until it reads true again.
  */
 final class StartupGate {
@@ -58,7 +59,11 @@ final class StartupGate {
             paused = pause;
             // On the listener's loop, clearing auto-read removes its accept interest at once; from another thread
             // it is only scheduled, and a connection arriving meanwhile would be accepted.
-            listener.eventLoop().execute(this::apply);
+            try {
+                listener.eventLoop().execute(this::apply);
+            } catch (RejectedExecutionException e) {
+                // The server is shutting down and its listener's loop is gone: there is nothing left to switch.
+            }
         }
     }
 
