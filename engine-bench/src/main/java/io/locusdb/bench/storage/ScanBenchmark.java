@@ -41,8 +41,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * plain sequential-read kernel over exactly the same bytes. The {@code bytes} aux counter is reported as bytes/s:
  * GB/s of packed data; the ratio kernel/baseline is the figure of merit (goal ≥ 0.8).
  *
- * <p>Columns: l_shipdate (12-bit codes), l_quantity (6), l_discount (4), l_extendedprice (20), l_orderkey (21);
- * predicate: the middle half of each dictionary.
+ * <p>Columns: l_shipdate (12-bit codes, packed horizontally), l_quantity (6, vertically), l_discount (4,
+ * vertically), l_extendedprice (20, horizontally), l_orderkey (21, horizontally); predicate: the middle half of each
+ * dictionary.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

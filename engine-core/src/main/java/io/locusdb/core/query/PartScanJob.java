@@ -7,7 +7,6 @@ import io.locusdb.core.exec.TaskClass;
 import io.locusdb.core.exec.TaskContext;
 import io.locusdb.core.exec.TaskGraph;
 import io.locusdb.core.storage.column.Column;
-import io.locusdb.core.storage.column.PackedCodes;
 import io.locusdb.core.storage.scan.IdRange;
 import io.locusdb.core.storage.scan.PackedRangeScan;
 import io.locusdb.core.storage.table.TablePart;
@@ -141,7 +140,7 @@ public final class PartScanJob {
             for (int i = 0; i < ids.length; i++) {
                 long[] target = i == 0 ? local : scratch;
                 // Sets the block's words whatever they held: no zeroing first, no read-back.
-                PackedRangeScan.selectInto(slice(part.column(conjunction.get(i).column()).codes(), start, end),
+                PackedRangeScan.selectInto(part.column(conjunction.get(i).column()).codes().slice(start, end),
                         ids[i], target, ctx.bytes());
                 if (i > 0) {
                     for (int w = 0; w < words; w++) {
@@ -160,21 +159,12 @@ public final class PartScanJob {
      */
     private static final long BLOCK_ROWS = 64 * 1024;
 
-    /** Codes {@code from..to-1} of a column ({@code from} a multiple of its codes per word). */
-    private static PackedCodes slice(PackedCodes codes, long from, long to) {
-        int perWord = codes.layout().codesPerWord();
-        long firstWord = from / perWord;
-        long wordCount = codes.layout().wordsFor(to - from);
-        return new PackedCodes(codes.words().asSlice(firstWord * Long.BYTES, wordCount * Long.BYTES),
-                codes.layout(), to - from);
-    }
-
-    /** Row boundaries of phase-1 chunks must start a selection word and a packed word of every column read. */
+    /** Row boundaries of phase-1 chunks must start a selection word and a packed word (or block) of every column read. */
     static long alignment(TablePart part, List<ValueRange> conjunction) {
         long align = 64;
         for (ValueRange range : conjunction) {
-            long perWord = part.column(range.column()).codes().layout().codesPerWord();
-            align = align / gcd(align, perWord) * perWord;
+            long granule = part.column(range.column()).codes().layout().rowGranule();
+            align = align / gcd(align, granule) * granule;
         }
         return align;
     }

@@ -111,8 +111,9 @@ public final class LoadCommand implements Callable<Integer> {
         if (columns) {
             out.println("columns:");
             for (SystemViews.ColumnRow c : views.columns()) {
-                out.printf(Locale.ROOT, "  %-10s %-3d %-16s %-14s %,10d distinct %2d bits %10.2f MiB dict %10.2f MiB"
-                                + " codes%n", c.table(), c.part(), c.column(), c.type(), c.distinct(), c.codeBits(),
+                out.printf(Locale.ROOT, "  %-10s %-3d %-16s %-14s %,10d distinct %2d bits %-10s %10.2f MiB dict"
+                                + " %10.2f MiB codes%n", c.table(), c.part(), c.column(), c.type(), c.distinct(),
+                        c.codeBits(), c.packing(),
                         c.dictionaryBytes() / 1048576.0, c.codeBytes() / 1048576.0);
             }
         }

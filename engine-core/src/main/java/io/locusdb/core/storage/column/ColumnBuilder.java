@@ -134,6 +134,6 @@ public abstract sealed class ColumnBuilder permits LongColumnBuilder, DoubleColu
 
     protected static PackedCodes.Writer codesWriter(SegmentAllocator allocator, PackedLayout layout, long rows) {
         long bytes = Math.max(Long.BYTES, layout.bytesFor(rows));
-        return new PackedCodes.Writer(allocator.allocate(bytes, Long.BYTES), layout);
+        return PackedCodes.writer(allocator.allocate(bytes, Long.BYTES), layout);
     }
 }

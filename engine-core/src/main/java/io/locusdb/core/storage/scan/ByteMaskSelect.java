@@ -1,5 +1,6 @@
 package io.locusdb.core.storage.scan;
 
+import io.locusdb.core.cpu.CpuFeatures;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.LongVector;

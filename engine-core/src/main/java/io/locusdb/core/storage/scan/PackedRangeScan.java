@@ -1,5 +1,6 @@
 package io.locusdb.core.storage.scan;
 
+import io.locusdb.core.cpu.CpuFeatures;
 import io.locusdb.core.storage.column.PackedCodes;
 import io.locusdb.core.storage.column.PackedLayout;
 import java.lang.foreign.MemorySegment;
@@ -22,6 +23,8 @@ import jdk.incubator.vector.VectorSpecies;
  * between fields, so the kernels subtract each word from two precomputed constants, and because {@code lt(lo)}
  * implies {@code lt(hi + 1)}, the AND-NOT is an XOR: {@code match = ((M + rep(hi + 1)) - X ^ (M + rep(lo)) - X) & D}.
  *
+ * <p>Vertically packed codes (narrow ones, see {@link PackedLayout}) go to {@link VerticalRangeScan}.
+ *
  * <p>Bounds are checked once per call, not per word. The vector loops have no branches and no masked operations;
  * counts are kept in per-field counters and summed once per block (see {@link #countWords}).
  */
@@ -43,6 +46,9 @@ public final class PackedRangeScan {
         checkRange(layout, range);
         long words = codes.wordCount();
         bytes.addPacked(words * Long.BYTES);
+        if (layout.isVertical()) {
+            return VerticalRangeScan.count(codes.words(), layout.codeBits(), codes.count(), range.lo(), range.hi());
+        }
         long codeBits = layout.codeBitsMask();
         long delimiters = layout.delimiterMask();
         long lo = layout.repeat(range.lo());
@@ -201,6 +207,10 @@ public final class PackedRangeScan {
         }
         PackedLayout layout = codes.layout();
         checkRange(layout, range);
+        if (layout.isVertical()) {
+            return VerticalRangeScan.countScalar(codes.words(), layout.codeBits(), codes.count(), range.lo(),
+                    range.hi());
+        }
         return countWordsScalar(codes.words(), 0, codes.wordCount(), layout.codeBitsMask(), layout.delimiterMask(),
                 layout.repeat(range.lo()), layout.repeat(range.hi() + 1L));
     }
@@ -243,6 +253,11 @@ public final class PackedRangeScan {
         checkRange(layout, range);
         long words = codes.wordCount();
         bytes.addPacked(words * Long.BYTES);
+        if (layout.isVertical()) {
+            VerticalRangeScan.select(codes.words(), layout.codeBits(), rows, range.lo(), range.hi(), selection,
+                    overwrite);
+            return;
+        }
         selectWords(codes.words(), words, layout.codeBitsMask(), layout.delimiterMask(),
                 layout.repeat(range.lo()), layout.repeat(range.hi() + 1L), selection, overwrite, rowWords);
     }
@@ -269,10 +284,6 @@ public final class PackedRangeScan {
             done = head - head % ByteMaskSelect.WORDS_PER_STEP;
             ByteMaskSelect.select(segment, done, belowLo, belowHi, delimiters, selection, overwrite);
         } else {
-            if (PermuteSelect.supports(fieldBits)) {
-                done = PermuteSelect.coveredWords(fieldBits, words);
-                PermuteSelect.select(segment, done, belowLo, belowHi, delimiters, selection, overwrite);
-            }
             long compressed = head - done - (head - done) % Math.max(STEP_WORDS, SPECIES.length());
             selectCompressed(segment, done, done + compressed, belowLo, belowHi, delimiters, selection, overwrite);
             done += compressed;

@@ -5,6 +5,7 @@ import io.locusdb.natives.memory.NodeSegment;
 import io.locusdb.natives.memory.PageLocations;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The catalog as rows, for the {@code system.*} views and the command line: tables, their parts with node and size,
@@ -22,7 +23,7 @@ public final class SystemViews {
 
     /** One row of system.columns. */
     public record ColumnRow(String table, int part, String column, String type, int distinct, int codeBits,
-                            long dictionaryBytes, long codeBytes) {
+                            String packing, long dictionaryBytes, long codeBytes) {
     }
 
     private final Catalog catalog;
@@ -80,7 +81,9 @@ public final class SystemViews {
                         Column column = part.column(c);
                         rows.add(new ColumnRow(table.name(), part.index(), table.schema().column(c).name(),
                                 column.type().toString(), column.dictionary().size(),
-                                column.codes().layout().codeBits(), column.dictionary().byteSize(),
+                                column.codes().layout().codeBits(),
+                                column.codes().layout().packing().name().toLowerCase(Locale.ROOT),
+                                column.dictionary().byteSize(),
                                 column.codes().byteSize()));
                     }
                 }

@@ -25,7 +25,7 @@ class PackedRangeScanKernelTest {
     void countAndSelectAreExactAtEveryKernelBoundaryForEveryCodeWidth() {
         try (Arena arena = Arena.ofConfined()) {
             for (int bits = 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
-                PackedLayout layout = new PackedLayout(bits);
+                PackedLayout layout = PackedLayout.horizontal(bits);
                 for (long words : wordCountsAroundBoundaries(layout)) {
                     for (long rows : new long[] {words * layout.codesPerWord(), words * layout.codesPerWord() - 1,
                             (words - 1) * layout.codesPerWord() + 1}) {
@@ -51,7 +51,7 @@ class PackedRangeScanKernelTest {
     void aFullRangeCountsEveryNonNullRowAndNullsNever() {
         try (Arena arena = Arena.ofConfined()) {
             for (int bits : new int[] {3, 4, 6, 12, 20, 21, 31}) {
-                PackedLayout layout = new PackedLayout(bits);
+                PackedLayout layout = PackedLayout.horizontal(bits);
                 int rows = (int) Math.min(3_000_000, 4L * CHUNK_WORDS * layout.codesPerWord() / 3);
                 PackedCodes.Writer writer = writer(layout, rows, arena);
                 long nonNull = 0;
@@ -74,7 +74,7 @@ class PackedRangeScanKernelTest {
     void selectKeepsBitsAlreadyInTheSelectionAndWritesNoWordPastTheRows() {
         try (Arena arena = Arena.ofConfined()) {
             for (int bits = 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
-                PackedLayout layout = new PackedLayout(bits);
+                PackedLayout layout = PackedLayout.horizontal(bits);
                 int rows = 5000 + random.nextInt(64);
                 Column column = column(layout, rows, arena);
                 IdRange range = new IdRange(1, (int) Math.max(1, layout.maxCode() / 2));
@@ -102,7 +102,7 @@ class PackedRangeScanKernelTest {
     void selectIntoSetsExactlyTheWordsOfTheRowsWhateverTheyHeld() {
         try (Arena arena = Arena.ofConfined()) {
             for (int bits = 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
-                PackedLayout layout = new PackedLayout(bits);
+                PackedLayout layout = PackedLayout.horizontal(bits);
                 for (int rows : new int[] {1, 63, 64, 5000 + random.nextInt(64), 70_000 + random.nextInt(640)}) {
                     Column column = column(layout, rows, arena);
                     for (IdRange range : new IdRange[] {new IdRange(1, (int) Math.max(1, layout.maxCode() / 2)),
@@ -127,7 +127,7 @@ class PackedRangeScanKernelTest {
     @Test
     void emptyRangesAndEmptyColumnsMatchNothingAndLeaveTheSelectionAlone() {
         try (Arena arena = Arena.ofConfined()) {
-            PackedLayout layout = new PackedLayout(12);
+            PackedLayout layout = PackedLayout.horizontal(12);
             Column column = column(layout, 10_000, arena);
             long[] selection = new long[(10_000 + 63) / 64];
             assertThat(PackedRangeScan.count(column.packed, IdRange.EMPTY, new ScanBytes())).isZero();
@@ -178,7 +178,7 @@ class PackedRangeScanKernelTest {
     }
 
     private PackedCodes.Writer writer(PackedLayout layout, int rows, Arena arena) {
-        return new PackedCodes.Writer(memory.allocate(layout.bytesFor(rows) + 64, MemoryPolicy.bind(0), arena)
+        return PackedCodes.writer(memory.allocate(layout.bytesFor(rows) + 64, MemoryPolicy.bind(0), arena)
                 .segment(), layout);
     }
 

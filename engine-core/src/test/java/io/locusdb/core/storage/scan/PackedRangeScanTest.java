@@ -8,6 +8,8 @@ import io.locusdb.core.storage.column.PackedLayout;
 import io.locusdb.natives.memory.MemoryPolicy;
 import io.locusdb.natives.memory.NodeMemory;
 import java.lang.foreign.Arena;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -18,8 +20,8 @@ class PackedRangeScanTest {
     void countAndSelectAgreeWithANaiveLoopForEveryCodeWidth() {
         Random random = new Random(42);
         try (Arena arena = Arena.ofConfined()) {
-            for (int bits = 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
-                PackedLayout layout = new PackedLayout(bits);
+            for (PackedLayout layout : everyLayout()) {
+                int bits = layout.codeBits();
                 // Row counts that end exactly on a selection word, just past one, and large enough for the vector
                 // kernel's per-field counters to be flushed several times.
                 int rows = switch (bits % 4) {
@@ -29,7 +31,7 @@ class PackedRangeScanTest {
                     default -> 1000 + random.nextInt(3000);
                 };
                 int[] codes = new int[rows];
-                PackedCodes.Writer writer = new PackedCodes.Writer(
+                PackedCodes.Writer writer = PackedCodes.writer(
                         memory.allocate(layout.bytesFor(rows) + 8, MemoryPolicy.bind(0), arena).segment(), layout);
                 for (int r = 0; r < rows; r++) {
                     codes[r] = (int) (random.nextLong() & layout.codeMask());
@@ -51,29 +53,43 @@ class PackedRangeScanTest {
                         assertThat(packed.get(r)).isEqualTo(codes[r]);
                     }
                     ScanBytes bytes = new ScanBytes();
-                    assertThat(PackedRangeScan.count(packed, range, bytes)).as("bits=%d %s", bits, range)
+                    assertThat(PackedRangeScan.count(packed, range, bytes)).as("%s %s", layout, range)
                             .isEqualTo(expected);
                     assertThat(PackedRangeScan.countScalar(packed, range)).isEqualTo(expected);
                     long[] selection = new long[(rows + 63) / 64];
                     PackedRangeScan.select(packed, range, selection, bytes);
-                    assertThat(selection).as("bits=%d %s", bits, range).isEqualTo(expectedBits);
+                    assertThat(selection).as("%s %s", layout, range).isEqualTo(expectedBits);
                     assertThat(bytes.packedBytes()).isEqualTo(2 * packed.byteSize());
                 }
             }
         }
     }
 
+    /** Horizontal packing at every code width, vertical at every width it takes. */
+    static List<PackedLayout> everyLayout() {
+        List<PackedLayout> layouts = new ArrayList<>();
+        for (int bits = 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
+            layouts.add(PackedLayout.horizontal(bits));
+        }
+        for (int bits = 1; bits <= PackedLayout.MAX_VERTICAL_CODE_BITS; bits++) {
+            layouts.add(PackedLayout.vertical(bits));
+        }
+        return layouts;
+    }
+
     @Test
     void emptyRangesMatchNothing() {
         try (Arena arena = Arena.ofConfined()) {
-            PackedLayout layout = new PackedLayout(3);
-            PackedCodes.Writer writer = new PackedCodes.Writer(
-                    memory.allocate(64, MemoryPolicy.bind(0), arena).segment(), layout);
-            writer.add(0);
-            writer.add(5);
-            PackedCodes codes = writer.finish();
-            assertThat(PackedRangeScan.count(codes, IdRange.EMPTY, new ScanBytes())).isZero();
-            assertThat(PackedRangeScan.count(codes, new IdRange(1, 7), new ScanBytes())).isEqualTo(1);
+            for (PackedLayout layout : List.of(PackedLayout.horizontal(3), PackedLayout.vertical(3))) {
+                PackedCodes.Writer writer = PackedCodes.writer(
+                        memory.allocate(layout.bytesFor(2), MemoryPolicy.bind(0), arena).segment(), layout);
+                writer.add(0);
+                writer.add(5);
+                PackedCodes codes = writer.finish();
+                assertThat(PackedRangeScan.count(codes, IdRange.EMPTY, new ScanBytes())).isZero();
+                assertThat(PackedRangeScan.count(codes, new IdRange(1, 7), new ScanBytes())).as("%s", layout)
+                        .isEqualTo(1);
+            }
         }
     }
 }

@@ -13,7 +13,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each select and count kernel on its own, whichever the CPU would pick: the byte-mask, permute and PEXT kernels
+ * Each horizontal select and count kernel on its own, whichever the CPU would pick: the byte-mask and PEXT kernels
  * must OR exactly the rows of the words they cover into the selection (keeping bits already there), or with
  * overwrite set exactly those words, and the two count kernels must agree with a naive loop, for every field width
  * each kernel takes and for word counts around its blocks.
@@ -27,7 +27,7 @@ class SelectKernelsTest {
         try (Arena arena = Arena.ofConfined()) {
             for (int bits = ByteMaskSelect.MIN_FIELD_BITS - 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
                 for (long words : new long[] {8, 16, 136, 4096 + 8}) {
-                    Fixture fixture = fixture(new PackedLayout(bits), words, arena);
+                    Fixture fixture = fixture(PackedLayout.horizontal(bits), words, arena);
                     long covered = words - words % ByteMaskSelect.WORDS_PER_STEP;
                     long[] selection = fixture.seededSelection();
                     ByteMaskSelect.select(fixture.codes.words(), covered, fixture.belowLo(),
@@ -43,34 +43,10 @@ class SelectKernelsTest {
     }
 
     @Test
-    void thePermuteKernelSelectsExactlyTheRowsOfTheBlocksItCovers() {
-        try (Arena arena = Arena.ofConfined()) {
-            for (int bits = 1; bits < PermuteSelect.MAX_FIELD_BITS; bits++) {
-                PackedLayout layout = new PackedLayout(bits);
-                int blockWords = new PermuteSelect.Plan(layout.fieldBits()).blockWords;
-                for (long words : new long[] {blockWords + 7, blockWords + 8, 3L * blockWords + 8, 5L * blockWords + 61}) {
-                    Fixture fixture = fixture(layout, words, arena);
-                    long covered = PermuteSelect.coveredWords(layout.fieldBits(), words);
-                    assertThat(covered * layout.codesPerWord() % 64).isZero();
-                    assertThat(covered).isEqualTo(words < blockWords + 8 ? 0 : (words - 8) / blockWords * blockWords);
-                    long[] selection = fixture.seededSelection();
-                    PermuteSelect.select(fixture.codes.words(), covered, fixture.belowLo(),
-                            fixture.belowHi(), fixture.layout.delimiterMask(), selection, false);
-                    fixture.assertSelected(selection, covered, "permute, bits=%d words=%d", bits, words);
-                    long[] overwritten = fixture.garbageSelection();
-                    PermuteSelect.select(fixture.codes.words(), covered, fixture.belowLo(),
-                            fixture.belowHi(), fixture.layout.delimiterMask(), overwritten, true);
-                    fixture.assertOverwritten(overwritten, 0, covered, "permute, bits=%d words=%d", bits, words);
-                }
-            }
-        }
-    }
-
-    @Test
     void thePextKernelPicksUpAtAnySelectionWordBoundary() {
         try (Arena arena = Arena.ofConfined()) {
             for (int bits = 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
-                PackedLayout layout = new PackedLayout(bits);
+                PackedLayout layout = PackedLayout.horizontal(bits);
                 long words = 2048;
                 Fixture fixture = fixture(layout, words, arena);
                 // The first word whose first row starts a selection word, past 1000 words.
@@ -95,7 +71,7 @@ class SelectKernelsTest {
     void bothCountKernelsAgreeWithANaiveLoopOnEveryWidth() {
         try (Arena arena = Arena.ofConfined()) {
             for (int bits = 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
-                PackedLayout layout = new PackedLayout(bits);
+                PackedLayout layout = PackedLayout.horizontal(bits);
                 for (long words : new long[] {1, 31, 32, 33, 5000}) {
                     Fixture fixture = fixture(layout, words, arena);
                     long expected = fixture.expectedMatches(0, words);
@@ -113,7 +89,7 @@ class SelectKernelsTest {
     private Fixture fixture(PackedLayout layout, long words, Arena arena) {
         int rows = (int) (words * layout.codesPerWord());
         int[] codes = new int[rows];
-        PackedCodes.Writer writer = new PackedCodes.Writer(memory.allocate(layout.bytesFor(rows) + 64,
+        PackedCodes.Writer writer = PackedCodes.writer(memory.allocate(layout.bytesFor(rows) + 64,
                 MemoryPolicy.bind(0), arena).segment(), layout);
         for (int r = 0; r < rows; r++) {
             codes[r] = random.nextInt(16) == 0 ? 0 : (int) (random.nextLong() & layout.codeMask());

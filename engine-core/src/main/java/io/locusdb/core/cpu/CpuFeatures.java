@@ -1,4 +1,4 @@
-package io.locusdb.core.storage.scan;
+package io.locusdb.core.cpu;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,23 +9,24 @@ import java.util.stream.Collectors;
 import jdk.incubator.vector.LongVector;
 
 /**
- * Which instructions the scan kernels may rely on. The Vector API runs everywhere, but an operation the CPU lacks is
+ * Which instructions the scan and decode kernels may rely on. The Vector API runs everywhere, but an operation the CPU lacks is
  * emulated, often slower than the scalar code it replaces; so each fast kernel is chosen only when its instructions
  * are native, read once from the kernel's CPU flags (LocusDB runs on Linux). {@code -Dlocus.scan.portable=true}
  * forces the portable kernels, for comparisons and for machines whose flags lie (some hypervisors).
  */
-final class CpuFeatures {
+public final class CpuFeatures {
     private static final Set<String> FLAGS = readFlags(Path.of("/proc/cpuinfo"));
     private static final boolean PORTABLE = Boolean.getBoolean("locus.scan.portable");
     private static final boolean WIDE_VECTORS = LongVector.SPECIES_PREFERRED.length() == 8;
 
-    /** 64-lane byte compares into a mask register, and PEXT: the byte-mask select kernel. */
-    static final boolean BYTE_MASKS = !PORTABLE && WIDE_VECTORS && FLAGS.contains("avx512bw")
+    /**
+     * 64-lane byte masks to and from a long, and PEXT: the byte-mask select kernel, and vertical codes decoded a
+     * 64-row word at a time.
+     */
+    public static final boolean BYTE_MASKS = !PORTABLE && WIDE_VECTORS && FLAGS.contains("avx512bw")
             && FLAGS.contains("bmi2");
-    /** Full 64-byte permutes (VPERMB): the permute select kernel for narrow fields. */
-    static final boolean BYTE_PERMUTES = BYTE_MASKS && FLAGS.contains("avx512vbmi");
     /** A popcount per 64-bit lane (VPOPCNTQ): the popcount count kernel. */
-    static final boolean LANE_POPCOUNT = !PORTABLE && WIDE_VECTORS && FLAGS.contains("avx512_vpopcntdq");
+    public static final boolean LANE_POPCOUNT = !PORTABLE && WIDE_VECTORS && FLAGS.contains("avx512_vpopcntdq");
 
     private CpuFeatures() {
     }
