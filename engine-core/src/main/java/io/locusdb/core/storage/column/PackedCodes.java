@@ -157,8 +157,11 @@ public final class PackedCodes {
 
     /** Index of the word of plane 0 that holds row {@code row}'s bit (vertical). */
     private long planeWord(long row) {
-        return (row / PackedLayout.BLOCK_ROWS) * ((long) codeBits * PackedLayout.PLANE_WORDS)
-                + ((row >>> 6) & (PackedLayout.PLANE_WORDS - 1));
+        return planeWord(row, codeBits * PackedLayout.PLANE_WORDS);
+    }
+
+    private static long planeWord(long row, int blockWords) {
+        return row / PackedLayout.BLOCK_ROWS * blockWords + ((row >>> 6) & (PackedLayout.PLANE_WORDS - 1));
     }
 
     /** A writer that packs codes sequentially into {@code words} in {@code layout}'s packing. */
@@ -273,15 +276,11 @@ public final class PackedCodes {
 
         /** The plane words of the 64 rows that hold the last row added. */
         private void storePlanes() {
-            long word = wordOf(rows - 1);
+            long word = planeWord(rows - 1, blockWords);
             for (int p = 0; p < codeBits; p++) {
                 words.setAtIndex(ValueLayout.JAVA_LONG, word + (long) p * PackedLayout.PLANE_WORDS, planes[p]);
                 planes[p] = 0;
             }
-        }
-
-        private long wordOf(long row) {
-            return row / PackedLayout.BLOCK_ROWS * blockWords + ((row >>> 6) & (PackedLayout.PLANE_WORDS - 1));
         }
 
         @Override
