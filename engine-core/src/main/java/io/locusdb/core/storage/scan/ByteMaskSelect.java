@@ -36,35 +36,80 @@ final class ByteMaskSelect {
     /**
      * Writes the row bits of the first {@code words} packed words (a multiple of {@link #WORDS_PER_STEP}) into
      * {@code selection} from row 0: OR-ed into what is there, or with {@code overwrite} in place of it.
+     *
+     * <p>The words are read as two streams, two halves that each start a selection word, a vector of each a step,
+     * for the reason given at {@link PackedRangeScan#countWordsPopcount}; what is left past them is one stream.
      */
     static void select(MemorySegment segment, long words, long belowLo, long belowHi, long delimiters,
                        long[] selection, boolean overwrite) {
-        int fieldBits = Long.numberOfTrailingZeros(delimiters) + 1;
-        int perWord = Long.bitCount(delimiters);
-        long delimiterBytes = 0;
-        for (int lane = 0; lane < WORDS_PER_STEP; lane++) {
-            for (int field = 0; field < perWord; field++) {
-                delimiterBytes |= 1L << (lane * Long.BYTES + (field * fieldBits + fieldBits - 1) / Byte.SIZE);
-            }
+        Plan plan = new Plan(delimiters, belowLo, belowHi);
+        // Each half starts a selection word: its first row is a multiple of 64 and its first word starts a vector.
+        long period = (long) WORDS_PER_STEP * 64 / gcd(64, plan.step());
+        long half = words / 2 / period * period;
+        if (half > 0) {
+            selectTwoStreams(segment, half, plan, selection, overwrite);
         }
-        int step = WORDS_PER_STEP * perWord;
-        LongVector vLo = LongVector.broadcast(LONGS, belowLo);
-        LongVector vHi = LongVector.broadcast(LONGS, belowHi);
-        LongVector vDelimiters = LongVector.broadcast(LONGS, delimiters);
-        // The bitmap is a stream of step-bit appends, each selection word OR-ed into once; its state stays in locals
+        selectStream(segment.asSlice(2 * half * Long.BYTES, (words - 2 * half) * Long.BYTES), plan, selection,
+                (int) (2 * half * plan.perWord() / 64), overwrite);
+    }
+
+    /** The per-call constants: each vector's row bits are the delimiter bytes' compare bits, compressed. */
+    private record Plan(int perWord, int step, long delimiterBytes, long belowLo, long belowHi, long delimiters) {
+        Plan(long delimiters, long belowLo, long belowHi) {
+            this(Long.bitCount(delimiters), WORDS_PER_STEP * Long.bitCount(delimiters), delimiterBytes(delimiters),
+                    belowLo, belowHi, delimiters);
+        }
+
+        private static long delimiterBytes(long delimiters) {
+            int fieldBits = Long.numberOfTrailingZeros(delimiters) + 1;
+            int perWord = Long.bitCount(delimiters);
+            long bytes = 0;
+            for (int lane = 0; lane < WORDS_PER_STEP; lane++) {
+                for (int field = 0; field < perWord; field++) {
+                    bytes |= 1L << (lane * Long.BYTES + (field * fieldBits + fieldBits - 1) / Byte.SIZE);
+                }
+            }
+            return bytes;
+        }
+    }
+
+    /** A vector's rows in order; the constants are the loop's own locals, broadcast once per call. */
+    private static long rows(LongVector x, LongVector vLo, LongVector vHi, LongVector vDelimiters,
+                             long delimiterBytes) {
+        long byteMask = vHi.sub(x).lanewise(VectorOperators.XOR, vLo.sub(x)).and(vDelimiters)
+                .reinterpretAsBytes().compare(VectorOperators.NE, (byte) 0).toLong();
+        return Long.compress(byteMask, delimiterBytes);
+    }
+
+    /**
+     * Words {@code 0..half-1} and {@code half..2*half-1} side by side; each half ends on a selection word, so
+     * neither leaves a partial word behind.
+     */
+    private static void selectTwoStreams(MemorySegment segment, long half, Plan plan, long[] selection,
+                                         boolean overwrite) {
+        int step = plan.step();
+        long delimiterBytes = plan.delimiterBytes();
+        LongVector vLo = LongVector.broadcast(LONGS, plan.belowLo());
+        LongVector vHi = LongVector.broadcast(LONGS, plan.belowHi());
+        LongVector vDelimiters = LongVector.broadcast(LONGS, plan.delimiters());
+        // Each bitmap is a stream of step-bit appends, each selection word written once; the state stays in locals
         // of the loop so that appends do not wait on each other's stores.
         long pending = 0;
         int filled = 0;
         int index = 0;
-        long totalBytes = words * Long.BYTES;
-        for (long base = 0; base < totalBytes; base += PackedRangeScan.CHUNK_BYTES) {
-            int chunk = (int) Math.min(PackedRangeScan.CHUNK_BYTES, totalBytes - base);
-            MemorySegment slice = segment.asSlice(base, chunk);
+        long morePending = 0;
+        int moreFilled = 0;
+        int moreIndex = (int) (half * plan.perWord() / 64);
+        long halfBytes = half * Long.BYTES;
+        for (long base = 0; base < halfBytes; base += PackedRangeScan.STREAM_CHUNK_BYTES) {
+            int chunk = (int) Math.min(PackedRangeScan.STREAM_CHUNK_BYTES, halfBytes - base);
+            MemorySegment one = segment.asSlice(base, chunk);
+            MemorySegment two = segment.asSlice(halfBytes + base, chunk);
             for (int o = 0; o < chunk; o += LONGS.vectorByteSize()) {
-                LongVector x = LongVector.fromMemorySegment(LONGS, slice, o, ORDER);
-                long byteMask = vHi.sub(x).lanewise(VectorOperators.XOR, vLo.sub(x)).and(vDelimiters)
-                        .reinterpretAsBytes().compare(VectorOperators.NE, (byte) 0).toLong();
-                long rows = Long.compress(byteMask, delimiterBytes);
+                long rows = rows(LongVector.fromMemorySegment(LONGS, one, o, ORDER), vLo, vHi, vDelimiters,
+                        delimiterBytes);
+                long moreRows = rows(LongVector.fromMemorySegment(LONGS, two, o, ORDER), vLo, vHi, vDelimiters,
+                        delimiterBytes);
                 pending |= rows << filled;
                 filled += step;
                 if (filled >= 64) {
@@ -73,10 +118,49 @@ final class ByteMaskSelect {
                     // Two shifts: a full 64-bit append leaves nothing over, and a shift by 64 would be by 0.
                     pending = (rows >>> 1) >>> (step - filled - 1);
                 }
+                morePending |= moreRows << moreFilled;
+                moreFilled += step;
+                if (moreFilled >= 64) {
+                    PackedRangeScan.store(selection, moreIndex++, morePending, overwrite);
+                    moreFilled -= 64;
+                    morePending = (moreRows >>> 1) >>> (step - moreFilled - 1);
+                }
+            }
+        }
+    }
+
+    /** The words of {@code slice} (a multiple of a vector), their first row at selection word {@code index}. */
+    private static void selectStream(MemorySegment slice, Plan plan, long[] selection, int index,
+                                     boolean overwrite) {
+        int step = plan.step();
+        long delimiterBytes = plan.delimiterBytes();
+        LongVector vLo = LongVector.broadcast(LONGS, plan.belowLo());
+        LongVector vHi = LongVector.broadcast(LONGS, plan.belowHi());
+        LongVector vDelimiters = LongVector.broadcast(LONGS, plan.delimiters());
+        long pending = 0;
+        int filled = 0;
+        long totalBytes = slice.byteSize();
+        for (long base = 0; base < totalBytes; base += PackedRangeScan.CHUNK_BYTES) {
+            int chunk = (int) Math.min(PackedRangeScan.CHUNK_BYTES, totalBytes - base);
+            MemorySegment part = slice.asSlice(base, chunk);
+            for (int o = 0; o < chunk; o += LONGS.vectorByteSize()) {
+                long rows = rows(LongVector.fromMemorySegment(LONGS, part, o, ORDER), vLo, vHi, vDelimiters,
+                        delimiterBytes);
+                pending |= rows << filled;
+                filled += step;
+                if (filled >= 64) {
+                    PackedRangeScan.store(selection, index++, pending, overwrite);
+                    filled -= 64;
+                    pending = (rows >>> 1) >>> (step - filled - 1);
+                }
             }
         }
         if (filled > 0) {
             PackedRangeScan.store(selection, index, pending, overwrite);
         }
+    }
+
+    private static long gcd(long a, long b) {
+        return b == 0 ? a : gcd(b, a % b);
     }
 }

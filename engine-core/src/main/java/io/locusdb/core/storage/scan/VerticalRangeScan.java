@@ -31,8 +31,6 @@ final class VerticalRangeScan {
     private static final int PLANE_BYTES = PackedLayout.PLANE_WORDS * Long.BYTES;
     private static final int VECTOR_BYTES = SPECIES.vectorByteSize();
     private static final int LANES = SPECIES.length();
-    /** The loops walk slices of about 1 MiB with an int offset (see {@link PackedRangeScan#CHUNK_BYTES}). */
-    private static final int CHUNK_BYTES = 1 << 20;
 
     private VerticalRangeScan() {
     }
@@ -42,20 +40,31 @@ final class VerticalRangeScan {
         return count(segment, codeBits, rows, lo, hi, CpuFeatures.LANE_POPCOUNT);
     }
 
-    /** {@link #count} with a per-lane popcount (VPOPCNTQ) or, where the CPU lacks one, a scalar POPCNT a word. */
+    /**
+     * {@link #count} with a per-lane popcount (VPOPCNTQ) or, where the CPU lacks one, a scalar POPCNT a word. The
+     * popcount loop reads the full blocks as two streams, the first half and the second half of them, for the reason
+     * given at {@link PackedRangeScan#countWordsPopcount}.
+     */
     static long count(MemorySegment segment, int codeBits, long rows, int lo, int hi, boolean lanePopcount) {
         long[] loBits = bitLanes(lo, codeBits, false);
         long[] notHiBits = bitLanes(hi, codeBits, true);
         long fullBlocks = rows / PackedLayout.BLOCK_ROWS;
+        long half = fullBlocks / 2;
         long count = 0;
         int blockBytes = codeBits * PLANE_BYTES;
-        int blocksPerChunk = CHUNK_BYTES / blockBytes;
-        for (long first = 0; first < fullBlocks; first += blocksPerChunk) {
-            int blocks = (int) Math.min(blocksPerChunk, fullBlocks - first);
-            MemorySegment slice = segment.asSlice(first * blockBytes, (long) blocks * blockBytes);
+        int blocksPerChunk = PackedRangeScan.STREAM_CHUNK_BYTES / blockBytes;
+        for (long first = 0; first < half; first += blocksPerChunk) {
+            int blocks = (int) Math.min(blocksPerChunk, half - first);
+            MemorySegment one = segment.asSlice(first * blockBytes, (long) blocks * blockBytes);
+            MemorySegment two = segment.asSlice((half + first) * blockBytes, (long) blocks * blockBytes);
             count += lanePopcount
-                    ? countBlocksLanePopcount(slice, blocks * blockBytes, codeBits, loBits, notHiBits)
-                    : countBlocksScalarPopcount(slice, blocks * blockBytes, codeBits, loBits, notHiBits);
+                    ? countBlocksLanePopcount(one, two, blocks * blockBytes, codeBits, loBits, notHiBits)
+                    : countBlocksScalarPopcount(one, blocks * blockBytes, codeBits, loBits, notHiBits)
+                            + countBlocksScalarPopcount(two, blocks * blockBytes, codeBits, loBits, notHiBits);
+        }
+        if (2 * half < fullBlocks) {
+            count += countBlocksScalarPopcount(segment.asSlice(2 * half * blockBytes, blockBytes), blockBytes,
+                    codeBits, loBits, notHiBits);
         }
         long[] words = new long[PackedLayout.PLANE_WORDS];
         int tailWords = lastBlock(segment, codeBits, rows, loBits, notHiBits, words);
@@ -66,20 +75,23 @@ final class VerticalRangeScan {
     }
 
     /**
-     * One slice's blocks, each a loop of its own: with both popcount forms and the chunk loop in one method, C2
-     * compiled the vector loop at about 60% of this speed.
+     * The blocks of two equal slices, a block of each a step. Each loop has a method of its own: with both popcount
+     * forms and the chunk loop in one method, C2 compiled the vector loop at about 60% of this speed.
      */
-    private static long countBlocksLanePopcount(MemorySegment slice, int end, int codeBits, long[] loBits,
-                                                long[] notHiBits) {
+    private static long countBlocksLanePopcount(MemorySegment one, MemorySegment two, int end, int codeBits,
+                                                long[] loBits, long[] notHiBits) {
         int blockBytes = codeBits * PLANE_BYTES;
         LongVector counts = LongVector.zero(SPECIES);
+        LongVector moreCounts = counts;
         for (int base = 0; base < end; base += blockBytes) {
             for (int part = 0; part < PLANE_BYTES; part += VECTOR_BYTES) {
-                counts = counts.add(match(slice, base + part, codeBits, loBits, notHiBits)
+                counts = counts.add(match(one, base + part, codeBits, loBits, notHiBits)
+                        .lanewise(VectorOperators.BIT_COUNT));
+                moreCounts = moreCounts.add(match(two, base + part, codeBits, loBits, notHiBits)
                         .lanewise(VectorOperators.BIT_COUNT));
             }
         }
-        return counts.reduceLanes(VectorOperators.ADD);
+        return counts.add(moreCounts).reduceLanes(VectorOperators.ADD);
     }
 
     private static long countBlocksScalarPopcount(MemorySegment slice, int end, int codeBits, long[] loBits,
@@ -100,7 +112,8 @@ final class VerticalRangeScan {
 
     /**
      * Sets (or ORs into) selection words {@code 0..(rows + 63) / 64 - 1} with the rows whose code is in
-     * {@code [lo, hi]}; bits past the last row come out clear, words past it are not touched.
+     * {@code [lo, hi]}; bits past the last row come out clear, words past it are not touched. The full blocks are
+     * read as two streams, as in {@link #count}.
      */
     static void select(MemorySegment segment, int codeBits, long rows, int lo, int hi, long[] selection,
                        boolean overwrite) {
@@ -108,45 +121,67 @@ final class VerticalRangeScan {
         long[] notHiBits = bitLanes(hi, codeBits, true);
         int blockBytes = codeBits * PLANE_BYTES;
         long fullBlocks = rows / PackedLayout.BLOCK_ROWS;
-        int blocksPerChunk = CHUNK_BYTES / blockBytes;
-        int index = 0;
-        for (long first = 0; first < fullBlocks; first += blocksPerChunk) {
-            int blocks = (int) Math.min(blocksPerChunk, fullBlocks - first);
-            MemorySegment slice = segment.asSlice(first * blockBytes, (long) blocks * blockBytes);
-            int end = blocks * blockBytes;
-            if (overwrite) {
-                selectBlocks(slice, end, codeBits, loBits, notHiBits, selection, index);
-            } else {
-                orBlocks(slice, end, codeBits, loBits, notHiBits, selection, index);
-            }
-            index += blocks * PackedLayout.PLANE_WORDS;
+        long half = fullBlocks / 2;
+        int blocksPerChunk = PackedRangeScan.STREAM_CHUNK_BYTES / blockBytes;
+        for (long first = 0; first < half; first += blocksPerChunk) {
+            int blocks = (int) Math.min(blocksPerChunk, half - first);
+            MemorySegment one = segment.asSlice(first * blockBytes, (long) blocks * blockBytes);
+            MemorySegment two = segment.asSlice((half + first) * blockBytes, (long) blocks * blockBytes);
+            selectBlocks(one, two, blocks * blockBytes, codeBits, loBits, notHiBits, selection,
+                    (int) (first * PackedLayout.PLANE_WORDS), (int) ((half + first) * PackedLayout.PLANE_WORDS),
+                    overwrite);
         }
         long[] words = new long[PackedLayout.PLANE_WORDS];
+        int index = (int) (2 * half * PackedLayout.PLANE_WORDS);
+        if (2 * half < fullBlocks) {
+            MemorySegment block = segment.asSlice(2 * half * blockBytes, blockBytes);
+            for (int part = 0; part < PLANE_BYTES; part += VECTOR_BYTES) {
+                match(block, part, codeBits, loBits, notHiBits).intoArray(words, part / Long.BYTES);
+            }
+            for (int w = 0; w < PackedLayout.PLANE_WORDS; w++) {
+                PackedRangeScan.store(selection, index++, words[w], overwrite);
+            }
+        }
         int tailWords = lastBlock(segment, codeBits, rows, loBits, notHiBits, words);
         for (int w = 0; w < tailWords; w++) {
             PackedRangeScan.store(selection, index + w, words[w], overwrite);
         }
     }
 
-    /** One slice's blocks' selection words, set from {@code selection[index]} on (a loop of its own, as in count). */
-    private static void selectBlocks(MemorySegment slice, int end, int codeBits, long[] loBits, long[] notHiBits,
-                                     long[] selection, int index) {
+    /**
+     * The blocks of two equal slices, a block of each a step, into the selection words from {@code index} and from
+     * {@code moreIndex}: set, or OR-ed in, each a loop of its own (see {@link #countBlocksLanePopcount}).
+     */
+    private static void selectBlocks(MemorySegment one, MemorySegment two, int end, int codeBits, long[] loBits,
+                                     long[] notHiBits, long[] selection, int index, int moreIndex,
+                                     boolean overwrite) {
+        if (overwrite) {
+            setBlocks(one, two, end, codeBits, loBits, notHiBits, selection, index, moreIndex);
+        } else {
+            orBlocks(one, two, end, codeBits, loBits, notHiBits, selection, index, moreIndex);
+        }
+    }
+
+    private static void setBlocks(MemorySegment one, MemorySegment two, int end, int codeBits, long[] loBits,
+                                  long[] notHiBits, long[] selection, int index, int moreIndex) {
         int blockBytes = codeBits * PLANE_BYTES;
         for (int base = 0; base < end; base += blockBytes) {
-            for (int part = 0; part < PLANE_BYTES; part += VECTOR_BYTES, index += LANES) {
-                match(slice, base + part, codeBits, loBits, notHiBits).intoArray(selection, index);
+            for (int part = 0; part < PLANE_BYTES; part += VECTOR_BYTES, index += LANES, moreIndex += LANES) {
+                match(one, base + part, codeBits, loBits, notHiBits).intoArray(selection, index);
+                match(two, base + part, codeBits, loBits, notHiBits).intoArray(selection, moreIndex);
             }
         }
     }
 
-    /** One slice's blocks' matches OR-ed into the selection words from {@code selection[index]} on. */
-    private static void orBlocks(MemorySegment slice, int end, int codeBits, long[] loBits, long[] notHiBits,
-                                 long[] selection, int index) {
+    private static void orBlocks(MemorySegment one, MemorySegment two, int end, int codeBits, long[] loBits,
+                                 long[] notHiBits, long[] selection, int index, int moreIndex) {
         int blockBytes = codeBits * PLANE_BYTES;
         for (int base = 0; base < end; base += blockBytes) {
-            for (int part = 0; part < PLANE_BYTES; part += VECTOR_BYTES, index += LANES) {
-                match(slice, base + part, codeBits, loBits, notHiBits)
+            for (int part = 0; part < PLANE_BYTES; part += VECTOR_BYTES, index += LANES, moreIndex += LANES) {
+                match(one, base + part, codeBits, loBits, notHiBits)
                         .or(LongVector.fromArray(SPECIES, selection, index)).intoArray(selection, index);
+                match(two, base + part, codeBits, loBits, notHiBits)
+                        .or(LongVector.fromArray(SPECIES, selection, moreIndex)).intoArray(selection, moreIndex);
             }
         }
     }

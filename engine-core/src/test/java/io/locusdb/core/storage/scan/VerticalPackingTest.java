@@ -131,14 +131,16 @@ class VerticalPackingTest {
     }
 
     /**
-     * 1, around a selection word, around a block, and for the widths whose kernel slice (1 MiB of blocks) is
-     * cheap enough to fill, around a slice.
+     * 1, around a selection word, around a block, one to three full blocks (the two streams' halves and an odd block
+     * left over), and for the widths whose stream slices (512 KiB of blocks each) are cheap enough to fill, around
+     * a pair of slices.
      */
     private static int[] rowCountsAroundBoundaries(int bits) {
-        List<Integer> rows = new ArrayList<>(List.of(1, 63, 64, 65, 511, 512, 513, 3 * 512 + 7, 10_000));
+        List<Integer> rows = new ArrayList<>(List.of(1, 63, 64, 65, 511, 512, 513, 1024, 1025, 3 * 512 + 7,
+                10_000));
         if (bits >= 5) {
-            int sliceRows = (1 << 20) / (bits * 64) * PackedLayout.BLOCK_ROWS;
-            rows.addAll(List.of(sliceRows - 1, sliceRows, sliceRows + 513));
+            int sliceRows = 2 * (PackedRangeScan.STREAM_CHUNK_BYTES / (bits * 64)) * PackedLayout.BLOCK_ROWS;
+            rows.addAll(List.of(sliceRows - 1, sliceRows, sliceRows + 513, sliceRows + 2 * 512 + 1));
         }
         return rows.stream().mapToInt(Integer::intValue).toArray();
     }
