@@ -23,7 +23,7 @@ final class ByteMaskSelect {
     private static final VectorSpecies<Long> LONGS = LongVector.SPECIES_512;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     static final int MIN_FIELD_BITS = 8;
-    /** Words a call processes: a multiple of this (one vector). */
+    /** Words of one vector: the step of each stream. */
     static final int WORDS_PER_STEP = 8;
 
     private ByteMaskSelect() {
@@ -34,13 +34,13 @@ final class ByteMaskSelect {
     }
 
     /**
-     * Writes the row bits of the first {@code words} packed words (a multiple of {@link #WORDS_PER_STEP}) into
-     * {@code selection} from row 0: OR-ed into what is there, or with {@code overwrite} in place of it.
-     *
-     * <p>The words are read as two streams, two halves that each start a selection word, a vector of each a step,
-     * for the reason given at {@link PackedRangeScan#countWordsPopcount}; what is left past them is one stream.
+     * Writes the row bits of the first words of {@code words} packed words into {@code selection} from row 0: OR-ed
+     * into what is there, or with {@code overwrite} in place of it. Returns how many words that is: two equal halves
+     * read side by side as two streams (for the reason given at {@link PackedRangeScan#countWordsPopcount}), each
+     * ending on a selection word, so the caller picks up the rest at a selection word with another kernel. Fewer
+     * than two periods of {@code 8 * 64 / gcd(64, rows per vector)} words are left over.
      */
-    static void select(MemorySegment segment, long words, long belowLo, long belowHi, long delimiters,
+    static long select(MemorySegment segment, long words, long belowLo, long belowHi, long delimiters,
                        long[] selection, boolean overwrite) {
         Plan plan = new Plan(delimiters, belowLo, belowHi);
         // Each half starts a selection word: its first row is a multiple of 64 and its first word starts a vector.
@@ -49,8 +49,7 @@ final class ByteMaskSelect {
         if (half > 0) {
             selectTwoStreams(segment, half, plan, selection, overwrite);
         }
-        selectStream(segment.asSlice(2 * half * Long.BYTES, (words - 2 * half) * Long.BYTES), plan, selection,
-                (int) (2 * half * plan.perWord() / 64), overwrite);
+        return 2 * half;
     }
 
     /** The per-call constants: each vector's row bits are the delimiter bytes' compare bits, compressed. */
@@ -126,37 +125,6 @@ final class ByteMaskSelect {
                     morePending = (moreRows >>> 1) >>> (step - moreFilled - 1);
                 }
             }
-        }
-    }
-
-    /** The words of {@code slice} (a multiple of a vector), their first row at selection word {@code index}. */
-    private static void selectStream(MemorySegment slice, Plan plan, long[] selection, int index,
-                                     boolean overwrite) {
-        int step = plan.step();
-        long delimiterBytes = plan.delimiterBytes();
-        LongVector vLo = LongVector.broadcast(LONGS, plan.belowLo());
-        LongVector vHi = LongVector.broadcast(LONGS, plan.belowHi());
-        LongVector vDelimiters = LongVector.broadcast(LONGS, plan.delimiters());
-        long pending = 0;
-        int filled = 0;
-        long totalBytes = slice.byteSize();
-        for (long base = 0; base < totalBytes; base += PackedRangeScan.CHUNK_BYTES) {
-            int chunk = (int) Math.min(PackedRangeScan.CHUNK_BYTES, totalBytes - base);
-            MemorySegment part = slice.asSlice(base, chunk);
-            for (int o = 0; o < chunk; o += LONGS.vectorByteSize()) {
-                long rows = rows(LongVector.fromMemorySegment(LONGS, part, o, ORDER), vLo, vHi, vDelimiters,
-                        delimiterBytes);
-                pending |= rows << filled;
-                filled += step;
-                if (filled >= 64) {
-                    PackedRangeScan.store(selection, index++, pending, overwrite);
-                    filled -= 64;
-                    pending = (rows >>> 1) >>> (step - filled - 1);
-                }
-            }
-        }
-        if (filled > 0) {
-            PackedRangeScan.store(selection, index, pending, overwrite);
         }
     }
 

@@ -290,13 +290,12 @@ public final class PackedRangeScan {
         int fieldBits = Long.numberOfTrailingZeros(delimiters) + 1;
         long done = 0;
         if (ByteMaskSelect.supports(fieldBits)) {
-            done = head - head % ByteMaskSelect.WORDS_PER_STEP;
-            ByteMaskSelect.select(segment, done, belowLo, belowHi, delimiters, selection, overwrite);
-        } else {
-            long compressed = head - done - (head - done) % Math.max(STEP_WORDS, SPECIES.length());
-            selectCompressed(segment, done, done + compressed, belowLo, belowHi, delimiters, selection, overwrite);
-            done += compressed;
+            done = ByteMaskSelect.select(segment, head, belowLo, belowHi, delimiters, selection, overwrite);
         }
+        // The PEXT kernel takes every word the byte-mask kernel left (all of them where it does not apply).
+        long compressed = head - done - (head - done) % Math.max(STEP_WORDS, SPECIES.length());
+        selectCompressed(segment, done, done + compressed, belowLo, belowHi, delimiters, selection, overwrite);
+        done += compressed;
         if (overwrite) {
             // The kernels wrote every word up to the one holding their last row (that one in part, the rest of it
             // clear); the tail ORs into the words after it, which must start clear.

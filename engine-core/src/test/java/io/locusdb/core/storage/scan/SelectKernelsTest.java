@@ -26,15 +26,20 @@ class SelectKernelsTest {
     void theByteMaskKernelSelectsExactlyTheRowsOfTheWordsItCovers() {
         try (Arena arena = Arena.ofConfined()) {
             for (int bits = ByteMaskSelect.MIN_FIELD_BITS - 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
-                for (long words : new long[] {8, 16, 136, 4096 + 8}) {
-                    Fixture fixture = fixture(PackedLayout.horizontal(bits), words, arena);
-                    long covered = words - words % ByteMaskSelect.WORDS_PER_STEP;
+                PackedLayout layout = PackedLayout.horizontal(bits);
+                for (long words : new long[] {8, 16, 136, 137, 4096 + 8}) {
+                    Fixture fixture = fixture(layout, words, arena);
                     long[] selection = fixture.seededSelection();
-                    ByteMaskSelect.select(fixture.codes.words(), covered, fixture.belowLo(),
+                    long covered = ByteMaskSelect.select(fixture.codes.words(), words, fixture.belowLo(),
                             fixture.belowHi(), fixture.layout.delimiterMask(), selection, false);
+                    // Two halves, each a whole number of vectors and selection words; at most two periods left.
+                    long rowsPerVector = 8L * layout.codesPerWord();
+                    long wordsPerPeriod = ByteMaskSelect.WORDS_PER_STEP * 64 / gcd(64, rowsPerVector);
+                    assertThat(covered % (2 * wordsPerPeriod)).isZero();
+                    assertThat(words - covered).isNotNegative().isLessThan(2 * wordsPerPeriod);
                     fixture.assertSelected(selection, covered, "byte mask, bits=%d words=%d", bits, words);
                     long[] overwritten = fixture.garbageSelection();
-                    ByteMaskSelect.select(fixture.codes.words(), covered, fixture.belowLo(),
+                    ByteMaskSelect.select(fixture.codes.words(), words, fixture.belowLo(),
                             fixture.belowHi(), fixture.layout.delimiterMask(), overwritten, true);
                     fixture.assertOverwritten(overwritten, 0, covered, "byte mask, bits=%d words=%d", bits, words);
                 }
@@ -84,6 +89,10 @@ class SelectKernelsTest {
                 }
             }
         }
+    }
+
+    private static long gcd(long a, long b) {
+        return b == 0 ? a : gcd(b, a % b);
     }
 
     private Fixture fixture(PackedLayout layout, long words, Arena arena) {
