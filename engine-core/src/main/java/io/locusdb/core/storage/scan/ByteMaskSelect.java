@@ -2,6 +2,7 @@ package io.locusdb.core.storage.scan;
 
 import io.locusdb.core.cpu.CpuFeatures;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
@@ -11,13 +12,16 @@ import jdk.incubator.vector.VectorSpecies;
  * The select kernel of {@link PackedRangeScan} for fields of 8 bits or more, where no two delimiters share a byte.
  * A vector of 8 words gives its match bits with one 64-lane byte compare (is the byte's delimiter bit set?) into a
  * mask register; that 64-bit mask, compressed with one PEXT by the constant of the bytes that hold a delimiter,
- * is the vector's rows in order (words are lanes in row order, fields within a word in row order). Only that one
- * word per vector goes through scalar code, to be appended to the bitmap.
+ * is the vector's rows in order (words are lanes in row order, fields within a word in row order).
  *
- * <p>It replaced a kernel that gathered each word's match bits with a vector multiplication and OR-ed the 8 lanes
- * together: per vector that was a multiply, a variable shift and a 3-step horizontal reduction, against a compare
- * and a PEXT here. On the wide lineitem columns (12- to 21-bit codes), selected in turn, it measured 20-22 GB/s
- * against 12.4-13.7.
+ * <p>A vector holds 8 words of {@code perWord} rows each, so its rows are exactly {@code perWord} whole bytes of
+ * the selection. Each vector's rows are stored as one unaligned 8-byte little-endian store at the stream's byte
+ * position; its upper bytes are zero and the next vector's store writes over them. That replaced appending rows to
+ * a register with variable shifts and storing each full selection word: per vector that was a shift, an OR, an add,
+ * a compare and a branch, with both streams' state spilled to the stack (C2 ran out of registers for it). On 13-,
+ * 21- and 22-bit fields from L3 that read at 0.88-0.96 of a plain read, this kernel at 0.96-1.04; the select
+ * benchmark over lineitem's five columns went from 0.77-0.87 to 0.85-0.93 in alternating runs. Overlapping stores
+ * only work front to back, so the kernel sets whole selection words and never ORs into them.
  */
 final class ByteMaskSelect {
     private static final VectorSpecies<Long> LONGS = LongVector.SPECIES_512;
@@ -34,42 +38,50 @@ final class ByteMaskSelect {
     }
 
     /**
-     * Writes the row bits of the first words of {@code words} packed words into {@code selection} from row 0: OR-ed
-     * into what is there, or with {@code overwrite} in place of it. Returns how many words that is: two equal halves
-     * read side by side as two streams (for the reason given at {@link PackedRangeScan#countWordsPopcount}), each
-     * ending on a selection word, so the caller picks up the rest at a selection word with another kernel. Fewer
-     * than two periods of {@code 8 * 64 / gcd(64, rows per vector)} words are left over.
+     * Sets the selection words of the rows of the first words of {@code words} packed words (rows from 0) to
+     * exactly those rows, and returns how many packed words that is: two equal halves read side by side as two
+     * streams (for the reason given at {@link PackedRangeScan#countWordsPopcount}), each ending on a selection word,
+     * so the caller picks up the rest at a selection word with another kernel. Fewer than two periods of
+     * {@code 8 * 64 / gcd(64, rows per vector)} words are left over. Nothing past the covered selection words is
+     * written.
      */
-    static long select(MemorySegment segment, long words, long belowLo, long belowHi, long delimiters,
-                       long[] selection, boolean overwrite) {
-        Plan plan = new Plan(delimiters, belowLo, belowHi);
+    static long selectInto(MemorySegment segment, long words, long belowLo, long belowHi, long delimiters,
+                           long[] selection) {
+        int perWord = Long.bitCount(delimiters);
         // Each half starts a selection word: its first row is a multiple of 64 and its first word starts a vector.
-        long period = (long) WORDS_PER_STEP * 64 / gcd(64, plan.step());
+        long period = (long) WORDS_PER_STEP * 64 / gcd(64, (long) WORDS_PER_STEP * perWord);
         long half = words / 2 / period * period;
-        if (half > 0) {
-            selectTwoStreams(segment, half, plan, selection, overwrite);
+        if (half == 0) {
+            return 0;
+        }
+        Plan plan = new Plan(segment, half, perWord, delimiterBytes(delimiters), belowLo, belowHi, delimiters);
+        long vectors = half / WORDS_PER_STEP;
+        // A store's zero upper bytes reach 8 - perWord bytes past its rows: the last vectors of each half, whose
+        // spill would land past the half, merge their bytes instead.
+        long merged = Math.min(vectors, 7 / perWord);
+        storeTwoStreams(plan, vectors - merged, selection);
+        for (long v = vectors - merged; v < vectors; v++) {
+            mergeRows(plan, v, 0, selection);
+            mergeRows(plan, v, half, selection);
         }
         return 2 * half;
     }
 
-    /** The per-call constants: each vector's row bits are the delimiter bytes' compare bits, compressed. */
-    private record Plan(int perWord, int step, long delimiterBytes, long belowLo, long belowHi, long delimiters) {
-        Plan(long delimiters, long belowLo, long belowHi) {
-            this(Long.bitCount(delimiters), WORDS_PER_STEP * Long.bitCount(delimiters), delimiterBytes(delimiters),
-                    belowLo, belowHi, delimiters);
-        }
+    /** The per-call constants: each vector's rows are the delimiter bytes' compare bits, compressed. */
+    private record Plan(MemorySegment segment, long half, int perWord, long delimiterBytes, long belowLo,
+                        long belowHi, long delimiters) {
+    }
 
-        private static long delimiterBytes(long delimiters) {
-            int fieldBits = Long.numberOfTrailingZeros(delimiters) + 1;
-            int perWord = Long.bitCount(delimiters);
-            long bytes = 0;
-            for (int lane = 0; lane < WORDS_PER_STEP; lane++) {
-                for (int field = 0; field < perWord; field++) {
-                    bytes |= 1L << (lane * Long.BYTES + (field * fieldBits + fieldBits - 1) / Byte.SIZE);
-                }
+    private static long delimiterBytes(long delimiters) {
+        int fieldBits = Long.numberOfTrailingZeros(delimiters) + 1;
+        int perWord = Long.bitCount(delimiters);
+        long bytes = 0;
+        for (int lane = 0; lane < WORDS_PER_STEP; lane++) {
+            for (int field = 0; field < perWord; field++) {
+                bytes |= 1L << (lane * Long.BYTES + (field * fieldBits + fieldBits - 1) / Byte.SIZE);
             }
-            return bytes;
         }
+        return bytes;
     }
 
     /** A vector's rows in order; the constants are the loop's own locals, broadcast once per call. */
@@ -80,52 +92,55 @@ final class ByteMaskSelect {
         return Long.compress(byteMask, delimiterBytes);
     }
 
-    /**
-     * Words {@code 0..half-1} and {@code half..2*half-1} side by side; each half ends on a selection word, so
-     * neither leaves a partial word behind.
-     */
-    private static void selectTwoStreams(MemorySegment segment, long half, Plan plan, long[] selection,
-                                         boolean overwrite) {
-        int step = plan.step();
+    /** Vectors {@code 0..vectors-1} of both halves, a vector of each a step, each stored front to back. */
+    private static void storeTwoStreams(Plan plan, long vectors, long[] selection) {
+        // Made here, so that C2 knows the segment's exact class at the stores instead of going by the shared access
+        // code's type profile, which mixes every kind of segment the process uses.
+        MemorySegment out = MemorySegment.ofArray(selection);
+        int perWord = plan.perWord();
         long delimiterBytes = plan.delimiterBytes();
         LongVector vLo = LongVector.broadcast(LONGS, plan.belowLo());
         LongVector vHi = LongVector.broadcast(LONGS, plan.belowHi());
         LongVector vDelimiters = LongVector.broadcast(LONGS, plan.delimiters());
-        // Each bitmap is a stream of step-bit appends, each selection word written once; the state stays in locals
-        // of the loop so that appends do not wait on each other's stores.
-        long pending = 0;
-        int filled = 0;
-        int index = 0;
-        long morePending = 0;
-        int moreFilled = 0;
-        int moreIndex = (int) (half * plan.perWord() / 64);
-        long halfBytes = half * Long.BYTES;
-        for (long base = 0; base < halfBytes; base += PackedRangeScan.STREAM_CHUNK_BYTES) {
-            int chunk = (int) Math.min(PackedRangeScan.STREAM_CHUNK_BYTES, halfBytes - base);
-            MemorySegment one = segment.asSlice(base, chunk);
-            MemorySegment two = segment.asSlice(halfBytes + base, chunk);
+        long halfBytes = plan.half() * Long.BYTES;
+        long bytes = vectors * LONGS.vectorByteSize();
+        long position = 0;
+        long morePosition = plan.half() * perWord / Byte.SIZE;
+        for (long base = 0; base < bytes; base += PackedRangeScan.STREAM_CHUNK_BYTES) {
+            int chunk = (int) Math.min(PackedRangeScan.STREAM_CHUNK_BYTES, bytes - base);
+            MemorySegment one = plan.segment().asSlice(base, chunk);
+            MemorySegment two = plan.segment().asSlice(halfBytes + base, chunk);
             for (int o = 0; o < chunk; o += LONGS.vectorByteSize()) {
                 long rows = rows(LongVector.fromMemorySegment(LONGS, one, o, ORDER), vLo, vHi, vDelimiters,
                         delimiterBytes);
                 long moreRows = rows(LongVector.fromMemorySegment(LONGS, two, o, ORDER), vLo, vHi, vDelimiters,
                         delimiterBytes);
-                pending |= rows << filled;
-                filled += step;
-                if (filled >= 64) {
-                    PackedRangeScan.store(selection, index++, pending, overwrite);
-                    filled -= 64;
-                    // Two shifts: a full 64-bit append leaves nothing over, and a shift by 64 would be by 0.
-                    pending = (rows >>> 1) >>> (step - filled - 1);
-                }
-                morePending |= moreRows << moreFilled;
-                moreFilled += step;
-                if (moreFilled >= 64) {
-                    PackedRangeScan.store(selection, moreIndex++, morePending, overwrite);
-                    moreFilled -= 64;
-                    morePending = (moreRows >>> 1) >>> (step - moreFilled - 1);
-                }
+                out.set(ValueLayout.JAVA_LONG_UNALIGNED, position, rows);
+                out.set(ValueLayout.JAVA_LONG_UNALIGNED, morePosition, moreRows);
+                position += perWord;
+                morePosition += perWord;
             }
         }
+    }
+
+    /**
+     * Vector {@code vector} of the half starting at word {@code first}: only its own {@code perWord} bytes change,
+     * through the 8-byte window that ends at its half's last byte when a window from its first byte would not fit.
+     */
+    private static void mergeRows(Plan plan, long vector, long first, long[] selection) {
+        MemorySegment out = MemorySegment.ofArray(selection);
+        int perWord = plan.perWord();
+        LongVector x = LongVector.fromMemorySegment(LONGS, plan.segment(),
+                (first + vector * WORDS_PER_STEP) * Long.BYTES, ORDER);
+        long rows = rows(x, LongVector.broadcast(LONGS, plan.belowLo()), LongVector.broadcast(LONGS, plan.belowHi()),
+                LongVector.broadcast(LONGS, plan.delimiters()), plan.delimiterBytes());
+        long position = (first + vector * WORDS_PER_STEP) * perWord / Byte.SIZE;
+        long halfEnd = (first + plan.half()) * perWord / Byte.SIZE;
+        long window = Math.min(position, halfEnd - Long.BYTES);
+        int shift = (int) (position - window) * Byte.SIZE;
+        long mask = ((1L << (Byte.SIZE * perWord)) - 1) << shift;
+        long old = out.get(ValueLayout.JAVA_LONG_UNALIGNED, window);
+        out.set(ValueLayout.JAVA_LONG_UNALIGNED, window, old & ~mask | rows << shift);
     }
 
     private static long gcd(long a, long b) {

@@ -289,10 +289,11 @@ public final class PackedRangeScan {
         long belowHi = codeBits + hiPlusOne;
         int fieldBits = Long.numberOfTrailingZeros(delimiters) + 1;
         long done = 0;
-        if (ByteMaskSelect.supports(fieldBits)) {
-            done = ByteMaskSelect.select(segment, head, belowLo, belowHi, delimiters, selection, overwrite);
+        if (overwrite && ByteMaskSelect.supports(fieldBits)) {
+            done = ByteMaskSelect.selectInto(segment, head, belowLo, belowHi, delimiters, selection);
         }
-        // The PEXT kernel takes every word the byte-mask kernel left (all of them where it does not apply).
+        // The PEXT kernel takes every word the byte-mask kernel left (all of them where it does not apply, and
+        // when OR-ing into the selection).
         long compressed = head - done - (head - done) % Math.max(STEP_WORDS, SPECIES.length());
         selectCompressed(segment, done, done + compressed, belowLo, belowHi, delimiters, selection, overwrite);
         done += compressed;

@@ -13,9 +13,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each horizontal select and count kernel on its own, whichever the CPU would pick: the byte-mask and PEXT kernels
- * must OR exactly the rows of the words they cover into the selection (keeping bits already there), or with
- * overwrite set exactly those words, and the two count kernels must agree with a naive loop, for every field width
+ * Each horizontal select and count kernel on its own, whichever the CPU would pick: the byte-mask kernel must set
+ * exactly the selection words of the words it covers and write nothing else, the PEXT kernel must OR exactly the
+ * rows of the words it covers into the selection (keeping bits already there) or with overwrite set exactly those
+ * words, and the two count kernels must agree with a naive loop, for every field width
  * each kernel takes and for word counts around its blocks.
  */
 class SelectKernelsTest {
@@ -23,25 +24,24 @@ class SelectKernelsTest {
     private final Random random = new Random(11);
 
     @Test
-    void theByteMaskKernelSelectsExactlyTheRowsOfTheWordsItCovers() {
+    void theByteMaskKernelSetsExactlyTheSelectionWordsOfTheWordsItCovers() {
         try (Arena arena = Arena.ofConfined()) {
             for (int bits = ByteMaskSelect.MIN_FIELD_BITS - 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
                 PackedLayout layout = PackedLayout.horizontal(bits);
-                for (long words : new long[] {8, 16, 136, 137, 4096 + 8}) {
+                long rowsPerVector = 8L * layout.codesPerWord();
+                long wordsPerPeriod = ByteMaskSelect.WORDS_PER_STEP * 64 / gcd(64, rowsPerVector);
+                // Around the vectors a half merges instead of storing (up to 3 of them): one period a half and
+                // a few more, and long halves that cross the kernel's stream chunks.
+                for (long words : new long[] {8, 16, 2 * wordsPerPeriod, 2 * wordsPerPeriod + 8, 4 * wordsPerPeriod,
+                        136, 137, 4096 + 8, 2 * 65536 + 3 * wordsPerPeriod}) {
                     Fixture fixture = fixture(layout, words, arena);
-                    long[] selection = fixture.seededSelection();
-                    long covered = ByteMaskSelect.select(fixture.codes.words(), words, fixture.belowLo(),
-                            fixture.belowHi(), fixture.layout.delimiterMask(), selection, false);
+                    long[] selection = fixture.garbageSelection();
+                    long covered = ByteMaskSelect.selectInto(fixture.codes.words(), words, fixture.belowLo(),
+                            fixture.belowHi(), fixture.layout.delimiterMask(), selection);
                     // Two halves, each a whole number of vectors and selection words; at most two periods left.
-                    long rowsPerVector = 8L * layout.codesPerWord();
-                    long wordsPerPeriod = ByteMaskSelect.WORDS_PER_STEP * 64 / gcd(64, rowsPerVector);
                     assertThat(covered % (2 * wordsPerPeriod)).isZero();
                     assertThat(words - covered).isNotNegative().isLessThan(2 * wordsPerPeriod);
-                    fixture.assertSelected(selection, covered, "byte mask, bits=%d words=%d", bits, words);
-                    long[] overwritten = fixture.garbageSelection();
-                    ByteMaskSelect.select(fixture.codes.words(), words, fixture.belowLo(),
-                            fixture.belowHi(), fixture.layout.delimiterMask(), overwritten, true);
-                    fixture.assertOverwritten(overwritten, 0, covered, "byte mask, bits=%d words=%d", bits, words);
+                    fixture.assertOverwritten(selection, 0, covered, "byte mask, bits=%d words=%d", bits, words);
                 }
             }
         }
@@ -166,10 +166,6 @@ class SelectKernelsTest {
                 }
             }
             assertThat(selection).as(description, args).isEqualTo(expected);
-        }
-
-        void assertSelected(long[] selection, long coveredWords, String description, Object... args) {
-            assertSelectedBetween(selection, 0, coveredWords, description, args);
         }
 
         void assertSelectedBetween(long[] selection, long fromWord, long toWord, String description,
