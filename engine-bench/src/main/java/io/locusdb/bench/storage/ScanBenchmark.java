@@ -78,7 +78,6 @@ public class ScanBenchmark {
     /** Per copy, the columns' codes. */
     private final List<List<PackedCodes>> copiesOfCodes = new ArrayList<>();
     private int nextCopy;
-    private List<PackedCodes> codes;
     private final List<IdRange> ranges = new ArrayList<>();
     private long packedBytes;
     private long[] selection;
@@ -95,7 +94,7 @@ public class ScanBenchmark {
         table = new TpchLoader(memory, Runtime.getRuntime().availableProcessors()).generate(TpchTable.LINE_ITEM,
                 scaleFactor, 1, new InitialPlacement.RoundRobin(), LoadProgress.NONE);
         TablePart part = table.version().parts().getFirst();
-        codes = new ArrayList<>();
+        List<PackedCodes> codes = new ArrayList<>();
         long maxRows = 0;
         for (String name : COLUMNS) {
             if (!this.column.equals("all") && !this.column.equals(name)) {
