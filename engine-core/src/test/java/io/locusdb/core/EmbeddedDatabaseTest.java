@@ -44,15 +44,7 @@ class EmbeddedDatabaseTest {
     }
 
     private static List<List<Object>> rows(String sql, Object... parameters) {
-        try (Session s = db.connect()) {
-            PreparedQuery q = s.prepare(sql);
-            for (int i = 0; i < parameters.length; i++) {
-                q.set(i + 1, parameters[i]);
-            }
-            try (QueryResult r = q.execute()) {
-                return r.toList();
-            }
-        }
+        return TestQueries.rows(db, sql, parameters);
     }
 
     @Test

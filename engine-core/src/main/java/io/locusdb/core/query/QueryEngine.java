@@ -4,6 +4,7 @@ import io.locusdb.core.ExecutionOptions;
 import io.locusdb.core.exec.MemoryBudgetExceededException;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;
+import io.locusdb.core.query.expr.ConstantFolder;
 import io.locusdb.core.query.plan.ExplainWriter;
 import io.locusdb.core.query.plan.ParameterBinder;
 import io.locusdb.core.query.plan.PhysicalPlan;
@@ -19,17 +20,9 @@ import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.type.ColumnType;
 import java.util.List;
-import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.RelVisitor;
-import org.apache.calcite.rel.core.Filter;
-import org.apache.calcite.rel.core.Project;
-import org.apache.calcite.rel.core.Sort;
-import org.apache.calcite.rex.RexDynamicParam;
-import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexVisitorImpl;
 
 /** Statements to plans: SQL through Calcite, then the physical planner onto the executor. */
 public final class QueryEngine {
@@ -46,7 +39,7 @@ public final class QueryEngine {
         this.executor = executor;
         this.loadThreads = loadThreads;
         this.batchRows = batchRows;
-        this.frontEnd = new SqlFrontEnd(catalog);
+        this.frontEnd = new SqlFrontEnd(catalog, ConstantFolder.INSTANCE);
         this.runner = new QueryRunner(executor, batchRows);
         this.statements = new StatementRunner(catalog, loadThreads);
     }
@@ -71,7 +64,7 @@ public final class QueryEngine {
 
         SelectPlan(SqlFrontEnd.LogicalQuery query) {
             this.query = query;
-            this.parameters = countParameters(query.plan());
+            this.parameters = query.parameterCount();
             this.columns = query.explain() ? List.of(new ResultColumn("plan", ColumnType.VARCHAR))
                     : PhysicalPlanner.columns(query.plan(), query.columnNames());
         }
@@ -165,36 +158,5 @@ public final class QueryEngine {
     private static String label(String sql) {
         String flat = sql.strip().replaceAll("\\s+", " ");
         return flat.length() > 60 ? flat.substring(0, 57) + "..." : flat;
-    }
-
-    private static int countParameters(RelNode plan) {
-        TreeSet<Integer> seen = new TreeSet<>();
-        RexVisitorImpl<Void> finder = new RexVisitorImpl<>(true) {
-            @Override
-            public Void visitDynamicParam(RexDynamicParam param) {
-                seen.add(param.getIndex());
-                return null;
-            }
-        };
-        new RelVisitor() {
-            @Override
-            public void visit(RelNode node, int ordinal, RelNode parent) {
-                switch (node) {
-                    case Filter f -> f.getCondition().accept(finder);
-                    case Project p -> p.getProjects().forEach(e -> e.accept(finder));
-                    case Sort s -> {
-                        for (RexNode e : new RexNode[] {s.offset, s.fetch}) {
-                            if (e != null) {
-                                e.accept(finder);
-                            }
-                        }
-                    }
-                    default -> {
-                    }
-                }
-                super.visit(node, ordinal, parent);
-            }
-        }.go(plan);
-        return seen.isEmpty() ? 0 : seen.last() + 1;
     }
 }

@@ -3,23 +3,39 @@ package io.locusdb.core.sql;
 import io.locusdb.core.storage.table.Catalog;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.util.Casing;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.RelVisitor;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexExecutor;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.runtime.CalciteException;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlExplain;
@@ -27,21 +43,25 @@ import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOrderBy;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.RelDecorrelator;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
-import org.apache.calcite.tools.FrameworkConfig;
-import org.apache.calcite.tools.Frameworks;
-import org.apache.calcite.tools.Planner;
-import org.apache.calcite.tools.RelConversionException;
-import org.apache.calcite.tools.ValidationException;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.tools.RelBuilder;
+import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
  * SQL text to a checked logical plan, through Apache Calcite: parse, validate against the catalog, convert to
  * relational algebra (decorrelated), and simplify with heuristic rules (constant folding, which also turns
- * {@code DATE '1998-12-01' - INTERVAL '90' DAY} into a literal, and merging of filters and projections). Errors
+ * {@code DATE '1998-12-01' - INTERVAL '90' DAY} into a literal, and merging of filters and projections). Constants
+ * are folded by the caller's folder, so a folded expression means what it means at run time; types follow
+ * {@link LocusTypeFactory} and the dialect {@link LocusConformance}. Errors
  * become {@link LocusSqlException}s with a SQLSTATE and the position in the text. Statements outside what the
  * physical planner executes are rejected here, naming the construct.
  *
@@ -51,40 +71,62 @@ public final class SqlFrontEnd {
     private static final HepProgram SIMPLIFY = new HepProgramBuilder()
             .addRuleCollection(List.of(
                     CoreRules.FILTER_REDUCE_EXPRESSIONS,
-                    CoreRules.PROJECT_REDUCE_EXPRESSIONS,
+                    ProjectConstantReduction.INSTANCE,
                     CoreRules.FILTER_MERGE,
                     CoreRules.PROJECT_MERGE,
                     CoreRules.PROJECT_REMOVE,
                     CoreRules.AGGREGATE_PROJECT_MERGE))
             .build();
 
-    private static final java.util.regex.Pattern SHORT_EXPLAIN = java.util.regex.Pattern.compile(
-            "\\s*explain\\s+(?!plan\\b)", java.util.regex.Pattern.CASE_INSENSITIVE);
+    private static final Pattern SHORT_EXPLAIN = Pattern.compile("\\s*explain\\s+(?!plan\\b)",
+            Pattern.CASE_INSENSITIVE);
 
-    private final FrameworkConfig config;
+    private static final SqlParser.Config PARSER = SqlParser.config()
+            .withCaseSensitive(false)
+            .withUnquotedCasing(Casing.UNCHANGED)
+            .withQuotedCasing(Casing.UNCHANGED)
+            .withConformance(LocusConformance.INSTANCE);
 
-    public SqlFrontEnd(Catalog catalog) {
+    private static final CalciteConnectionConfig CONNECTION = connectionConfig();
+
+    private static final SqlToRelConverter.Config TO_REL = SqlToRelConverter.config()
+            .withTrimUnusedFields(false)
+            // Conversion builds the plan as validated; simplifying while building could make an aggregate's input
+            // NOT NULL under a call typed nullable (Calcite asserts on that). The rules below simplify instead.
+            .withRelBuilderConfigTransform(builder -> builder.withSimplify(false))
+            // Long IN lists stay IN lists (a search), not a join with a VALUES subquery.
+            .withInSubQueryThreshold(Integer.MAX_VALUE);
+
+    private final SchemaPlus schema;
+    private final RexExecutor constantFolder;
+
+    /**
+     * @param constantFolder evaluates constant expressions while planning; it must compute exactly what the
+     *                       engine computes at run time, so that folding never changes an answer
+     */
+    public SqlFrontEnd(Catalog catalog, RexExecutor constantFolder) {
         // Without caching, so tables created or dropped after this front end was built are seen.
-        SchemaPlus root = org.apache.calcite.jdbc.CalciteSchema.createRootSchema(false, false).plus();
-        SchemaPlus schema = root.add("locus", new CatalogSchema(catalog));
-        this.config = Frameworks.newConfigBuilder()
-                .defaultSchema(schema)
-                // Constant folding (ReduceExpressionsRule) evaluates through the cluster's executor.
-                .executor(RexUtil.EXECUTOR)
-                .typeSystem(LocusTypeSystem.INSTANCE)
-                // Long IN lists stay IN lists (a search), not a join with a VALUES subquery.
-                .sqlToRelConverterConfig(SqlToRelConverter.config().withInSubQueryThreshold(Integer.MAX_VALUE))
-                .parserConfig(SqlParser.config()
-                        .withCaseSensitive(false)
-                        .withUnquotedCasing(Casing.UNCHANGED)
-                        .withQuotedCasing(Casing.UNCHANGED))
-                .build();
+        SchemaPlus root = CalciteSchema.createRootSchema(false, false).plus();
+        this.schema = root.add("locus", new CatalogSchema(catalog));
+        this.constantFolder = constantFolder;
     }
 
-    /** A statement planned to simplified relational algebra. */
-    public record LogicalQuery(String sql, RelNode plan, List<String> columnNames, boolean explain) {
+    /**
+     * A statement planned to simplified relational algebra, with the types of its {@code ?} parameters: one per
+     * marker in the text, in order, whether or not the optimizer kept it in the plan.
+     */
+    public record LogicalQuery(String sql, RelNode plan, List<String> columnNames, boolean explain,
+                               List<RelDataType> parameterTypes) {
+        public LogicalQuery {
+            parameterTypes = List.copyOf(parameterTypes);
+        }
+
         public String planText() {
             return RelOptUtil.toString(plan);
+        }
+
+        public int parameterCount() {
+            return parameterTypes.size();
         }
     }
 
@@ -92,18 +134,17 @@ public final class SqlFrontEnd {
         if (sql == null || sql.isBlank()) {
             throw new LocusSqlException(SqlState.SYNTAX_ERROR, "empty statement");
         }
-        Planner planner = Frameworks.getPlanner(config);
         try {
             // "EXPLAIN SELECT ..." as users write it; Calcite's grammar wants EXPLAIN PLAN FOR. The keyword is
             // blanked out rather than removed so that error positions still point into the original text.
-            java.util.regex.Matcher shortExplain = SHORT_EXPLAIN.matcher(sql);
+            Matcher shortExplain = SHORT_EXPLAIN.matcher(sql);
             boolean explain = false;
             String text = sql;
             if (shortExplain.lookingAt()) {
                 explain = true;
                 text = " ".repeat(shortExplain.end()) + sql.substring(shortExplain.end());
             }
-            SqlNode parsed = parse(planner, text);
+            SqlNode parsed = parse(text);
             if (parsed instanceof SqlExplain e) {
                 explain = true;
                 parsed = e.getExplicandum();
@@ -113,28 +154,57 @@ public final class SqlFrontEnd {
                         .toUpperCase(Locale.ROOT) + " statements are not supported yet (this version runs queries)");
             }
             rejectUnsupported(parsed, parsed instanceof SqlOrderBy orderBy ? orderBy.query : parsed);
-            SqlNode validated = validate(planner, parsed);
-            RelRoot root = planner.rel(validated);
+
+            JavaTypeFactory types = new LocusTypeFactory();
+            CalciteCatalogReader catalogReader = new CalciteCatalogReader(CalciteSchema.from(schema.getParentSchema()),
+                    CalciteSchema.from(schema).path(null), types, CONNECTION);
+            SqlValidator validator = new LocusValidator(
+                    SqlOperatorTables.chain(SqlStdOperatorTable.instance(), catalogReader), catalogReader, types,
+                    SqlValidator.Config.DEFAULT
+                            .withConformance(LocusConformance.INSTANCE)
+                            .withDefaultNullCollation(CONNECTION.defaultNullCollation())
+                            .withIdentifierExpansion(true));
+            SqlNode validated = validate(validator, parsed);
+            List<RelDataType> parameterTypes = validator.getParameterRowType(validated).getFieldList().stream()
+                    .map(RelDataTypeField::getType).toList();
+
             HepPlanner hep = new HepPlanner(SIMPLIFY);
-            hep.setRoot(root.project());
+            hep.setExecutor(constantFolder);
+            RelOptCluster cluster = RelOptCluster.create(hep, new RexBuilder(types));
+            SqlToRelConverter converter = new SqlToRelConverter(SqlFrontEnd::noViews, validator, catalogReader,
+                    cluster, StandardConvertletTable.INSTANCE, TO_REL);
+            RelRoot root = converter.convertQuery(validated, false, true);
+            RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
+            RelNode converted = RelDecorrelator.decorrelateQuery(converter.flattenTypes(root.rel, true), relBuilder);
+            hep.setRoot(root.withRel(converted).project());
             RelNode simplified = hep.findBestExp();
             checkSupported(simplified);
-            return new LogicalQuery(sql, simplified, root.validatedRowType.getFieldNames(), explain);
-        } catch (RelConversionException e) {
-            throw new LocusSqlException(SqlState.INTERNAL_ERROR, "cannot plan the statement: " + e.getMessage(), 0,
-                    0, e);
+            return new LogicalQuery(sql, simplified, root.validatedRowType.getFieldNames(), explain, parameterTypes);
         } catch (LocusSqlException e) {
             throw e;
-        } catch (RuntimeException e) {
-            throw new LocusSqlException(SqlState.INTERNAL_ERROR, "cannot plan the statement: " + e, 0, 0, e);
-        } finally {
-            planner.close();
+        } catch (RuntimeException | AssertionError e) {
+            // Never a Java exception's text as the SQL error: it names Calcite's classes, not the problem.
+            throw new LocusSqlException(SqlState.INTERNAL_ERROR, "cannot plan the statement ("
+                    + e.getClass().getSimpleName() + ")", 0, 0, e);
         }
     }
 
-    private static SqlNode parse(Planner planner, String sql) {
+    private static CalciteConnectionConfig connectionConfig() {
+        Properties properties = new Properties();
+        properties.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "false");
+        properties.setProperty(CalciteConnectionProperty.UNQUOTED_CASING.camelName(), Casing.UNCHANGED.name());
+        properties.setProperty(CalciteConnectionProperty.QUOTED_CASING.camelName(), Casing.UNCHANGED.name());
+        return new CalciteConnectionConfigImpl(properties);
+    }
+
+    private static RelRoot noViews(RelDataType rowType, String queryString, List<String> schemaPath,
+                                   @Nullable List<String> viewPath) {
+        throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "views are not supported yet");
+    }
+
+    private static SqlNode parse(String sql) {
         try {
-            return planner.parse(sql);
+            return SqlParser.create(sql, PARSER).parseStmt();
         } catch (SqlParseException e) {
             SqlParserPos pos = e.getPos();
             String message = e.getMessage() == null ? "syntax error" : firstLine(e.getMessage());
@@ -143,19 +213,24 @@ public final class SqlFrontEnd {
         }
     }
 
-    private static SqlNode validate(Planner planner, SqlNode parsed) {
+    private static SqlNode validate(SqlValidator validator, SqlNode parsed) {
         try {
-            return planner.validate(parsed);
-        } catch (ValidationException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof CalciteContextException context) {
-                String message = context.getCause() != null && context.getCause().getMessage() != null
-                        ? context.getCause().getMessage() : context.getMessage();
-                throw new LocusSqlException(stateOf(message), message, context.getPosLine(), context.getPosColumn(),
-                        e);
-            }
+            return validator.validate(parsed);
+        } catch (CalciteContextException context) {
+            String message = context.getCause() != null && context.getCause().getMessage() != null
+                    ? context.getCause().getMessage() : context.getMessage();
+            throw new LocusSqlException(stateOf(message), message, context.getPosLine(), context.getPosColumn(),
+                    context);
+        } catch (CalciteException e) {
             throw new LocusSqlException(SqlState.SEMANTIC_ERROR, firstLine(String.valueOf(e.getMessage())), 0, 0,
                     e);
+        } catch (UnsupportedOperationException | IllegalStateException | NullPointerException
+                 | ClassCastException | IndexOutOfBoundsException e) {
+            // Calcite's validator gives up this way where it cannot type an expression; in practice a ? whose
+            // type nothing around it tells.
+            throw new LocusSqlException(SqlState.INDETERMINATE_DATATYPE, "cannot determine the type of an"
+                    + " expression of the statement; if it holds a ? parameter, CAST(? AS type) names the type", 0,
+                    0, e);
         }
     }
 
@@ -174,6 +249,9 @@ public final class SqlFrontEnd {
         }
         if (message.startsWith("Expression '") && message.contains("is not being grouped")) {
             return SqlState.GROUPING_ERROR;
+        }
+        if (message.startsWith("Illegal use of dynamic parameter")) {
+            return SqlState.INDETERMINATE_DATATYPE;
         }
         if (message.startsWith("Cannot apply") || message.startsWith("Cannot assign")
                 || message.startsWith("Cannot infer return type")) {

@@ -3,6 +3,9 @@ package io.locusdb.core.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locusdb.core.exec.ExecutorConfig;
+import io.locusdb.core.query.expr.ConstantFolder;
+import io.locusdb.core.sql.SqlFrontEnd;
+import org.apache.calcite.rel.RelNode;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;
 import io.locusdb.core.exec.stealing.StealingPolicies;
@@ -218,8 +221,8 @@ class PartScanJobTest {
 
     @Test
     void the_sql_q6_filter_is_pushed_down_whole_and_counts_what_the_hand_written_ranges_count() {
-        io.locusdb.core.sql.SqlFrontEnd sql = new io.locusdb.core.sql.SqlFrontEnd(catalog);
-        org.apache.calcite.rel.RelNode plan = sql.plan(
+        SqlFrontEnd sql = new SqlFrontEnd(catalog, ConstantFolder.INSTANCE);
+        RelNode plan = sql.plan(
                 "SELECT sum(l_extendedprice * l_discount) AS revenue FROM lineitem"
                 + " WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1994-01-01' + INTERVAL '1' YEAR"
                 + " AND l_discount BETWEEN 0.06 - 0.01 AND 0.06 + 0.01 AND l_quantity < 24").plan();

@@ -3,6 +3,7 @@ package io.locusdb.core.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.locusdb.core.query.expr.ConstantFolder;
 import io.locusdb.core.storage.TestStorage;
 import io.locusdb.core.storage.load.LoadProgress;
 import io.locusdb.core.storage.load.TpchLoader;
@@ -29,7 +30,7 @@ class SqlFrontEndTest {
         catalog = TestStorage.catalog();
         new TpchLoader(catalog.memory(), 2).loadAll(catalog, 0.001, 2, new InitialPlacement.RoundRobin(),
                 LoadProgress.NONE);
-        sql = new SqlFrontEnd(catalog);
+        sql = new SqlFrontEnd(catalog, ConstantFolder.INSTANCE);
     }
 
     @AfterAll

@@ -195,8 +195,9 @@ final class ServerSession {
             statements.put(statementId, prepared);
             out.send(new Message.Prepared(statementId, prepared.parameterCount(),
                     WireTypes.describe(prepared.columns())));
-        } catch (RuntimeException e) {
-            // A disconnect closes the engine session under a running PREPARE: nobody is left to answer.
+        } catch (RuntimeException | Error e) {
+            // Every failure is answered (an Error too: otherwise the client waits for ever). A disconnect closes
+            // the engine session under a running PREPARE: nobody is left to answer.
             if (!closed) {
                 out.send(ErrorMapping.toError(e));
             }

@@ -11,8 +11,8 @@ import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 
 /**
- * CAST between LocusDB's types. Numbers convert with rounding half away from zero (to integers and to a smaller
- * scale); values that do not fit are an error (22003); strings that do not parse as the target type are an error
+ * CAST between LocusDB's types. Exact numbers convert with rounding half away from zero (to integers and to a
+ * smaller scale), doubles to integers with rounding half to even (as PostgreSQL and DuckDB do: 2.5 becomes 2); values that do not fit are an error (22003); strings that do not parse as the target type are an error
  * (22018) naming the value.
  */
 public final class Cast extends Expr {
@@ -78,7 +78,8 @@ public final class Cast extends Expr {
         int scale = Numerics.scale(type);
         long value;
         switch (from.physical()) {
-            case DOUBLE -> value = Numerics.fromDouble(v.doubles()[i], scale);
+            case DOUBLE -> value = type.kind() == TypeKind.DECIMAL ? Numerics.fromDouble(v.doubles()[i], scale)
+                    : Numerics.roundToInteger(v.doubles()[i]);
             case STRING -> {
                 try {
                     BigDecimal d = new BigDecimal(v.string(i).strip()).setScale(scale, RoundingMode.HALF_UP);

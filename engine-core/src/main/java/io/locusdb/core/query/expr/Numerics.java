@@ -97,6 +97,15 @@ public final class Numerics {
         return s == 0 ? l : l / (double) POW10[s];
     }
 
+    /** A double as an integer, rounding half to even; overflow is an error. */
+    public static long roundToInteger(double d) {
+        double rounded = Math.rint(d);
+        if (Double.isNaN(rounded) || Math.abs(rounded) >= 9.2e18) {
+            throw overflow();
+        }
+        return (long) rounded;
+    }
+
     /** A double as a scaled long at {@code scale}, rounding half away from zero; overflow is an error. */
     public static long fromDouble(double d, int scale) {
         double scaled = d * POW10[scale];

@@ -2,6 +2,7 @@ package io.locusdb.core.sql.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.locusdb.core.query.expr.ConstantFolder;
 import io.locusdb.core.sql.SqlFrontEnd;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.Table;
@@ -77,7 +78,7 @@ class OracleFixtureTest {
         assertThat(queries).hasSizeGreaterThanOrEqualTo(300);
         System.out.println("[oracle] " + QueryGenerator.summary(queries));
 
-        SqlFrontEnd frontEnd = new SqlFrontEnd(fixture.locus.catalog());
+        SqlFrontEnd frontEnd = new SqlFrontEnd(fixture.locus.catalog(), ConstantFolder.INSTANCE);
         List<String> problems = new ArrayList<>();
         int empty = 0;
         long rows = 0;
@@ -102,7 +103,7 @@ class OracleFixtureTest {
 
     @Test
     void theHandWrittenPreparedAndTpchQueriesPlanAndRunOnDuckDB() {
-        SqlFrontEnd frontEnd = new SqlFrontEnd(fixture.locus.catalog());
+        SqlFrontEnd frontEnd = new SqlFrontEnd(fixture.locus.catalog(), ConstantFolder.INSTANCE);
         List<String> problems = new ArrayList<>();
         for (DifferentialQueryTest.Edge e : DifferentialQueryTest.EDGE_CASES) {
             check(frontEnd, e.sql(), List.<Object[]>of(new Object[0]), problems);

@@ -1,0 +1,91 @@
+package io.locusdb.core.sql;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDynamicParam;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.apache.calcite.sql.validate.SqlValidatorCatalogReader;
+import org.apache.calcite.sql.validate.SqlValidatorImpl;
+import org.apache.calcite.sql.validate.SqlValidatorScope;
+
+/**
+ * Calcite's validator with parameter types inferred from the inside out where the outside cannot tell them.
+ *
+ * <p>Calcite infers a {@code ?}'s type top-down: an operator asks for its operands' types to type their unknown
+ * operands. When an operand is itself an expression holding a {@code ?} whose type only its own operands can give
+ * ({@code (CASE WHEN c = ? THEN 1 ELSE 2 END) + 1}), asking for that operand's type fails before the inner
+ * {@code ?} is typed. Then the operands are typed on their own first (a comparison types its {@code ?} from the
+ * other side, a CASE from its other branches, an IN list from its left side) and the call is typed again, so the
+ * outer context still has the last word.
+ */
+final class LocusValidator extends SqlValidatorImpl {
+    LocusValidator(SqlOperatorTable operators, SqlValidatorCatalogReader catalogReader,
+                   RelDataTypeFactory typeFactory, Config config) {
+        super(operators, catalogReader, typeFactory, config);
+    }
+
+    @Override
+    protected void inferUnknownTypes(RelDataType inferredType, SqlValidatorScope scope, SqlNode node) {
+        if (!(node instanceof SqlCall call) || node.isA(SqlKind.QUERY) || !containsParameter(call)) {
+            super.inferUnknownTypes(inferredType, scope, node);
+            return;
+        }
+        try {
+            super.inferUnknownTypes(inferredType, scope, node);
+        } catch (RuntimeException first) {
+            boolean typedAny = false;
+            for (SqlCall inner : innerCalls(call)) {
+                try {
+                    inferUnknownTypes(unknownType, scope, inner);
+                    typedAny = true;
+                } catch (RuntimeException stillUnknown) {
+                    // The outer context must type this operand; the retry below gives it the chance.
+                }
+            }
+            if (!typedAny) {
+                throw first;
+            }
+            super.inferUnknownTypes(inferredType, scope, node);
+        }
+    }
+
+    /** The operands of a call that are calls holding a parameter, looking into lists (a CASE's WHEN and THEN). */
+    private static List<SqlCall> innerCalls(SqlCall call) {
+        List<SqlCall> out = new ArrayList<>();
+        for (SqlNode operand : call.getOperandList()) {
+            if (operand instanceof SqlNodeList list) {
+                for (SqlNode element : list) {
+                    addIfTypable(element, out);
+                }
+            } else {
+                addIfTypable(operand, out);
+            }
+        }
+        return out;
+    }
+
+    private static void addIfTypable(SqlNode node, List<SqlCall> out) {
+        if (node instanceof SqlCall inner && !inner.isA(SqlKind.QUERY) && containsParameter(inner)) {
+            out.add(inner);
+        }
+    }
+
+    private static boolean containsParameter(SqlCall call) {
+        boolean[] found = new boolean[1];
+        call.accept(new SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlDynamicParam param) {
+                found[0] = true;
+                return null;
+            }
+        });
+        return found[0];
+    }
+}

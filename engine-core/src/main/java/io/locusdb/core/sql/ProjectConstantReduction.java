@@ -1,0 +1,38 @@
+package io.locusdb.core.sql;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.plan.RelOptPredicateList;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.rules.ReduceExpressionsRule;
+import org.apache.calcite.rex.RexNode;
+
+/**
+ * Calcite's constant reduction of projections, without its assertion that a reduction always changes something.
+ * With LocusDB's folder, which leaves alone what the engine cannot compute, a pass can end where it began (a
+ * predicate's constant substituted and then not folded); Calcite asserts there, so a query would plan with
+ * assertions off and fail with them on. Here such a pass simply changes nothing.
+ */
+final class ProjectConstantReduction extends ReduceExpressionsRule.ProjectReduceExpressionsRule {
+    static final ProjectConstantReduction INSTANCE = new ProjectConstantReduction();
+
+    private ProjectConstantReduction() {
+        super(ProjectReduceExpressionsRuleConfig.DEFAULT);
+    }
+
+    @Override
+    public void onMatch(RelOptRuleCall call) {
+        Project project = call.rel(0);
+        RelOptPredicateList predicates = call.getMetadataQuery().getPulledUpPredicates(project.getInput());
+        List<RexNode> expressions = new ArrayList<>(project.getProjects());
+        if (reduceExpressions(project, expressions, predicates, false, config.matchNullability(),
+                config.treatDynamicCallsAsConstant()) && !project.getProjects().equals(expressions)) {
+            call.transformTo(call.builder()
+                    .push(project.getInput())
+                    .project(expressions, project.getRowType().getFieldNames())
+                    .build());
+            call.getPlanner().prune(project);
+        }
+    }
+}
