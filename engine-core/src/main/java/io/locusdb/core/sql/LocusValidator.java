@@ -10,6 +10,8 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlValidatorCatalogReader;
 import org.apache.calcite.sql.validate.SqlValidatorImpl;
@@ -24,6 +26,9 @@ import org.apache.calcite.sql.validate.SqlValidatorScope;
  * {@code ?} is typed. Then the operands are typed on their own first (a comparison types its {@code ?} from the
  * other side, a CASE from its other branches, an IN list from its left side) and the call is typed again, so the
  * outer context still has the last word.
+ *
+ * <p>A {@code ?} that its surroundings type as a string is an unbounded VARCHAR, whatever the length of the
+ * literal or column beside it.
  */
 final class LocusValidator extends SqlValidatorImpl {
     LocusValidator(SqlOperatorTable operators, SqlValidatorCatalogReader catalogReader,
@@ -33,6 +38,12 @@ final class LocusValidator extends SqlValidatorImpl {
 
     @Override
     protected void inferUnknownTypes(RelDataType inferredType, SqlValidatorScope scope, SqlNode node) {
+        if (node instanceof SqlDynamicParam && SqlTypeUtil.inCharFamily(inferredType)) {
+            // A ? typed from 'a' or a CHAR(3) column is any string: as CHAR(1) a bound 'abc' would be cut to 'a'.
+            super.inferUnknownTypes(typeFactory.createTypeWithNullability(
+                    typeFactory.createSqlType(SqlTypeName.VARCHAR), inferredType.isNullable()), scope, node);
+            return;
+        }
         if (!(node instanceof SqlCall call) || node.isA(SqlKind.QUERY) || !containsParameter(call)) {
             super.inferUnknownTypes(inferredType, scope, node);
             return;

@@ -43,7 +43,6 @@ import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlOrderBy;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -159,7 +158,7 @@ public final class SqlFrontEnd {
             CalciteCatalogReader catalogReader = new CalciteCatalogReader(CalciteSchema.from(schema.getParentSchema()),
                     CalciteSchema.from(schema).path(null), types, CONNECTION);
             SqlValidator validator = new LocusValidator(
-                    SqlOperatorTables.chain(SqlStdOperatorTable.instance(), catalogReader), catalogReader, types,
+                    SqlOperatorTables.chain(LocusOperators.TABLE, catalogReader), catalogReader, types,
                     SqlValidator.Config.DEFAULT
                             .withConformance(LocusConformance.INSTANCE)
                             .withDefaultNullCollation(CONNECTION.defaultNullCollation())
@@ -175,7 +174,8 @@ public final class SqlFrontEnd {
                     cluster, StandardConvertletTable.INSTANCE, TO_REL);
             RelRoot root = converter.convertQuery(validated, false, true);
             RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
-            RelNode converted = RelDecorrelator.decorrelateQuery(converter.flattenTypes(root.rel, true), relBuilder);
+            RelNode converted = DecimalText.apply(
+                    RelDecorrelator.decorrelateQuery(converter.flattenTypes(root.rel, true), relBuilder));
             hep.setRoot(root.withRel(converted).project());
             RelNode simplified = hep.findBestExp();
             checkSupported(simplified);

@@ -101,6 +101,7 @@ class SqlSemanticsTest {
             new String[] {"2 / (%s * 1.0)", "7", "i", "1"},
             new String[] {"MOD(%s, 2)", "-3", "i", "2"},
             new String[] {"ROUND(%s, 1)", "CAST(12.3456 AS DECIMAL(9,4))", "d4", "2"},
+            new String[] {"CAST(ROUND(%s, 0) AS VARCHAR)", "CAST(194029.55 AS DECIMAL(15,2))", "d2", "1"},
             new String[] {"%s + INTERVAL '1' MONTH", "DATE '2000-02-29'", "dt", "2"},
             new String[] {"CASE WHEN %s > 7 THEN 'big' ELSE 'small' END", "7", "i", "1"},
             new String[] {"SUBSTRING(%s FROM 2 FOR 5)", "'abc'", "s", "1"});
@@ -119,8 +120,9 @@ class SqlSemanticsTest {
     @Test
     void foldedConstantsFollowTheDialect() {
         assertThat(rows("SELECT EXTRACT(DOW FROM DATE '1996-08-17'), CAST(35.5 AS BIGINT), 2 / 3.0, 5.0E0 / 0,"
-                + " CAST(0.50 AS VARCHAR), CAST(2.5E0 AS INTEGER) FROM v WHERE id = 1")).containsExactly(
-                Arrays.asList(6L, 36L, new BigDecimal("0.666667"), null, "0.50", 2));
+                + " CAST(0.50 AS VARCHAR), CAST(2.5E0 AS INTEGER), ROUND(9.6789, 0), ROUND(2805.28, 1) FROM v"
+                + " WHERE id = 1")).containsExactly(Arrays.asList(6L, 36L, new BigDecimal("0.666667"), null, "0.50", 2,
+                new BigDecimal("10"), new BigDecimal("2805.3")));
     }
 
     // ---------------------------------------------------------------- 3. parameters are the text's markers
@@ -165,6 +167,24 @@ class SqlSemanticsTest {
                 List.of(new BigDecimal("974.47")), Arrays.asList((Object) null));
         assertThat(rows("SELECT CASE WHEN i > 0 THEN CASE WHEN s NOT IN (?) THEN 1 END END FROM v ORDER BY id",
                 "x")).containsExactly(List.of(1), Arrays.asList((Object) null), Arrays.asList((Object) null));
+    }
+
+    @Test
+    void aStringParameterIsNotCutToTheLengthOfWhatItIsComparedWith() {
+        assertThat(rows("SELECT id FROM v WHERE 'a' NOT IN ('', ?) AND s = ? ORDER BY id", "abc", "abc"))
+                .containsExactly(List.of(1L));
+        assertThat(rows("SELECT id FROM v WHERE NOT ('a' NOT IN ('', ?) AND s IN (?)) ORDER BY id", "abc", "abc"))
+                .containsExactly(List.of(2L));
+        assertThat(value("SELECT count(*) FROM v WHERE 'x' = ?", "xyz")).isEqualTo(0L);
+    }
+
+    @Test
+    void aSimplifiedBranchKeepsTheTypeOfItsExpression() {
+        assertThat(rows("SELECT CAST(COALESCE(CAST(NULL AS DECIMAL(12,4)), i) AS VARCHAR),"
+                + " CAST(CASE WHEN FALSE THEN 1.5 ELSE i END AS VARCHAR),"
+                + " CAST(CAST(CAST(i AS DECIMAL(12,2)) AS DECIMAL(14,3)) AS VARCHAR),"
+                + " COALESCE(CAST(NULL AS DECIMAL(12,4)), i) / 2 FROM v WHERE id = 2")).containsExactly(
+                List.of("-3.0000", "-3.0", "-3.000", new BigDecimal("-1.500000")));
     }
 
     @Test

@@ -46,7 +46,8 @@ public final class ConstantFolder implements RexExecutor {
             ColumnVector value = compiled.eval(NO_INPUTS, 1);
             RexNode literal = literal(rexBuilder, expression.getType(), value);
             return literal != null ? literal : expression;
-        } catch (LocusSqlException | ArithmeticException e) {
+        } catch (LocusSqlException | ArithmeticException | IllegalArgumentException e) {
+            // IllegalArgumentException: a value its Calcite type cannot hold as a literal.
             return expression;
         }
     }

@@ -406,6 +406,7 @@ public final class ExprCompiler {
                     cast(ColumnType.DOUBLE, build(ops.get(1)))), false,
                     a -> Math.pow((Double) a[0], (Double) a[1]));
             case "ROUND", "FLOOR", "CEIL", "CEILING" -> rounding(name, call, type);
+            case "DECIMAL_TEXT" -> new Cast(type, build(ops.getFirst()));
             default -> throw unsupported("the function " + call.getOperator().getName());
         };
     }

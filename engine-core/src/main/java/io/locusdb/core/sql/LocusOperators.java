@@ -1,0 +1,82 @@
+package io.locusdb.core.sql;
+
+import java.util.List;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlBasicFunction;
+import org.apache.calcite.sql.SqlCallBinding;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlOperatorBinding;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSyntax;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.OperandTypes;
+import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeTransforms;
+import org.apache.calcite.sql.validate.SqlNameMatcher;
+import org.checkerframework.checker.nullness.qual.Nullable;
+
+/**
+ * The standard operators with LocusDB's typing where it differs from Calcite's: {@code ROUND(decimal, k)} for a
+ * constant k below the argument's scale is DECIMAL(p, k), as in PostgreSQL and DuckDB ({@code ROUND(2805.28, 0)}
+ * is 2805), instead of keeping the argument's type (2805.00) — which also could not hold a value that rounds up
+ * past its precision ({@code ROUND(9.6789, 0)} is 10).
+ */
+final class LocusOperators {
+    static final SqlOperator ROUND = SqlBasicFunction.create("ROUND",
+            ReturnTypes.cascade(LocusOperators::roundType, SqlTypeTransforms.TO_NULLABLE),
+            OperandTypes.NUMERIC.or(OperandTypes.NUMERIC_INT32), SqlFunctionCategory.NUMERIC)
+            .withOperandTypeInference(LocusOperators::roundOperandTypes);
+
+    /** The standard table, with LocusDB's operators in place of the standard ones of the same name. */
+    static final SqlOperatorTable TABLE = new SqlOperatorTable() {
+        @Override
+        public void lookupOperatorOverloads(SqlIdentifier name, @Nullable SqlFunctionCategory category,
+                                            SqlSyntax syntax, List<SqlOperator> operators, SqlNameMatcher matcher) {
+            int from = operators.size();
+            SqlStdOperatorTable.instance().lookupOperatorOverloads(name, category, syntax, operators, matcher);
+            for (int i = from; i < operators.size(); i++) {
+                operators.set(i, replaced(operators.get(i)));
+            }
+        }
+
+        @Override
+        public List<SqlOperator> getOperatorList() {
+            return SqlStdOperatorTable.instance().getOperatorList().stream().map(LocusOperators::replaced).toList();
+        }
+    };
+
+    private LocusOperators() {
+    }
+
+    private static SqlOperator replaced(SqlOperator standard) {
+        return standard == SqlStdOperatorTable.ROUND ? ROUND : standard;
+    }
+
+    /** {@code ROUND(x, ?)}: the digits are an INTEGER; a value that is a {@code ?} itself is a DOUBLE. */
+    private static void roundOperandTypes(SqlCallBinding binding, RelDataType returnType, RelDataType[] types) {
+        RelDataTypeFactory factory = binding.getTypeFactory();
+        RelDataType known = binding.getOperandType(0);
+        types[0] = known.getSqlTypeName() == SqlTypeName.UNKNOWN ? factory.createSqlType(SqlTypeName.DOUBLE) : known;
+        if (types.length > 1) {
+            types[1] = factory.createSqlType(SqlTypeName.INTEGER);
+        }
+    }
+
+    private static RelDataType roundType(SqlOperatorBinding binding) {
+        RelDataType argument = binding.getOperandType(0);
+        if (argument.getSqlTypeName() != SqlTypeName.DECIMAL || binding.getOperandCount() < 2
+                || !binding.isOperandLiteral(1, false)) {
+            return argument;
+        }
+        Integer digits = binding.getOperandLiteralValue(1, Integer.class);
+        if (digits == null || digits >= argument.getScale()) {
+            return argument;
+        }
+        int scale = Math.max(0, digits);
+        return binding.getTypeFactory().createSqlType(SqlTypeName.DECIMAL, argument.getPrecision(), scale);
+    }
+}
