@@ -1,18 +1,42 @@
 package io.locusdb.core;
 
 import io.locusdb.core.exec.ExecutorConfig;
+import io.locusdb.core.exec.stealing.Calibration;
+import io.locusdb.core.exec.stealing.StealingPolicies;
 import io.locusdb.natives.topology.Topologies;
 import io.locusdb.natives.topology.Topology;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
  * How an embedded database is opened: the topology it places data and workers on, how the executor is set up, and
  * the threads loaders use. {@link #defaults()} reads the topology from {@code LOCUS_TOPOLOGY}/{@code
- * -Dlocus.topology} (the real machine when unset).
+ * -Dlocus.topology} (the real machine when unset) and uses the calibration {@code ./locus calibrate} stored, if any.
+ *
+ * @param calibration the machine's measured stealing threshold and move/repartition speeds; null for the built-in
+ *                    defaults
+ * @param deltaMerge  when the background delta merge folds a part's inserted (and deleted) rows into its main
+ *                    part; null for none
  */
 public record LocusConfig(Topology topology, UnaryOperator<ExecutorConfig.Builder> executorSetup, int loadThreads,
-                          int batchRows) {
+                          int batchRows, Calibration calibration, DeltaMerge deltaMerge) {
+    /**
+     * The delta merge runs every {@code intervalMillis} and rebuilds a part once its delta holds at least
+     * {@code minRows} changed rows and {@code fraction} of its main rows.
+     */
+    public record DeltaMerge(long minRows, double fraction, long intervalMillis) {
+        public static final DeltaMerge DEFAULT = new DeltaMerge(100_000, 0.1, 1_000);
+
+        public DeltaMerge {
+            if (minRows < 1 || fraction < 0 || intervalMillis < 1) {
+                throw new IllegalArgumentException("delta merge: minRows >= 1, fraction >= 0, interval >= 1 ms");
+            }
+        }
+    }
+
     public LocusConfig {
         Objects.requireNonNull(topology, "topology");
         Objects.requireNonNull(executorSetup, "executorSetup");
@@ -25,27 +49,66 @@ public record LocusConfig(Topology topology, UnaryOperator<ExecutorConfig.Builde
     }
 
     public static LocusConfig defaults() {
-        return of(Topologies.fromEnvironment());
+        return of(Topologies.fromEnvironment()).withStoredCalibration();
     }
 
+    /** A topology with built-in defaults: no stored calibration is read (tests stay independent of the machine). */
     public static LocusConfig of(Topology topology) {
-        return new LocusConfig(topology, b -> b, Math.max(1, topology.cpuCount()), 4096);
+        return new LocusConfig(topology, b -> b, Math.max(1, topology.cpuCount()), 4096, null, DeltaMerge.DEFAULT);
     }
 
     /** Adjusts the executor (threads, stealing policy, pinning); applied to a builder for this topology. */
     public LocusConfig withExecutor(UnaryOperator<ExecutorConfig.Builder> setup) {
-        return new LocusConfig(topology, setup, loadThreads, batchRows);
+        return new LocusConfig(topology, setup, loadThreads, batchRows, calibration, deltaMerge);
     }
 
     public LocusConfig withLoadThreads(int threads) {
-        return new LocusConfig(topology, executorSetup, threads, batchRows);
+        return new LocusConfig(topology, executorSetup, threads, batchRows, calibration, deltaMerge);
     }
 
     public LocusConfig withBatchRows(int rows) {
-        return new LocusConfig(topology, executorSetup, loadThreads, rows);
+        return new LocusConfig(topology, executorSetup, loadThreads, rows, calibration, deltaMerge);
+    }
+
+    public LocusConfig withCalibration(Calibration measured) {
+        return new LocusConfig(topology, executorSetup, loadThreads, batchRows, measured, deltaMerge);
+    }
+
+    /** Another delta merge setting; null turns the background merge off. */
+    public LocusConfig withDeltaMerge(DeltaMerge setting) {
+        return new LocusConfig(topology, executorSetup, loadThreads, batchRows, calibration, setting);
+    }
+
+    /**
+     * With the calibration stored at {@link Calibration#defaultPath()}, or none when nothing is stored there. A
+     * damaged file is an error naming it: a database should not quietly run on figures it could not read.
+     */
+    public LocusConfig withStoredCalibration() {
+        Path file = Calibration.defaultPath();
+        try {
+            return withCalibration(Calibration.load(file).orElse(null));
+        } catch (IOException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    public Optional<Calibration> storedCalibration() {
+        return Optional.ofNullable(calibration);
+    }
+
+    /** Where the calibration came from, in words, for logs and {@code ./locus topology}. */
+    public String calibrationSummary() {
+        return calibration != null ? "calibrated: " + calibration
+                : "not calibrated (no " + Calibration.defaultPath() + "): built-in stealing threshold "
+                        + (long) (ExecutorConfig.DEFAULT_STEALING_THRESHOLD / 1e6) + " MB/s; run ./locus calibrate";
     }
 
     ExecutorConfig executorConfig() {
-        return executorSetup.apply(ExecutorConfig.builder(topology)).build();
+        ExecutorConfig.Builder builder = ExecutorConfig.builder(topology);
+        if (calibration != null) {
+            // The caller's setup comes after, so an explicit stealing policy still wins.
+            builder.stealing(StealingPolicies.adaptive(calibration.stealingThresholdBytesPerSecond()));
+        }
+        return executorSetup.apply(builder).build();
     }
 }

@@ -2,6 +2,8 @@ package io.locusdb.core;
 
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.query.QueryEngine;
+import io.locusdb.core.storage.placement.DeltaMergeService;
+import io.locusdb.core.storage.placement.TablePlacementOps;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.natives.memory.NodeMemory;
@@ -26,13 +28,22 @@ public final class LocusDB implements AutoCloseable {
     private final NumaExecutor executor;
     private final QueryEngine engine;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final DeltaMergeService deltaMerge;
+
+    private static final System.Logger LOG = System.getLogger(LocusDB.class.getName());
 
     private LocusDB(LocusConfig config) {
         this.config = config;
+        LOG.log(System.Logger.Level.INFO, "LocusDB on " + config.topology() + "; "
+                + config.calibrationSummary());
         this.memory = new NodeMemory(config.topology());
         this.catalog = new Catalog(memory);
         this.executor = NumaExecutor.start(config.executorConfig());
         this.engine = new QueryEngine(catalog, executor, config.loadThreads(), config.batchRows());
+        LocusConfig.DeltaMerge merge = config.deltaMerge();
+        this.deltaMerge = merge == null ? null : new DeltaMergeService(catalog,
+                new TablePlacementOps(memory, config.loadThreads()), merge.minRows(), merge.fraction(),
+                merge.intervalMillis());
     }
 
     public static LocusDB open(LocusConfig config) {
@@ -67,6 +78,11 @@ public final class LocusDB implements AutoCloseable {
         return executor;
     }
 
+    /** Parts the background delta merge has rebuilt so far (0 when it is off). */
+    public long deltaMerges() {
+        return deltaMerge == null ? 0 : deltaMerge.mergesDone();
+    }
+
     /** Stops the executor (running queries are cancelled) and frees every table's memory. */
     @Override
     public void close() {
@@ -74,6 +90,9 @@ public final class LocusDB implements AutoCloseable {
             return;
         }
         try {
+            if (deltaMerge != null) {
+                deltaMerge.close();
+            }
             executor.close();
         } finally {
             for (Table table : catalog.tables()) {

@@ -14,10 +14,12 @@ import io.locusdb.core.storage.load.TpchLoader;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.InitialPlacement;
+import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.core.storage.type.ValueParser;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -118,9 +120,45 @@ final class StatementRunner {
             throw new LocusSqlException(SqlState.UNDEFINED_TABLE, "table group '" + c.group() + "' does not exist"
                     + " (CREATE TABLE GROUP " + c.group() + " first)");
         }
-        catalog.createTable(c.name(), new Schema(c.columns()), c.spec(), new InitialPlacement.RoundRobin(),
-                c.group());
+        Schema schema = new Schema(c.columns());
+        catalog.createTable(c.name(), schema, c.spec(), new InitialPlacement.RoundRobin(), c.group(),
+                rangeBounds(c, schema));
         return 0;
+    }
+
+    /**
+     * The physical keys of a RANGE table's bounds. A new table has no rows to choose bounds from, so more than one
+     * RANGE part needs them in the statement.
+     */
+    private static List<Long> rangeBounds(Statement.CreateTable c, Schema schema) {
+        if (!(c.spec() instanceof PartitionSpec.Range range)) {
+            return List.of();
+        }
+        if (c.rangeBounds().isEmpty() && range.parts() > 1) {
+            throw new LocusSqlException(SqlState.SYNTAX_ERROR, "RANGE partitioning of a new table needs its bounds:"
+                    + " PARTITION BY RANGE(" + range.column() + ") BOUNDS (v1, ..., v" + (range.parts() - 1)
+                    + "), the lowest key of every part but the first");
+        }
+        ColumnDef column = schema.column(schema.indexOf(range.column()));
+        if (column.type().physical() != TypeKind.Physical.LONG) {
+            throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "RANGE partitioning needs an integer,"
+                    + " decimal or date column; " + column.name() + " is " + column.type());
+        }
+        List<Long> bounds = new ArrayList<>();
+        for (Object literal : c.rangeBounds()) {
+            long bound;
+            try {
+                bound = (Long) convert(literal, column, 0);
+            } catch (LocusSqlException e) {
+                throw new LocusSqlException(e.state(), "RANGE bound " + literal + ": " + e.getMessage());
+            }
+            if (!bounds.isEmpty() && bound <= bounds.getLast()) {
+                throw new LocusSqlException(SqlState.INVALID_PARAMETER, "RANGE bounds must ascend strictly: "
+                        + literal + " does not come after the bound before it");
+            }
+            bounds.add(bound);
+        }
+        return bounds;
     }
 
     private long insert(Statement.Insert insert) {
@@ -172,7 +210,7 @@ final class StatementRunner {
                         : (Object) (ValueParser.parseBoolean(text(v)) ? 1L : 0L);
                 case INTEGER, BIGINT -> {
                     if (v instanceof Long l) {
-                        if (type.kind() == io.locusdb.core.storage.type.TypeKind.INTEGER
+                        if (type.kind() == TypeKind.INTEGER
                                 && (l < Integer.MIN_VALUE || l > Integer.MAX_VALUE)) {
                             throw new IllegalArgumentException(l + " does not fit INTEGER");
                         }

@@ -6,9 +6,12 @@ import java.util.List;
 
 /** The statements LocusDB runs besides queries (queries go through Calcite). */
 public sealed interface Statement {
-    /** CREATE TABLE name (columns) [PARTITION BY ...] [IN GROUP group]. */
-    record CreateTable(String name, List<ColumnDef> columns, PartitionSpec spec, String group, boolean ifNotExists)
-            implements Statement {
+    /**
+     * CREATE TABLE name (columns) [PARTITION BY ...] [IN GROUP group]; {@code rangeBounds} are the literals of
+     * {@code PARTITION BY RANGE(c) BOUNDS (...)}: the lowest key of parts 1..n-1 (empty otherwise).
+     */
+    record CreateTable(String name, List<ColumnDef> columns, PartitionSpec spec, String group, boolean ifNotExists,
+                       List<Object> rangeBounds) implements Statement {
     }
 
     /** CREATE TABLE GROUP name. */

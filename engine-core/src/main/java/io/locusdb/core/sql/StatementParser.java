@@ -120,6 +120,7 @@ public final class StatementParser {
         expectSymbol(")");
         PartitionSpec spec = PartitionSpec.none();
         String group = null;
+        List<Object> rangeBounds = new ArrayList<>();
         while (peek().kind != Kind.END && !peek().text.equals(";")) {
             if (accept("PARTITION")) {
                 expect("BY");
@@ -132,8 +133,32 @@ public final class StatementParser {
                 } else if (!how.is("ROUNDROBIN") && !how.is("ROUND_ROBIN")) {
                     throw error(how, "expected HASH(column), RANGE(column) or ROUND_ROBIN after PARTITION BY");
                 }
-                expect("PARTITIONS");
-                int parts = positiveInt("PARTITIONS");
+                int parts = 0;
+                if (accept("PARTITIONS")) {
+                    parts = positiveInt("PARTITIONS");
+                }
+                if (how.is("RANGE") && accept("BOUNDS")) {
+                    expectSymbol("(");
+                    do {
+                        Token at = peek();
+                        Object bound = value();
+                        if (bound == null) {
+                            throw error(at, "a RANGE bound cannot be NULL (NULL keys go to the first part)");
+                        }
+                        rangeBounds.add(bound);
+                    } while (acceptSymbol(","));
+                    expectSymbol(")");
+                    if (parts == 0) {
+                        parts = rangeBounds.size() + 1;
+                    } else if (parts != rangeBounds.size() + 1) {
+                        throw error(how, parts + " RANGE partitions need " + (parts - 1) + " bounds (the lowest key"
+                                + " of every part but the first), not " + rangeBounds.size());
+                    }
+                }
+                if (parts == 0) {
+                    throw error(peek(), how.is("RANGE") ? "expected PARTITIONS n or BOUNDS (v1, ...) after"
+                            + " PARTITION BY RANGE(column)" : "expected PARTITIONS n");
+                }
                 String column = key;
                 if (column != null && columns.stream().noneMatch(c -> c.name().equalsIgnoreCase(column))) {
                     throw error(how, "the partition column " + column + " is not a column of the table",
@@ -152,7 +177,7 @@ public final class StatementParser {
                         + " GROUP");
             }
         }
-        return new Statement.CreateTable(name, columns, spec, group, ifNotExists);
+        return new Statement.CreateTable(name, columns, spec, group, ifNotExists, List.copyOf(rangeBounds));
     }
 
     private ColumnType type() {

@@ -66,7 +66,7 @@ public final class ServeCommand implements Callable<Integer> {
         settings.requireSafeExposure();
         PrintWriter out = spec.commandLine().getOut();
         LocusConfig dbConfig = topology == null ? LocusConfig.defaults()
-                : LocusConfig.of(Topologies.fromSetting(topology));
+                : LocusConfig.of(Topologies.fromSetting(topology)).withStoredCalibration();
         LocusDB db = LocusDB.open(dbConfig);
         LocusServer server;
         try {

@@ -88,7 +88,7 @@ public final class SqlCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--embedded and a JDBC URL exclude each other");
             }
             LocusConfig config = topology == null ? LocusConfig.defaults()
-                    : LocusConfig.of(Topologies.fromSetting(topology));
+                    : LocusConfig.of(Topologies.fromSetting(topology)).withStoredCalibration();
             try (LocusDB db = LocusDB.open(config); Session session = db.connect()) {
                 return shell((sql, o) -> run(session, sql, o), out, "LocusDB embedded on "
                         + db.topology().nodeCount() + " node(s)");

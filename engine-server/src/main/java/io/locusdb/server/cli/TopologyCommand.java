@@ -1,5 +1,6 @@
 package io.locusdb.server.cli;
 
+import io.locusdb.core.LocusConfig;
 import io.locusdb.natives.counters.CounterStatus;
 import io.locusdb.natives.counters.ThreadCounters;
 import io.locusdb.natives.ffm.LibC;
@@ -47,6 +48,7 @@ public final class TopologyCommand implements Callable<Integer> {
         out.print(topology.describe());
         out.println("libnuma: " + (LibNuma.isAvailable() ? "available" : LibNuma.unavailableReason()));
         out.println("page size: " + LibC.pageSize() + " bytes; transparent huge pages: " + transparentHugePages());
+        out.println("calibration: " + calibration(topology));
         if (counters) {
             out.println("perf counters:");
             for (CounterStatus status : ThreadCounters.probe()) {
@@ -55,6 +57,15 @@ public final class TopologyCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** What serve and the embedded database will use: the stored calibration, or the built-in defaults. */
+    private static String calibration(Topology topology) {
+        try {
+            return LocusConfig.of(topology).withStoredCalibration().calibrationSummary();
+        } catch (IllegalStateException damaged) {
+            return damaged.getMessage();
+        }
     }
 
     private static String transparentHugePages() {

@@ -32,6 +32,15 @@ public final class Catalog {
      */
     public Table createTable(String name, Schema schema, PartitionSpec spec, InitialPlacement placement,
                              String groupName) {
+        return createTable(name, schema, spec, placement, groupName, List.of());
+    }
+
+    /**
+     * As above, with the bounds of a RANGE table: the lowest key of parts 1..n-1 (physical values); without them a
+     * RANGE table's rows all go to its first part.
+     */
+    public Table createTable(String name, Schema schema, PartitionSpec spec, InitialPlacement placement,
+                             String groupName, List<Long> rangeBounds) {
         if (find(name).isPresent()) {
             throw new IllegalArgumentException("table '" + name + "' already exists");
         }
@@ -41,9 +50,13 @@ public final class Catalog {
             for (int p = 0; p < spec.parts(); p++) {
                 parts.add(new TablePartBuilder(schema).build(p, memory, placement.place(p, memory.topology())));
             }
-            List<Long> bounds = new ArrayList<>();
+            List<Long> bounds = new ArrayList<>(rangeBounds);
             if (spec instanceof PartitionSpec.Range) {
-                for (int p = 1; p < spec.parts(); p++) {
+                if (!rangeBounds.isEmpty() && rangeBounds.size() != spec.parts() - 1) {
+                    throw new IllegalArgumentException(spec.parts() + " RANGE parts need " + (spec.parts() - 1)
+                            + " bounds, not " + rangeBounds.size());
+                }
+                for (int p = bounds.size() + 1; p < spec.parts(); p++) {
                     bounds.add(Long.MAX_VALUE);
                 }
             }

@@ -1,0 +1,114 @@
+package io.locusdb.core.placer;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One resource's utilization over time (adaptive-placement paper, §5): an absolute value that tasks add to when
+ * they start on the node of their data and take back when they end, block or park (threads, or bytes per second
+ * of memory throughput), sampled periodically into a bounded list of (time, value) pairs.
+ *
+ * <p>Tasks only touch the absolute value: one atomic add, no lock, no allocation. The sampling side (one refresher
+ * per node) and the readers (the placer, system tables) synchronize on the history; they run every 100 ms, not per
+ * task.
+ */
+public final class UtilizationHistory {
+    /** 3000 samples every 100 ms: about five minutes. */
+    public static final int DEFAULT_CAPACITY = 3000;
+
+    private final AtomicLong absolute = new AtomicLong();
+    private final long[] times;
+    private final double[] values;
+    private int first;
+    private int count;
+    private double recentAverage;
+
+    public UtilizationHistory() {
+        this(DEFAULT_CAPACITY);
+    }
+
+    public UtilizationHistory(int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity " + capacity);
+        }
+        this.times = new long[capacity];
+        this.values = new double[capacity];
+    }
+
+    /** Hot path: a task starts ({@code delta > 0}) or ends, blocks or parks ({@code delta < 0}). */
+    public void add(long delta) {
+        absolute.addAndGet(delta);
+    }
+
+    /** The value now. */
+    public long current() {
+        return absolute.get();
+    }
+
+    /**
+     * Appends the value now as a sample at {@code nowMicros} (dropping the oldest beyond the capacity), then updates
+     * the recent average over the last {@code recentWindowMicros} (the placer's period).
+     */
+    public void sample(long nowMicros, long recentWindowMicros) {
+        record(nowMicros, absolute.get(), recentWindowMicros);
+    }
+
+    /** Appends a sample of a value computed elsewhere (a node's history, aggregated by its refresher). */
+    public synchronized void record(long nowMicros, double value, long recentWindowMicros) {
+        int slot;
+        if (count < times.length) {
+            slot = (first + count) % times.length;
+            count++;
+        } else {
+            slot = first;
+            first = (first + 1) % times.length;
+        }
+        times[slot] = nowMicros;
+        values[slot] = value;
+        recentAverage = average(recentWindowMicros);
+    }
+
+    /** The average over the placer's last period, as of the last sample. */
+    public synchronized double recentAverage() {
+        return recentAverage;
+    }
+
+    /** How many samples are kept. */
+    public synchronized int samples() {
+        return count;
+    }
+
+    /**
+     * The time-weighted average over the {@code micros} before the last sample: each sample weighs the time since the
+     * sample before it (its value held over that interval), and the part of the window older than the first sample
+     * takes the first sample's value. No samples: the value now.
+     */
+    public synchronized double average(long micros) {
+        if (count == 0) {
+            return absolute.get();
+        }
+        long end = times[index(count - 1)];
+        if (micros <= 0) {
+            return values[index(count - 1)];
+        }
+        long start = end - micros;
+        double weighted = 0;
+        long previous = Long.MIN_VALUE;
+        for (int k = 0; k < count; k++) {
+            int i = index(k);
+            long t = times[i];
+            if (k == 0) {
+                if (start < t) {
+                    weighted += values[i] * (double) (t - start);
+                }
+            } else if (t > start) {
+                weighted += values[i] * (double) (t - Math.max(previous, start));
+            }
+            previous = t;
+        }
+        return weighted / micros;
+    }
+
+    private int index(int k) {
+        return (first + k) % times.length;
+    }
+}
