@@ -11,12 +11,14 @@ import io.locusdb.core.storage.load.DelimitedFormat;
 import io.locusdb.core.storage.load.LoadException;
 import io.locusdb.core.storage.load.LoadProgress;
 import io.locusdb.core.storage.load.TpchLoader;
+import io.locusdb.core.storage.placement.TablePlacementOps;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.InitialPlacement;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.table.TableGroup;
 import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
@@ -97,6 +99,7 @@ final class StatementRunner {
                     yield 0;
                 }
                 case Statement.Insert i -> insert(i);
+                case Statement.AlterPlacement a -> alterPlacement(a);
                 case Statement.LoadTpch l -> new TpchLoader(catalog.memory(), loadThreads).loadAll(catalog,
                         l.scaleFactor(), l.parts(), new InitialPlacement.RoundRobin(), LoadProgress.NONE).stream()
                         .mapToLong(t -> t.version().parts().stream().mapToLong(p -> p.rows()).sum()).sum();
@@ -159,6 +162,67 @@ final class StatementRunner {
             bounds.add(bound);
         }
         return bounds;
+    }
+
+    /** ALTER TABLE ... MOVE / PARTITION INTO / MERGE PARTS through the placer's own operations; returns parts after. */
+    private long alterPlacement(Statement.AlterPlacement a) {
+        TablePlacementOps ops = new TablePlacementOps(catalog.memory(), loadThreads);
+        int nodes = catalog.memory().topology().nodeCount();
+        if (a.node() >= nodes) {
+            throw new LocusSqlException(SqlState.INVALID_PARAMETER, "node " + a.node() + " does not exist (nodes 0.."
+                    + (nodes - 1) + ")");
+        }
+        List<Table> tables;
+        if (a.group()) {
+            TableGroup group = catalog.findGroup(a.name()).orElseThrow(() -> new LocusSqlException(
+                    SqlState.UNDEFINED_TABLE, "table group '" + a.name() + "' does not exist"));
+            tables = group.tables();
+            if (tables.isEmpty()) {
+                return 0;
+            }
+        } else {
+            tables = List.of(catalog.find(a.name()).orElseThrow(() -> new LocusSqlException(
+                    SqlState.UNDEFINED_TABLE, "table '" + a.name() + "' does not exist")));
+        }
+        int parts = tables.getFirst().version().parts().size();
+        switch (a.action()) {
+            case MOVE -> {
+                if (a.count() >= parts) {
+                    throw new LocusSqlException(SqlState.INVALID_PARAMETER, "part " + a.count() + " does not exist ("
+                            + a.name() + " has parts 0.." + (parts - 1) + ")");
+                }
+                for (Table table : tables) {
+                    for (int p = 0; p < parts; p++) {
+                        if (a.count() < 0 || a.count() == p) {
+                            ops.move(table, p, a.node());
+                        }
+                    }
+                }
+            }
+            case PARTITION -> {
+                int target = a.count();
+                if (target < parts || Integer.bitCount(target / parts) != 1 || target % parts != 0) {
+                    throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, a.name() + " has " + parts
+                            + " parts; parts are split in halves, so PARTITION INTO takes " + parts
+                            + " times a power of two (" + 2 * parts + ", " + 4 * parts + ", ...)");
+                }
+                for (int n = parts; n < target; n *= 2) {
+                    for (Table table : tables) {
+                        ops.repartition(table);
+                    }
+                }
+            }
+            case MERGE -> {
+                if (a.group() && tables.size() > 1) {
+                    throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "MERGE PARTS of a table group is"
+                            + " not supported yet; merge its tables one by one");
+                }
+                Table table = tables.getFirst();
+                int node = a.node() >= 0 ? a.node() : table.version().parts().getFirst().placement().homeNode();
+                ops.merge(table, node);
+            }
+        }
+        return tables.getFirst().version().parts().size();
     }
 
     private long insert(Statement.Insert insert) {

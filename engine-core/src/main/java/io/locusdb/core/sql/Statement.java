@@ -14,6 +14,16 @@ public sealed interface Statement {
                        List<Object> rangeBounds) implements Statement {
     }
 
+    /**
+     * ALTER TABLE [GROUP] name MOVE [PART k] TO NODE n ({@code count} = k, or -1 for every part), PARTITION INTO n
+     * PARTS ({@code count} = n) or MERGE PARTS [TO NODE n] ({@code node} -1: the node of part 0).
+     */
+    record AlterPlacement(String name, boolean group, Action action, int count, int node) implements Statement {
+        public enum Action {
+            MOVE, PARTITION, MERGE
+        }
+    }
+
     /** CREATE TABLE GROUP name. */
     record CreateGroup(String name) implements Statement {
     }

@@ -35,7 +35,7 @@ public final class StatementParser {
     }
 
     private static final java.util.regex.Pattern OURS = java.util.regex.Pattern.compile(
-            "(?:\\s|--[^\\n]*(?:\\n|$)|/\\*.*?\\*/)*(create|drop|insert|load|copy)\\b",
+            "(?:\\s|--[^\\n]*(?:\\n|$)|/\\*.*?\\*/)*(create|drop|insert|load|copy|alter)\\b",
             java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.DOTALL);
 
     /** The statement, or null when {@code sql} is not a DDL/INSERT/LOAD/COPY statement. */
@@ -46,7 +46,8 @@ public final class StatementParser {
         }
         StatementParser p = new StatementParser(sql);
         Token first = p.peek();
-        if (first.is("CREATE") || first.is("DROP") || first.is("INSERT") || first.is("LOAD") || first.is("COPY")) {
+        if (first.is("CREATE") || first.is("DROP") || first.is("INSERT") || first.is("LOAD") || first.is("COPY")
+                || first.is("ALTER")) {
             Statement s = p.statement();
             p.accept(";");
             if (p.peek().kind != Kind.END) {
@@ -59,6 +60,9 @@ public final class StatementParser {
 
     private Statement statement() {
         Token t = take();
+        if (t.is("ALTER")) {
+            return alter();
+        }
         if (t.is("CREATE")) {
             expect("TABLE");
             if (accept("GROUP")) {
@@ -425,6 +429,44 @@ public final class StatementParser {
             throw error(t, "expected a name, got " + describe(t));
         }
         return t.text.toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * ALTER TABLE [GROUP] name MOVE [PART k] TO NODE n | PARTITION INTO n PARTS | MERGE PARTS [TO NODE n]: the
+     * placement operations the placer uses, for the operator.
+     */
+    private Statement alter() {
+        expect("TABLE");
+        boolean group = accept("GROUP");
+        String name = identifier();
+        Token verb = take();
+        if (verb.is("MOVE")) {
+            int part = -1;
+            if (accept("PART")) {
+                part = nonNegativeInt("PART");
+            }
+            expect("TO");
+            expect("NODE");
+            return new Statement.AlterPlacement(name, group, Statement.AlterPlacement.Action.MOVE, part,
+                    nonNegativeInt("NODE"));
+        }
+        if (verb.is("PARTITION")) {
+            expect("INTO");
+            int parts = positiveInt("PARTITION INTO");
+            expect("PARTS");
+            return new Statement.AlterPlacement(name, group, Statement.AlterPlacement.Action.PARTITION, parts, -1);
+        }
+        if (verb.is("MERGE")) {
+            expect("PARTS");
+            int node = -1;
+            if (accept("TO")) {
+                expect("NODE");
+                node = nonNegativeInt("NODE");
+            }
+            return new Statement.AlterPlacement(name, group, Statement.AlterPlacement.Action.MERGE, -1, node);
+        }
+        throw error(verb, "expected MOVE [PART k] TO NODE n, PARTITION INTO n PARTS or MERGE PARTS [TO NODE n]"
+                + " after ALTER TABLE " + name, SqlState.FEATURE_NOT_SUPPORTED);
     }
 
     private int positiveInt(String what) {
