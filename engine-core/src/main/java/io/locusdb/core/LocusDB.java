@@ -34,7 +34,8 @@ public final class LocusDB implements AutoCloseable {
 
     private LocusDB(LocusConfig config) {
         this.config = config;
-        LOG.log(System.Logger.Level.INFO, "LocusDB on " + config.topology() + "; "
+        // DEBUG: every embedded open (and every test) would print it; ./locus serve prints the calibration itself.
+        LOG.log(System.Logger.Level.DEBUG, "LocusDB on " + config.topology() + "; "
                 + config.calibrationSummary());
         this.memory = new NodeMemory(config.topology());
         this.catalog = new Catalog(memory);

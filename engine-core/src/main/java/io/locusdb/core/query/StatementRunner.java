@@ -164,7 +164,7 @@ final class StatementRunner {
         return bounds;
     }
 
-    /** ALTER TABLE ... MOVE / PARTITION INTO / MERGE PARTS through the placer's own operations; returns parts after. */
+    /** ALTER TABLE ... MOVE / PARTITION INTO / MERGE PARTS through the placer's own operations. */
     private long alterPlacement(Statement.AlterPlacement a) {
         TablePlacementOps ops = new TablePlacementOps(catalog.memory(), loadThreads);
         int nodes = catalog.memory().topology().nodeCount();
@@ -222,7 +222,8 @@ final class StatementRunner {
                 ops.merge(table, node);
             }
         }
-        return tables.getFirst().version().parts().size();
+        // DDL: no rows affected (EXPLAIN shows where the parts are now).
+        return 0;
     }
 
     private long insert(Statement.Insert insert) {

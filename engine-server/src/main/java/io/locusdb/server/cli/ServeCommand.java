@@ -87,6 +87,7 @@ public final class ServeCommand implements Callable<Integer> {
         }, "locus-shutdown"));
         out.printf("LocusDB server listening on %s%n", server.jdbcUrl());
         out.printf("metrics: %s%n", server.metricsUrl() == null ? "off" : server.metricsUrl());
+        out.printf("calibration: %s%n", dbConfig.calibrationSummary());
         out.printf("%s; %s%n", settings.trustMode() ? "trust mode: no users or tokens configured, every client is"
                         + " accepted" : settings.users().size() + " user(s), " + settings.tokens().size() + " token(s)",
                 settings.tls() == null ? "TLS off" : "TLS on");
