@@ -3,6 +3,8 @@ package io.locusdb.core;
 import io.locusdb.core.exec.ExecutorConfig;
 import io.locusdb.core.exec.stealing.Calibration;
 import io.locusdb.core.exec.stealing.StealingPolicies;
+import io.locusdb.core.placer.PlacerParameters;
+import io.locusdb.core.placer.PlacerSettings;
 import io.locusdb.natives.topology.Topologies;
 import io.locusdb.natives.topology.Topology;
 import java.io.IOException;
@@ -20,9 +22,10 @@ import java.util.function.UnaryOperator;
  *                    defaults
  * @param deltaMerge  when the background delta merge folds a part's inserted (and deleted) rows into its main
  *                    part; null for none
+ * @param placer      whether and how the placer adapts the placement to the load
  */
 public record LocusConfig(Topology topology, UnaryOperator<ExecutorConfig.Builder> executorSetup, int loadThreads,
-                          int batchRows, Calibration calibration, DeltaMerge deltaMerge) {
+                          int batchRows, Calibration calibration, DeltaMerge deltaMerge, PlacerSettings placer) {
     /**
      * The delta merge runs every {@code intervalMillis} and rebuilds a part once its delta holds at least
      * {@code minRows} changed rows and {@code fraction} of its main rows.
@@ -40,6 +43,7 @@ public record LocusConfig(Topology topology, UnaryOperator<ExecutorConfig.Builde
     public LocusConfig {
         Objects.requireNonNull(topology, "topology");
         Objects.requireNonNull(executorSetup, "executorSetup");
+        Objects.requireNonNull(placer, "placer");
         if (loadThreads < 1) {
             throw new IllegalArgumentException("loadThreads must be at least 1, got " + loadThreads);
         }
@@ -54,29 +58,44 @@ public record LocusConfig(Topology topology, UnaryOperator<ExecutorConfig.Builde
 
     /** A topology with built-in defaults: no stored calibration is read (tests stay independent of the machine). */
     public static LocusConfig of(Topology topology) {
-        return new LocusConfig(topology, b -> b, Math.max(1, topology.cpuCount()), 4096, null, DeltaMerge.DEFAULT);
+        return new LocusConfig(topology, b -> b, Math.max(1, topology.cpuCount()), 4096, null, DeltaMerge.DEFAULT,
+                PlacerSettings.DEFAULT);
     }
 
     /** Adjusts the executor (threads, stealing policy, pinning); applied to a builder for this topology. */
     public LocusConfig withExecutor(UnaryOperator<ExecutorConfig.Builder> setup) {
-        return new LocusConfig(topology, setup, loadThreads, batchRows, calibration, deltaMerge);
+        return new LocusConfig(topology, setup, loadThreads, batchRows, calibration, deltaMerge, placer);
     }
 
     public LocusConfig withLoadThreads(int threads) {
-        return new LocusConfig(topology, executorSetup, threads, batchRows, calibration, deltaMerge);
+        return new LocusConfig(topology, executorSetup, threads, batchRows, calibration, deltaMerge, placer);
     }
 
     public LocusConfig withBatchRows(int rows) {
-        return new LocusConfig(topology, executorSetup, loadThreads, rows, calibration, deltaMerge);
+        return new LocusConfig(topology, executorSetup, loadThreads, rows, calibration, deltaMerge, placer);
     }
 
     public LocusConfig withCalibration(Calibration measured) {
-        return new LocusConfig(topology, executorSetup, loadThreads, batchRows, measured, deltaMerge);
+        return new LocusConfig(topology, executorSetup, loadThreads, batchRows, measured, deltaMerge, placer);
     }
 
     /** Another delta merge setting; null turns the background merge off. */
     public LocusConfig withDeltaMerge(DeltaMerge setting) {
-        return new LocusConfig(topology, executorSetup, loadThreads, batchRows, calibration, setting);
+        return new LocusConfig(topology, executorSetup, loadThreads, batchRows, calibration, setting, placer);
+    }
+
+    public LocusConfig withPlacer(PlacerSettings setting) {
+        return new LocusConfig(topology, executorSetup, loadThreads, batchRows, calibration, deltaMerge, setting);
+    }
+
+    /** The placer's parameters on this machine: its threads per node, and the calibrated speeds if measured. */
+    public PlacerParameters placerParameters() {
+        int threadsPerNode = Math.max(1, topology.cpuCount() / Math.max(1, topology.nodeCount()));
+        double move = calibration != null && calibration.tableMoveMicrosPerPage() > 0
+                ? calibration.tableMoveMicrosPerPage() : PlacerSettings.DEFAULT_MOVE_MICROS_PER_PAGE;
+        double partition = calibration != null && calibration.repartitionMicrosPerPage() > 0
+                ? calibration.repartitionMicrosPerPage() : PlacerSettings.DEFAULT_PARTITION_MICROS_PER_PAGE;
+        return placer.parameters(threadsPerNode, move, partition);
     }
 
     /**

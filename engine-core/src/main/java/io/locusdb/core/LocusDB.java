@@ -1,6 +1,12 @@
 package io.locusdb.core;
 
 import io.locusdb.core.exec.NumaExecutor;
+import io.locusdb.core.placer.AdaptiveDataPlacer;
+import io.locusdb.core.placer.PlacementActions;
+import io.locusdb.core.placer.PlacerEventLog;
+import io.locusdb.core.placer.PlacerService;
+import io.locusdb.core.placer.UtilizationHistory;
+import io.locusdb.core.placer.UtilizationTracker;
 import io.locusdb.core.query.QueryEngine;
 import io.locusdb.core.storage.placement.DeltaMergeService;
 import io.locusdb.core.storage.placement.TablePlacementOps;
@@ -8,6 +14,7 @@ import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.natives.memory.NodeMemory;
 import io.locusdb.natives.topology.Topology;
+import java.time.Clock;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -29,6 +36,7 @@ public final class LocusDB implements AutoCloseable {
     private final QueryEngine engine;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final DeltaMergeService deltaMerge;
+    private final PlacerService placer;
 
     private static final System.Logger LOG = System.getLogger(LocusDB.class.getName());
 
@@ -40,7 +48,13 @@ public final class LocusDB implements AutoCloseable {
         this.memory = new NodeMemory(config.topology());
         this.catalog = new Catalog(memory);
         this.executor = NumaExecutor.start(config.executorConfig());
-        this.engine = new QueryEngine(catalog, executor, config.loadThreads(), config.batchRows());
+        UtilizationTracker tracker = new UtilizationTracker(catalog, config.placer().periodMillis() * 1000,
+                UtilizationHistory.DEFAULT_CAPACITY);
+        PlacementActions actions = new PlacementActions(catalog, new TablePlacementOps(memory, config.loadThreads()),
+                new PlacerEventLog(), Clock.systemUTC());
+        this.placer = new PlacerService(tracker, new AdaptiveDataPlacer(config.placerParameters()), actions,
+                config.placer());
+        this.engine = new QueryEngine(catalog, executor, config.loadThreads(), config.batchRows(), tracker, actions);
         LocusConfig.DeltaMerge merge = config.deltaMerge();
         this.deltaMerge = merge == null ? null : new DeltaMergeService(catalog,
                 new TablePlacementOps(memory, config.loadThreads()), merge.minRows(), merge.fraction(),
@@ -84,6 +98,11 @@ public final class LocusDB implements AutoCloseable {
         return deltaMerge == null ? 0 : deltaMerge.mergesDone();
     }
 
+    /** The placer: utilization histories, placement events, and the switch that turns placing on and off. */
+    public PlacerService placer() {
+        return placer;
+    }
+
     /** Stops the executor (running queries are cancelled) and frees every table's memory. */
     @Override
     public void close() {
@@ -91,6 +110,7 @@ public final class LocusDB implements AutoCloseable {
             return;
         }
         try {
+            placer.close();
             if (deltaMerge != null) {
                 deltaMerge.close();
             }

@@ -3,6 +3,7 @@ package io.locusdb.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.locusdb.core.placer.PlacerEvent;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
@@ -84,6 +85,40 @@ class AlterPlacementTest {
         assertThat(nodes("g2")).hasSize(4);
         assertThat(summary("g1")).containsExactly(List.of(300L, 45_150L, summary("g1").getFirst().get(2)));
         assertThat(summary("g2").getFirst().getFirst()).isEqualTo(500L);
+        execute("ALTER TABLE GROUP g MERGE PARTS TO NODE 1");
+        assertThat(nodes("g1")).containsExactly(1);
+        assertThat(nodes("g2")).containsExactly(1);
+        assertThat(summary("g1").getFirst().get(1)).isEqualTo(45_150L);
+        assertThat(summary("g2").getFirst().getFirst()).isEqualTo(500L);
+    }
+
+    @Test
+    void everyOperatorChangeIsAPlacerEvent() {
+        execute("CREATE TABLE e (k BIGINT, v INTEGER) PARTITION BY HASH(k) PARTITIONS 2");
+        fill("e", 100);
+        long before = db.placer().events().events().stream().mapToLong(PlacerEvent::sequence).max().orElse(0);
+        execute("ALTER TABLE e MOVE PART 1 TO NODE 0");
+        execute("ALTER TABLE e PARTITION INTO 4 PARTS");
+        execute("ALTER TABLE e MERGE PARTS TO NODE 1");
+        assertThatThrownBy(() -> execute("ALTER TABLE e MOVE PART 3 TO NODE 0")).isInstanceOf(LocusSqlException.class);
+
+        List<PlacerEvent> events = db.placer().events().since(before).stream()
+                .filter(ev -> ev.owner().equals("e")).toList();
+        assertThat(events).extracting(PlacerEvent::action).containsExactly(PlacerEvent.Action.MOVE,
+                PlacerEvent.Action.PARTITION, PlacerEvent.Action.MERGE);
+        assertThat(events).allSatisfy(ev -> {
+            assertThat(ev.source()).isEqualTo(PlacerEvent.OPERATOR);
+            assertThat(ev.succeeded()).isTrue();
+        });
+        assertThat(events.get(0)).satisfies(ev -> {
+            assertThat(ev.part()).isEqualTo(1);
+            assertThat(ev.fromNode()).isEqualTo(1);
+            assertThat(ev.toNode()).isZero();
+        });
+        assertThat(events.get(1).partsBefore()).isEqualTo(2);
+        assertThat(events.get(1).partsAfter()).isEqualTo(4);
+        assertThat(events.get(2).partsAfter()).isEqualTo(1);
+        assertThat(events.get(2).toNode()).isEqualTo(1);
     }
 
     @Test

@@ -6,6 +6,8 @@ import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;
 import io.locusdb.core.exec.TaskClass;
 import io.locusdb.core.exec.TaskGraph;
+import io.locusdb.core.exec.UtilizationTarget;
+import io.locusdb.core.placer.UtilizationHistory;
 import io.locusdb.natives.topology.FakeTopology;
 import io.locusdb.natives.topology.Topologies;
 import io.locusdb.natives.topology.Topology;
@@ -52,6 +54,9 @@ public class ExecutorBenchmark {
         NumaExecutor executor;
         TaskClass sumClass;
         ForkJoinPool forkJoin;
+        int nodes;
+        /** A part's histories as the placer keeps them: what tracked tasks adjust. */
+        UtilizationTarget usage;
 
         @Setup(Level.Trial)
         public void setUp() {
@@ -64,6 +69,13 @@ public class ExecutorBenchmark {
             executor = NumaExecutor.start(ExecutorConfig.builder(topology).build());
             sumClass = executor.taskClass("sum");
             forkJoin = new ForkJoinPool(topology.cpuCount());
+            nodes = topology.nodeCount();
+            UtilizationHistory threads = new UtilizationHistory();
+            UtilizationHistory memory = new UtilizationHistory();
+            usage = (t, bytes) -> {
+                threads.add(t);
+                memory.add(bytes);
+            };
         }
 
         @TearDown(Level.Trial)
@@ -124,6 +136,35 @@ public class ExecutorBenchmark {
         }
         GraphHandle handle = p.executor.submit(graph, QueryContext.create(null));
         handle.await();
+        return result.sum();
+    }
+
+    /** The fork-join sum with every leaf placed on a node (alternating), as scan tasks are; not accounted. */
+    @Benchmark
+    public long locusPlacedSum(Pools p, ForkJoinSum f) {
+        return placedSum(p, f.elementsPerTask, null);
+    }
+
+    /**
+     * The same leaves accounted to a part's utilization histories (the placer's per-task cost: two atomic adds when
+     * a task starts, two when it ends); same-run ratio against {@link #locusPlacedSum}.
+     */
+    @Benchmark
+    public long locusTrackedSum(Pools p, ForkJoinSum f) {
+        return placedSum(p, f.elementsPerTask, p.usage);
+    }
+
+    private static long placedSum(Pools p, int chunk, UtilizationTarget target) {
+        int tasks = (TOTAL_ELEMENTS + chunk - 1) / chunk;
+        LongAdder result = new LongAdder();
+        TaskGraph graph = new TaskGraph("placed sum");
+        TaskGraph.Node fork = graph.root(p.sumClass, TaskGraph.ANY_NODE, ctx -> { });
+        for (int t = 0; t < tasks; t++) {
+            int from = t * chunk;
+            int to = Math.min(TOTAL_ELEMENTS, from + chunk);
+            graph.node(p.sumClass, t % p.nodes, target, ctx -> result.add(p.sum(from, to)), fork);
+        }
+        p.executor.submit(graph, QueryContext.create(null)).await();
         return result.sum();
     }
 

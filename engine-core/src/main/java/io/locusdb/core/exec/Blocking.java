@@ -1,5 +1,7 @@
 package io.locusdb.core.exec;
 
+import java.util.concurrent.CancellationException;
+
 /**
  * The way task code waits. Every wait inside a task goes through here so that the executor knows the worker is
  * not using its core: an ordinary block only lowers the active level (short blocks are common and the watchdog
@@ -30,7 +32,7 @@ public final class Blocking {
             return enter(WorkerState.WAITING_FOR_GRAPH, true, wait);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new java.util.concurrent.CancellationException("interrupted while waiting for a task graph");
+            throw new CancellationException("interrupted while waiting for a task graph");
         }
     }
 
@@ -46,6 +48,7 @@ public final class Blocking {
             return wait.await();
         }
         worker.blockEvents++;
+        worker.pauseTracking();
         worker.setState(state);
         worker.waitStarted(System.nanoTime());
         scheduler.enter(worker, state);
@@ -58,6 +61,7 @@ public final class Blocking {
             scheduler.leave(worker, state);
             worker.waitEnded(System.nanoTime());
             worker.setState(WorkerState.ACTIVE);
+            worker.resumeTracking();
         }
     }
 }

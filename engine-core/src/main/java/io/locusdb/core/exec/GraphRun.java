@@ -28,9 +28,10 @@ final class GraphRun implements GraphHandle {
     }
 
     /** A task added at run time by {@code parent}; counted before it is queued so the graph cannot end first. */
-    Task fork(Task parent, TaskClass taskClass, int preferredNode, TaskBody body) {
+    Task fork(Task parent, TaskClass taskClass, int preferredNode, UtilizationTarget target, TaskBody body) {
         executor.checkTask(taskClass, preferredNode, graph);
-        TaskGraph.Node node = TaskGraph.Node.dynamic(graph, taskClass, preferredNode, body, parent.node.depth + 1);
+        TaskGraph.Node node = TaskGraph.Node.dynamic(graph, taskClass, preferredNode, target, body,
+                parent.node.depth + 1);
         remaining.incrementAndGet();
         return new Task(node, this);
     }

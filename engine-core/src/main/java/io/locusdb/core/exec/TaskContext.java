@@ -109,7 +109,12 @@ public final class TaskContext {
      * work when the hint rises (lazy task creation).
      */
     public void fork(TaskClass taskClass, int preferredNode, TaskBody body) {
-        Task forked = task.run.fork(task, taskClass, preferredNode, body);
+        fork(taskClass, preferredNode, null, body);
+    }
+
+    /** {@link #fork(TaskClass, int, TaskBody)} for a task accounted to a table part (see {@link UtilizationTarget}). */
+    public void fork(TaskClass taskClass, int preferredNode, UtilizationTarget target, TaskBody body) {
+        Task forked = task.run.fork(task, taskClass, preferredNode, target, body);
         worker.scheduler.pushReady(forked, worker.node);
     }
 

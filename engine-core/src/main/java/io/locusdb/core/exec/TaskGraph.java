@@ -35,7 +35,7 @@ public final class TaskGraph {
         if (!nodes.isEmpty()) {
             throw new IllegalStateException("graph '" + name + "' already has a root");
         }
-        return add(taskClass, preferredNode, body, List.of());
+        return add(taskClass, preferredNode, null, body, List.of());
     }
 
     /** A node that runs after all of {@code predecessors} (at least one, all of this graph). */
@@ -44,10 +44,24 @@ public final class TaskGraph {
             throw new IllegalArgumentException("graph '" + name + "' may only have one root; give this node a"
                     + " predecessor");
         }
-        return add(taskClass, preferredNode, body, List.of(predecessors));
+        return add(taskClass, preferredNode, null, body, List.of(predecessors));
     }
 
-    private Node add(TaskClass taskClass, int preferredNode, TaskBody body, List<Node> predecessors) {
+    /**
+     * A node whose run on {@code preferredNode} is accounted to {@code target} (the table part it reads), so the
+     * placer sees what each part asks of its node.
+     */
+    public Node node(TaskClass taskClass, int preferredNode, UtilizationTarget target, TaskBody body,
+                     Node... predecessors) {
+        if (predecessors.length == 0) {
+            throw new IllegalArgumentException("graph '" + name + "' may only have one root; give this node a"
+                    + " predecessor");
+        }
+        return add(taskClass, preferredNode, target, body, List.of(predecessors));
+    }
+
+    private Node add(TaskClass taskClass, int preferredNode, UtilizationTarget target, TaskBody body,
+                     List<Node> predecessors) {
         checkNotSubmitted();
         Objects.requireNonNull(taskClass, "taskClass");
         Objects.requireNonNull(body, "body");
@@ -61,7 +75,7 @@ public final class TaskGraph {
             }
             depth = Math.max(depth, p.depth + 1);
         }
-        Node node = new Node(this, nodes.size(), taskClass, preferredNode, body, depth, predecessors);
+        Node node = new Node(this, nodes.size(), taskClass, preferredNode, target, body, depth, predecessors);
         for (Node p : predecessors) {
             p.successors.add(node);
         }
@@ -111,28 +125,32 @@ public final class TaskGraph {
         final int index;
         final TaskClass taskClass;
         final int preferredNode;
+        /** Where the task's run on its preferred node is accounted, or null. */
+        final UtilizationTarget target;
         final TaskBody body;
         final int depth;
         final List<Node> predecessors;
         final List<Node> successors = new ArrayList<>(2);
 
-        private Node(TaskGraph graph, int index, TaskClass taskClass, int preferredNode, TaskBody body, int depth,
-                     List<Node> predecessors) {
+        private Node(TaskGraph graph, int index, TaskClass taskClass, int preferredNode, UtilizationTarget target,
+                     TaskBody body, int depth, List<Node> predecessors) {
             this.graph = graph;
             this.index = index;
             this.taskClass = taskClass;
             this.preferredNode = preferredNode;
+            this.target = target;
             this.body = body;
             this.depth = depth;
             this.predecessors = List.copyOf(predecessors);
         }
 
         /** A node added while the graph runs; it has no predecessors or successors of its own. */
-        static Node dynamic(TaskGraph graph, TaskClass taskClass, int preferredNode, TaskBody body, int depth) {
+        static Node dynamic(TaskGraph graph, TaskClass taskClass, int preferredNode, UtilizationTarget target,
+                            TaskBody body, int depth) {
             if (preferredNode < ANY_NODE) {
                 throw new IllegalArgumentException("preferred node " + preferredNode);
             }
-            return new Node(graph, -1, taskClass, preferredNode, body, depth, List.of());
+            return new Node(graph, -1, taskClass, preferredNode, target, body, depth, List.of());
         }
 
         public int depth() {

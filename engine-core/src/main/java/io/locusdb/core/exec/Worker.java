@@ -51,6 +51,10 @@ final class Worker implements Runnable {
     long lastBusySeen;
     /** Incremented on every entry into a blocking primitive; tells a task whether it blocked. */
     int blockEvents;
+    /** The target the running task is accounted to right now (null: none, or suspended while it waits). */
+    private UtilizationTarget tracked;
+    /** What the running task added to its target's memory throughput; taken back with the thread. */
+    private long trackedBytesPerSecond;
     /** LLC-miss counter of this thread, or null where hardware counters are unavailable or turned off. */
     private ThreadCounters counters;
 
@@ -263,6 +267,12 @@ final class Worker implements Runnable {
             QueryContext previous = QueryContext.swapCurrent(run.query);
             int blocksBefore = blockEvents;
             long missesBefore = counters == null ? 0 : counters.read(PerfEvent.LLC_READ_MISSES);
+            UtilizationTarget target = task.node.target;
+            if (target != null && preferred == node && !stolen) {
+                trackedBytesPerSecond = (long) taskClass.averageThroughput();
+                tracked = target;
+                target.adjust(1, trackedBytesPerSecond);
+            }
             long start = System.nanoTime();
             LONGS.setOpaque(totals, TASK_START, start);
             boolean failed = false;
@@ -273,6 +283,8 @@ final class Worker implements Runnable {
                 run.fail(t);
             } finally {
                 QueryContext.swapCurrent(previous);
+                pauseTracking();
+                tracked = null;
             }
             long nanos = System.nanoTime() - start;
             LONGS.setOpaque(totals, TASK_START, 0L);
@@ -326,6 +338,22 @@ final class Worker implements Runnable {
         }
         task.run.taskFinished();
         return next;
+    }
+
+    /** The running task stops using its node (it ends, blocks or waits): its target gives back what it took. */
+    void pauseTracking() {
+        UtilizationTarget target = tracked;
+        if (target != null) {
+            target.adjust(-1, -trackedBytesPerSecond);
+        }
+    }
+
+    /** The running task uses its node again after a wait. */
+    void resumeTracking() {
+        UtilizationTarget target = tracked;
+        if (target != null) {
+            target.adjust(1, trackedBytesPerSecond);
+        }
     }
 
     /** Busy time of this worker up to {@code now}: task time, the running task included, minus its waits. */

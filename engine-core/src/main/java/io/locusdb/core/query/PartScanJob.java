@@ -44,6 +44,12 @@ public final class PartScanJob {
 
     public static Result run(NumaExecutor executor, QueryContext query, TableSnapshot snapshot,
                              List<ValueRange> conjunction, boolean keepSelection) {
+        return run(executor, query, snapshot, conjunction, keepSelection, PartTargets.NONE);
+    }
+
+    /** As above, each part's task accounted to its target (the placer's histories). */
+    public static Result run(NumaExecutor executor, QueryContext query, TableSnapshot snapshot,
+                             List<ValueRange> conjunction, boolean keepSelection, PartTargets targets) {
         List<TablePart> parts = snapshot.parts();
         int columns = snapshot.table().schema().size();
         for (ValueRange range : conjunction) {
@@ -59,7 +65,7 @@ public final class PartScanJob {
         for (int p = 0; p < parts.size(); p++) {
             int index = p;
             TablePart part = parts.get(p);
-            graph.node(scan, part.homeNode(), ctx -> results[index] = scanPart(ctx, snapshot, part, index,
+            graph.node(scan, part.homeNode(), targets.of(snapshot, p), ctx -> results[index] = scanPart(ctx, snapshot, part, index,
                     conjunction, keepSelection), fork);
         }
         GraphHandle handle = executor.submit(graph, query);

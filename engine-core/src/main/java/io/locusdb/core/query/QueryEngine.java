@@ -4,6 +4,8 @@ import io.locusdb.core.ExecutionOptions;
 import io.locusdb.core.exec.MemoryBudgetExceededException;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;
+import io.locusdb.core.placer.PlacementActions;
+import io.locusdb.core.placer.UtilizationTracker;
 import io.locusdb.core.query.expr.ConstantFolder;
 import io.locusdb.core.query.plan.ExplainWriter;
 import io.locusdb.core.query.plan.ParameterBinder;
@@ -34,14 +36,20 @@ public final class QueryEngine {
     private final QueryRunner runner;
     private final StatementRunner statements;
 
-    public QueryEngine(Catalog catalog, NumaExecutor executor, int loadThreads, int batchRows) {
+    /**
+     * @param tracker where scan tasks account their use of each part's node (the placer's histories)
+     * @param actions how {@code ALTER TABLE ... MOVE / PARTITION / MERGE} change placements (as placer events)
+     */
+    public QueryEngine(Catalog catalog, NumaExecutor executor, int loadThreads, int batchRows,
+                       UtilizationTracker tracker, PlacementActions actions) {
         this.catalog = catalog;
         this.executor = executor;
         this.loadThreads = loadThreads;
         this.batchRows = batchRows;
         this.frontEnd = new SqlFrontEnd(catalog, ConstantFolder.INSTANCE);
-        this.runner = new QueryRunner(executor, batchRows);
-        this.statements = new StatementRunner(catalog, loadThreads);
+        this.runner = new QueryRunner(executor, batchRows,
+                (snapshot, part) -> tracker.target(snapshot.table(), part, snapshot.parts().size()));
+        this.statements = new StatementRunner(catalog, loadThreads, actions);
     }
 
     public Catalog catalog() {

@@ -6,12 +6,14 @@ import io.locusdb.core.exec.QueryContext;
 import io.locusdb.core.exec.TaskClass;
 import io.locusdb.core.exec.TaskContext;
 import io.locusdb.core.exec.TaskGraph;
+import io.locusdb.core.exec.UtilizationTarget;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 
 /**
  * Both phases of a scan as one task graph: per table part an "iv-scan" task on the part's node evaluates the
@@ -26,18 +28,33 @@ public final class ScanPipeline {
     public static GraphHandle submit(NumaExecutor executor, QueryContext query, TableSnapshot snapshot,
                                      List<ValueRange> ranges, MaterializeJob.Columns columns,
                                      MaterializeJob.ConsumerFactory consumers, Consumer<TaskRecord> trace) {
+        return submit(executor, query, snapshot, ranges, columns, consumers, trace, PartTargets.NONE);
+    }
+
+    /** As above, each part's tasks accounted to its target (the placer's histories). */
+    public static GraphHandle submit(NumaExecutor executor, QueryContext query, TableSnapshot snapshot,
+                                     List<ValueRange> ranges, MaterializeJob.Columns columns,
+                                     MaterializeJob.ConsumerFactory consumers, Consumer<TaskRecord> trace,
+                                     PartTargets targets) {
         int hint = executor.concurrencyHint();
         int partCount = snapshot.parts().size();
         return submit(executor, query, snapshot, ranges, columns, consumers, trace,
                 part -> (int) Math.max(1, Math.min((hint + partCount - 1) / partCount,
-                        part.rows() / MIN_SCAN_CHUNK_ROWS)));
+                        part.rows() / MIN_SCAN_CHUNK_ROWS)), targets);
     }
 
     /** As above, with the number of phase-1 tasks per part chosen by {@code scanChunks} (tests force splits). */
     static GraphHandle submit(NumaExecutor executor, QueryContext query, TableSnapshot snapshot,
                               List<ValueRange> ranges, MaterializeJob.Columns columns,
                               MaterializeJob.ConsumerFactory consumers, Consumer<TaskRecord> trace,
-                              java.util.function.ToIntFunction<TablePart> scanChunks) {
+                              ToIntFunction<TablePart> scanChunks) {
+        return submit(executor, query, snapshot, ranges, columns, consumers, trace, scanChunks, PartTargets.NONE);
+    }
+
+    static GraphHandle submit(NumaExecutor executor, QueryContext query, TableSnapshot snapshot,
+                              List<ValueRange> ranges, MaterializeJob.Columns columns,
+                              MaterializeJob.ConsumerFactory consumers, Consumer<TaskRecord> trace,
+                              ToIntFunction<TablePart> scanChunks, PartTargets targets) {
         List<TablePart> parts = snapshot.parts();
         TaskClass scan = executor.taskClass(PartScanJob.TASK_CLASS);
         TaskClass materialize = executor.taskClass(MaterializeJob.TASK_CLASS);
@@ -48,16 +65,18 @@ public final class ScanPipeline {
             TablePart part = parts.get(p);
             int index = p;
             int chunks = Math.max(1, scanChunks.applyAsInt(part));
+            UtilizationTarget target = targets.of(snapshot, p);
             if (chunks > 1 && !ranges.isEmpty()) {
                 chunkedScan(graph, fork, scan, materialize, snapshot, part, index, partCount, chunks, ranges,
-                        columns, consumers, trace);
+                        columns, consumers, trace, target);
                 continue;
             }
-            graph.node(scan, part.homeNode(), ctx -> {
+            graph.node(scan, part.homeNode(), target, ctx -> {
                 PartScanJob.PartResult result = PartScanJob.scanPart(ctx, snapshot, part, index, ranges, true);
                 trace.accept(new TaskRecord(PartScanJob.TASK_CLASS, index, part.homeNode(), ctx.node(),
                         ctx.stolen(), result.matches()));
-                forkMaterialize(ctx, materialize, part, index, partCount, result, columns, consumers, trace);
+                forkMaterialize(ctx, materialize, part, index, partCount, result, columns, consumers, trace,
+                        target);
             }, fork);
         }
         return executor.submit(graph, query);
@@ -74,7 +93,8 @@ public final class ScanPipeline {
     private static void chunkedScan(TaskGraph graph, TaskGraph.Node fork, TaskClass scan, TaskClass materialize,
                                     TableSnapshot snapshot, TablePart part, int index, int partCount, int chunks,
                                     List<ValueRange> ranges, MaterializeJob.Columns columns,
-                                    MaterializeJob.ConsumerFactory consumers, Consumer<TaskRecord> trace) {
+                                    MaterializeJob.ConsumerFactory consumers, Consumer<TaskRecord> trace,
+                                    UtilizationTarget target) {
         long rows = part.rows();
         long align = PartScanJob.alignment(part, ranges);
         long step = ((rows + chunks - 1) / chunks + align - 1) / align * align;
@@ -85,7 +105,7 @@ public final class ScanPipeline {
         for (long from = 0; from < rows; from += step) {
             long start = from;
             long end = Math.min(rows, from + step);
-            graph.node(scan, part.homeNode(), ctx -> {
+            graph.node(scan, part.homeNode(), target, ctx -> {
                 PartScanJob.selectRows(ctx, part, ranges, start, end, selection);
                 bytes.addAndGet(ctx.bytes().total());
                 trace.accept(new TaskRecord(PartScanJob.TASK_CLASS, index, part.homeNode(), ctx.node(),
@@ -93,7 +113,8 @@ public final class ScanPipeline {
                 if (remaining.decrementAndGet() == 0) {
                     PartScanJob.PartResult result = PartScanJob.finishPart(ctx, snapshot, part, index, ranges,
                             selection, bytes.get());
-                    forkMaterialize(ctx, materialize, part, index, partCount, result, columns, consumers, trace);
+                    forkMaterialize(ctx, materialize, part, index, partCount, result, columns, consumers, trace,
+                            target);
                 }
             }, fork);
         }
@@ -102,12 +123,12 @@ public final class ScanPipeline {
     private static void forkMaterialize(TaskContext ctx, TaskClass materialize, TablePart part, int index,
                                         int partCount, PartScanJob.PartResult result,
                                         MaterializeJob.Columns columns, MaterializeJob.ConsumerFactory consumers,
-                                        Consumer<TaskRecord> trace) {
+                                        Consumer<TaskRecord> trace, UtilizationTarget target) {
         if (result.matches() == 0) {
             return;
         }
         for (MaterializeJob.Chunk chunk : MaterializeJob.chunks(result, ctx.concurrencyHint(), partCount)) {
-            ctx.fork(materialize, part.homeNode(), c -> {
+            ctx.fork(materialize, part.homeNode(), target, c -> {
                 MaterializeJob.materialize(c, part, result, chunk, columns, consumers.forPart(index));
                 trace.accept(new TaskRecord(MaterializeJob.TASK_CLASS, index, part.homeNode(), c.node(),
                         c.stolen(), -1));

@@ -1,5 +1,7 @@
 package io.locusdb.core.query;
 
+import io.locusdb.core.placer.PlacementActions;
+import io.locusdb.core.placer.PlacerEvent;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.sql.LocusSqlException;
@@ -11,7 +13,6 @@ import io.locusdb.core.storage.load.DelimitedFormat;
 import io.locusdb.core.storage.load.LoadException;
 import io.locusdb.core.storage.load.LoadProgress;
 import io.locusdb.core.storage.load.TpchLoader;
-import io.locusdb.core.storage.placement.TablePlacementOps;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.InitialPlacement;
@@ -39,7 +40,10 @@ final class StatementRunner {
     private final Catalog catalog;
     private final int loadThreads;
 
-    StatementRunner(Catalog catalog, int loadThreads) {
+    private final PlacementActions placement;
+
+    StatementRunner(Catalog catalog, int loadThreads, PlacementActions placement) {
+        this.placement = placement;
         this.catalog = catalog;
         this.loadThreads = loadThreads;
     }
@@ -164,9 +168,8 @@ final class StatementRunner {
         return bounds;
     }
 
-    /** ALTER TABLE ... MOVE / PARTITION INTO / MERGE PARTS through the placer's own operations. */
+    /** ALTER TABLE ... MOVE / PARTITION INTO / MERGE PARTS through the placer's own actions (they become events). */
     private long alterPlacement(Statement.AlterPlacement a) {
-        TablePlacementOps ops = new TablePlacementOps(catalog.memory(), loadThreads);
         int nodes = catalog.memory().topology().nodeCount();
         if (a.node() >= nodes) {
             throw new LocusSqlException(SqlState.INVALID_PARAMETER, "node " + a.node() + " does not exist (nodes 0.."
@@ -185,19 +188,14 @@ final class StatementRunner {
                     SqlState.UNDEFINED_TABLE, "table '" + a.name() + "' does not exist")));
         }
         int parts = tables.getFirst().version().parts().size();
+        String why = "ALTER " + (a.group() ? "TABLE GROUP " : "TABLE ") + a.name();
         switch (a.action()) {
             case MOVE -> {
                 if (a.count() >= parts) {
                     throw new LocusSqlException(SqlState.INVALID_PARAMETER, "part " + a.count() + " does not exist ("
                             + a.name() + " has parts 0.." + (parts - 1) + ")");
                 }
-                for (Table table : tables) {
-                    for (int p = 0; p < parts; p++) {
-                        if (a.count() < 0 || a.count() == p) {
-                            ops.move(table, p, a.node());
-                        }
-                    }
-                }
+                placement.move(a.name(), a.group(), a.count(), a.node(), PlacerEvent.OPERATOR, why);
             }
             case PARTITION -> {
                 int target = a.count();
@@ -206,20 +204,15 @@ final class StatementRunner {
                             + " parts; parts are split in halves, so PARTITION INTO takes " + parts
                             + " times a power of two (" + 2 * parts + ", " + 4 * parts + ", ...)");
                 }
-                for (int n = parts; n < target; n *= 2) {
-                    for (Table table : tables) {
-                        ops.repartition(table);
-                    }
+                if (target > parts) {
+                    placement.partition(a.name(), a.group(), Integer.numberOfTrailingZeros(target / parts), -1, -1,
+                            PlacerEvent.OPERATOR, why);
                 }
             }
             case MERGE -> {
-                if (a.group() && tables.size() > 1) {
-                    throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "MERGE PARTS of a table group is"
-                            + " not supported yet; merge its tables one by one");
-                }
-                Table table = tables.getFirst();
-                int node = a.node() >= 0 ? a.node() : table.version().parts().getFirst().placement().homeNode();
-                ops.merge(table, node);
+                int node = a.node() >= 0 ? a.node()
+                        : tables.getFirst().version().parts().getFirst().placement().homeNode();
+                placement.merge(a.name(), a.group(), node, PlacerEvent.OPERATOR, why);
             }
         }
         // DDL: no rows affected (EXPLAIN shows where the parts are now).

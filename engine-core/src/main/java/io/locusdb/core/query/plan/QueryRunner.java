@@ -12,6 +12,7 @@ import io.locusdb.core.query.Batch;
 import io.locusdb.core.query.ColumnVector;
 import io.locusdb.core.query.MaterializeJob;
 import io.locusdb.core.query.PartScanJob;
+import io.locusdb.core.query.PartTargets;
 import io.locusdb.core.query.ScanPipeline;
 import io.locusdb.core.query.TaskRecord;
 import io.locusdb.core.query.agg.AggregateCall;
@@ -46,10 +47,17 @@ public final class QueryRunner {
 
     private final NumaExecutor executor;
     private final int batchRows;
+    private final PartTargets partTargets;
 
     public QueryRunner(NumaExecutor executor, int batchRows) {
+        this(executor, batchRows, PartTargets.NONE);
+    }
+
+    /** A runner whose scan tasks account their use of each part's node to {@code targets}. */
+    public QueryRunner(NumaExecutor executor, int batchRows, PartTargets targets) {
         this.executor = executor;
         this.batchRows = batchRows;
+        this.partTargets = targets;
     }
 
     public QueryResult run(PhysicalPlan plan, QueryContext query, List<TaskRecord> tasks) {
@@ -140,7 +148,7 @@ public final class QueryRunner {
                                 return null;
                             });
                         };
-                    }, trace);
+                    }, trace, partTargets);
         } catch (RuntimeException | Error e) {
             snapshot.close();
             throw e;
@@ -174,7 +182,7 @@ public final class QueryRunner {
                         }
                     }
                 };
-            }, trace).await();
+            }, trace, partTargets).await();
         }
         return relation;
     }
@@ -238,7 +246,7 @@ public final class QueryRunner {
                         targets.hand(ctx, mergeClass, table, trace);
                     }
                 };
-            }, trace).await();
+            }, trace, partTargets).await();
         }
         return targets.relation(aggregate);
     }
@@ -319,7 +327,8 @@ public final class QueryRunner {
                                QueryContext query, Consumer<TaskRecord> trace) {
         long count;
         try (TableSnapshot snapshot = scan.table().snapshot()) {
-            PartScanJob.Result result = PartScanJob.run(executor, query, snapshot, program.ranges(), false);
+            PartScanJob.Result result = PartScanJob.run(executor, query, snapshot, program.ranges(), false,
+                    partTargets);
             for (PartScanJob.PartResult p : result.parts()) {
                 trace.accept(new TaskRecord(PartScanJob.TASK_CLASS, p.part(), p.homeNode(), p.ranOnNode(),
                         p.stolen(), p.matches()));

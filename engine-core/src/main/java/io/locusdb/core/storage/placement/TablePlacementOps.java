@@ -307,7 +307,11 @@ public final class TablePlacementOps {
         return keys[k / 2];
     }
 
-    private static int[] childIndices(PartitionSpec spec, int parent, int n) {
+    /**
+     * The parts that part {@code parent} of {@code n} becomes when {@link #repartition} doubles a table to
+     * {@code spec} (HASH: p and p + n, the others: 2p and 2p + 1).
+     */
+    public static int[] childIndices(PartitionSpec spec, int parent, int n) {
         return spec instanceof PartitionSpec.Hash ? new int[] {parent, parent + n}
                 : new int[] {2 * parent, 2 * parent + 1};
     }

@@ -1,0 +1,183 @@
+package io.locusdb.core.placer;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The placer of one database: a refresher per node samples the utilization histories every {@code sampleMillis},
+ * and every period the policy decides on the latest snapshot. Decisions run on their own thread, one at a time,
+ * while queries and inserts go on; no new move or partition is decided while one runs (its unit's utilization is
+ * about to change), and an owner being changed is left alone.
+ *
+ * <p>The histories are kept when placing is off, so the system tables and metrics show the utilization either way.
+ */
+public final class PlacerService implements AutoCloseable {
+    private static final Logger LOG = System.getLogger(PlacerService.class.getName());
+
+    private final UtilizationTracker tracker;
+    private final PlacementPolicy policy;
+    private final PlacementActions actions;
+    private final AtomicBoolean enabled;
+    private final ScheduledExecutorService timers;
+    private final ExecutorService actuator;
+    private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+    /** Owners the placer split from one part: the only ones it merges back (see {@link #placeOnce}). */
+    private final Set<String> partitionedByPlacer = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger movesInFlight = new AtomicInteger();
+    private final AtomicLong periods = new AtomicLong();
+    private final AtomicLong decisions = new AtomicLong();
+
+    public PlacerService(UtilizationTracker tracker, PlacementPolicy policy, PlacementActions actions,
+                         PlacerSettings settings) {
+        this.tracker = tracker;
+        this.policy = policy;
+        this.actions = actions;
+        this.enabled = new AtomicBoolean(settings.enabled());
+        AtomicInteger threadNumber = new AtomicInteger();
+        this.timers = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "locus-placer-refresh-"
+                + threadNumber.incrementAndGet()));
+        this.actuator = Executors.newSingleThreadExecutor(r -> daemon(r, "locus-placer-actions"));
+        for (int n = 0; n < tracker.nodes(); n++) {
+            int node = n;
+            timers.scheduleAtFixedRate(() -> refresh(node), settings.sampleMillis(), settings.sampleMillis(),
+                    TimeUnit.MILLISECONDS);
+        }
+        timers.scheduleWithFixedDelay(this::placeSafely, settings.periodMillis(), settings.periodMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    private void refresh(int node) {
+        try {
+            tracker.sampleNode(node, System.nanoTime() / 1000);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "utilization refresher of node " + node + " failed; it keeps sampling", e);
+        }
+    }
+
+    private void placeSafely() {
+        try {
+            placeOnce();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "placer period failed; the placer keeps running", e);
+        }
+    }
+
+    /**
+     * One placer period: decide on the latest histories and hand the decisions to the actuator thread; returns the
+     * decisions taken. Merges are taken only for owners the placer itself split from one part.
+     */
+    public List<PlacerDecision> placeOnce() {
+        periods.incrementAndGet();
+        if (!enabled.get() || movesInFlight.get() > 0) {
+            return List.of();
+        }
+        List<PlacerDecision> decided = policy.decide(tracker.placementUnits(), tracker.nodes(), Set.copyOf(inFlight));
+        List<PlacerDecision> taken = new ArrayList<>();
+        for (PlacerDecision decision : decided) {
+            String owner = ownerKey(decision);
+            // A layout the user declared (PARTITION BY ... PARTITIONS n, ALTER ... PARTITION INTO) is theirs: the
+            // placer only merges back what it split itself.
+            if (decision instanceof PlacerDecision.Merge && !partitionedByPlacer.contains(owner)) {
+                continue;
+            }
+            if (!inFlight.add(owner)) {
+                continue;
+            }
+            taken.add(decision);
+            boolean move = !(decision instanceof PlacerDecision.Merge);
+            if (move) {
+                movesInFlight.incrementAndGet();
+            }
+            decisions.incrementAndGet();
+            actuator.execute(() -> {
+                try {
+                    actions.apply(decision);
+                    if (decision instanceof PlacerDecision.Partition p && p.unit().parts() == 1) {
+                        partitionedByPlacer.add(owner);
+                    } else if (decision instanceof PlacerDecision.Merge) {
+                        partitionedByPlacer.remove(owner);
+                    }
+                } catch (RuntimeException e) {
+                    // The event says why; the placer decides again next period on fresh histories.
+                    LOG.log(Level.DEBUG, "placer decision failed", e);
+                } finally {
+                    inFlight.remove(owner);
+                    if (move) {
+                        movesInFlight.decrementAndGet();
+                    }
+                }
+            });
+        }
+        return taken;
+    }
+
+    private static String ownerKey(PlacerDecision decision) {
+        return switch (decision) {
+            case PlacerDecision.Move m -> m.unit().ownerKey();
+            case PlacerDecision.Partition p -> p.unit().ownerKey();
+            case PlacerDecision.Merge m -> (m.group() ? "group " : "table ") + m.owner();
+        };
+    }
+
+    public boolean enabled() {
+        return enabled.get();
+    }
+
+    /** Turns placing on or off while the database runs; the histories are kept either way. */
+    public void setEnabled(boolean on) {
+        enabled.set(on);
+    }
+
+    public UtilizationTracker tracker() {
+        return tracker;
+    }
+
+    public PlacementActions actions() {
+        return actions;
+    }
+
+    public PlacerEventLog events() {
+        return actions.events();
+    }
+
+    /** Periods run so far (placing or not). */
+    public long periods() {
+        return periods.get();
+    }
+
+    /** Decisions handed to the actuator so far. */
+    public long decisions() {
+        return decisions.get();
+    }
+
+    /** Stops sampling and deciding; a change under way finishes first (it is never left half done). */
+    @Override
+    public void close() {
+        timers.shutdownNow();
+        actuator.shutdown();
+        try {
+            if (!actuator.awaitTermination(60, TimeUnit.SECONDS)) {
+                LOG.log(Level.WARNING, "a placement change did not finish within 60 s of closing");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
