@@ -8,6 +8,7 @@ import io.locusdb.core.placer.PlacerService;
 import io.locusdb.core.placer.UtilizationHistory;
 import io.locusdb.core.placer.UtilizationTracker;
 import io.locusdb.core.query.QueryEngine;
+import io.locusdb.core.system.SystemTables;
 import io.locusdb.core.storage.placement.DeltaMergeService;
 import io.locusdb.core.storage.placement.TablePlacementOps;
 import io.locusdb.core.storage.table.Catalog;
@@ -54,7 +55,8 @@ public final class LocusDB implements AutoCloseable {
                 new PlacerEventLog(), Clock.systemUTC());
         this.placer = new PlacerService(tracker, new AdaptiveDataPlacer(config.placerParameters()), actions,
                 config.placer());
-        this.engine = new QueryEngine(catalog, executor, config.loadThreads(), config.batchRows(), tracker, actions);
+        this.engine = new QueryEngine(catalog, executor, config.loadThreads(), config.batchRows(), tracker, actions,
+                new SystemTables(catalog, placer).all());
         LocusConfig.DeltaMerge merge = config.deltaMerge();
         this.deltaMerge = merge == null ? null : new DeltaMergeService(catalog,
                 new TablePlacementOps(memory, config.loadThreads()), merge.minRows(), merge.fraction(),

@@ -42,8 +42,9 @@ public final class AdaptiveDataPlacer implements PlacementPolicy {
         double recentCpu = unit.threads().recentAverage();
         double recentMemory = unit.memory().recentAverage();
         boolean active = recentCpu > 0 && recentMemory > 0;
-        // Twice the time a move takes: the utilization has to come back after the move, too.
-        long moveMicros = (long) (unit.pages() * p.moveMicrosPerPage() * 2);
+        // Twice the time a move takes: the utilization has to come back after the move, too. At least two periods:
+        // histories are discrete samples, and a window of one or two of them measures noise, not stability.
+        long moveMicros = Math.max(2 * p.periodMicros(), (long) (unit.pages() * p.moveMicrosPerPage() * 2));
         boolean canMove = stable(unit, recentCpu, recentMemory, moveMicros);
         boolean canPartition = canMove && 2L * unit.parts() <= nodes;
         if (canPartition) {
@@ -162,7 +163,8 @@ public final class AdaptiveDataPlacer implements PlacementPolicy {
                 continue;
             }
             long pages = parts.stream().mapToLong(PlacementUnit::pages).sum();
-            long pastMicros = (long) (pages * p.moveMicrosPerPage() * 2 + pages * p.partitionMicrosPerPage());
+            long pastMicros = Math.max(2 * p.periodMicros(),
+                    (long) (pages * p.moveMicrosPerPage() * 2 + pages * p.partitionMicrosPerPage()));
             boolean idle = parts.stream().allMatch(u -> u.threads().average(pastMicros) == 0
                     && u.memory().average(pastMicros) == 0);
             if (idle) {

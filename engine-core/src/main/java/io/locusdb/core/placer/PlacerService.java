@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The placer of one database: a refresher per node samples the utilization histories every {@code sampleMillis},
+ * The placer of one database: a refresher per node samples the utilization histories every {@code sampleMillis}
+ * (each sample the mean of {@value #READINGS_PER_SAMPLE} readings),
  * and every period the policy decides on the latest snapshot. Decisions run on their own thread, one at a time,
  * while queries and inserts go on; no new move or partition is decided while one runs (its unit's utilization is
  * about to change), and an owner being changed is left alone.
@@ -24,6 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class PlacerService implements AutoCloseable {
     private static final Logger LOG = System.getLogger(PlacerService.class.getName());
+    /** Readings of the absolute values per sample: a sample is their mean, not one instant. */
+    static final int READINGS_PER_SAMPLE = 10;
 
     private final UtilizationTracker tracker;
     private final PlacementPolicy policy;
@@ -48,10 +51,12 @@ public final class PlacerService implements AutoCloseable {
         this.timers = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "locus-placer-refresh-"
                 + threadNumber.incrementAndGet()));
         this.actuator = Executors.newSingleThreadExecutor(r -> daemon(r, "locus-placer-actions"));
+        long tickMicros = Math.max(1, settings.sampleMillis() * 1000 / READINGS_PER_SAMPLE);
         for (int n = 0; n < tracker.nodes(); n++) {
             int node = n;
-            timers.scheduleAtFixedRate(() -> refresh(node), settings.sampleMillis(), settings.sampleMillis(),
-                    TimeUnit.MILLISECONDS);
+            AtomicLong ticks = new AtomicLong();
+            timers.scheduleAtFixedRate(() -> refresh(node, ticks.incrementAndGet() % READINGS_PER_SAMPLE == 0),
+                    tickMicros, tickMicros, TimeUnit.MICROSECONDS);
         }
         timers.scheduleWithFixedDelay(this::placeSafely, settings.periodMillis(), settings.periodMillis(),
                 TimeUnit.MILLISECONDS);
@@ -63,9 +68,13 @@ public final class PlacerService implements AutoCloseable {
         return t;
     }
 
-    private void refresh(int node) {
+    private void refresh(int node, boolean sample) {
         try {
-            tracker.sampleNode(node, System.nanoTime() / 1000);
+            if (sample) {
+                tracker.sampleNode(node, System.nanoTime() / 1000);
+            } else {
+                tracker.observeNode(node);
+            }
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "utilization refresher of node " + node + " failed; it keeps sampling", e);
         }

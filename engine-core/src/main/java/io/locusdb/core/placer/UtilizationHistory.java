@@ -21,6 +21,9 @@ public final class UtilizationHistory {
     private int first;
     private int count;
     private double recentAverage;
+    /** Readings of the absolute value since the last sample (the refresher's ticks), and their sum. */
+    private long observedSum;
+    private int observed;
 
     public UtilizationHistory() {
         this(DEFAULT_CAPACITY);
@@ -45,11 +48,25 @@ public final class UtilizationHistory {
     }
 
     /**
-     * Appends the value now as a sample at {@code nowMicros} (dropping the oldest beyond the capacity), then updates
-     * the recent average over the last {@code recentWindowMicros} (the placer's period).
+     * One reading of the value between samples. A task count read at one instant is 0 or 1 for a part served by one
+     * thread at a time; the mean of several readings per sample is what the thread count really was.
      */
-    public void sample(long nowMicros, long recentWindowMicros) {
-        record(nowMicros, absolute.get(), recentWindowMicros);
+    public synchronized void observe() {
+        observedSum += absolute.get();
+        observed++;
+    }
+
+    /**
+     * Appends a sample at {@code nowMicros} (dropping the oldest beyond the capacity): the mean of this reading and
+     * those {@link #observe() observed} since the last sample. Then updates the recent average over the last
+     * {@code recentWindowMicros} (the placer's period). Returns the sampled value.
+     */
+    public synchronized double sample(long nowMicros, long recentWindowMicros) {
+        double value = (double) (observedSum + absolute.get()) / (observed + 1);
+        observedSum = 0;
+        observed = 0;
+        record(nowMicros, value, recentWindowMicros);
+        return value;
     }
 
     /** Appends a sample of a value computed elsewhere (a node's history, aggregated by its refresher). */

@@ -21,7 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * the owner is repartitioned or merged: the old parts' utilization says nothing about the new ones.
  *
  * <p>{@link #sampleNode} is the refresher of one node: it samples the units placed on the node and records their
- * sum as the node's own history, so tasks never touch a node-wide counter.
+ * sum as the node's own history, so tasks never touch a node-wide counter. Between samples {@link #observeNode}
+ * reads the units' values, so that each sample is the mean of several readings rather than one instant.
  */
 public final class UtilizationTracker {
     private final Catalog catalog;
@@ -140,14 +141,23 @@ public final class UtilizationTracker {
                 continue;
             }
             PartUsage usage = usage(unit.ownerKey(), unit.part(), unit.parts());
-            usage.threads().sample(nowMicros, recentWindowMicros);
-            usage.memory().sample(nowMicros, recentWindowMicros);
-            threads += usage.threads().current();
-            memory += usage.memory().current();
+            threads += usage.threads().sample(nowMicros, recentWindowMicros);
+            memory += usage.memory().sample(nowMicros, recentWindowMicros);
         }
         nodeThreads[node].record(nowMicros, threads, recentWindowMicros);
         nodeMemory[node].record(nowMicros, memory, recentWindowMicros);
         owners.keySet().retainAll(live);
+    }
+
+    /** A reading between samples of every unit on {@code node} (see {@link UtilizationHistory#observe()}). */
+    public void observeNode(int node) {
+        for (UnitPlacement unit : units()) {
+            if (unit.node() == node) {
+                PartUsage usage = usage(unit.ownerKey(), unit.part(), unit.parts());
+                usage.threads().observe();
+                usage.memory().observe();
+            }
+        }
     }
 
     /** Where an owner's part is now: the unit the placer sees, without histories. */

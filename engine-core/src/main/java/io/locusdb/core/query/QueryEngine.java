@@ -19,6 +19,7 @@ import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlFrontEnd;
 import io.locusdb.core.sql.SqlState;
+import io.locusdb.core.sql.SystemTable;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.type.ColumnType;
 import java.util.List;
@@ -39,14 +40,15 @@ public final class QueryEngine {
     /**
      * @param tracker where scan tasks account their use of each part's node (the placer's histories)
      * @param actions how {@code ALTER TABLE ... MOVE / PARTITION / MERGE} change placements (as placer events)
+     * @param systemTables the database's state as tables, beside the catalog's
      */
     public QueryEngine(Catalog catalog, NumaExecutor executor, int loadThreads, int batchRows,
-                       UtilizationTracker tracker, PlacementActions actions) {
+                       UtilizationTracker tracker, PlacementActions actions, List<SystemTable> systemTables) {
         this.catalog = catalog;
         this.executor = executor;
         this.loadThreads = loadThreads;
         this.batchRows = batchRows;
-        this.frontEnd = new SqlFrontEnd(catalog, ConstantFolder.INSTANCE);
+        this.frontEnd = new SqlFrontEnd(catalog, ConstantFolder.INSTANCE, systemTables);
         this.runner = new QueryRunner(executor, batchRows,
                 (snapshot, part) -> tracker.target(snapshot.table(), part, snapshot.parts().size()));
         this.statements = new StatementRunner(catalog, loadThreads, actions);

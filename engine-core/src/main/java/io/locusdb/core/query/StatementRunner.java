@@ -8,6 +8,7 @@ import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.sql.Statement;
 import io.locusdb.core.sql.StatementParser;
+import io.locusdb.core.sql.SystemTable;
 import io.locusdb.core.storage.load.DelimitedFileLoader;
 import io.locusdb.core.storage.load.DelimitedFormat;
 import io.locusdb.core.storage.load.LoadException;
@@ -117,6 +118,7 @@ final class StatementRunner {
     }
 
     private long createTable(Statement.CreateTable c) {
+        checkNotReserved(c.name());
         if (catalog.find(c.name()).isPresent()) {
             if (c.ifNotExists()) {
                 return 0;
@@ -166,6 +168,13 @@ final class StatementRunner {
             bounds.add(bound);
         }
         return bounds;
+    }
+
+    private static void checkNotReserved(String name) {
+        if (SystemTable.isReservedName(name)) {
+            throw new LocusSqlException(SqlState.RESERVED_NAME, "table names starting with '"
+                    + SystemTable.RESERVED_PREFIX + "' are reserved for system tables: " + name);
+        }
     }
 
     /** ALTER TABLE ... MOVE / PARTITION INTO / MERGE PARTS through the placer's own actions (they become events). */

@@ -4,6 +4,7 @@ import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.type.ColumnType;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -19,9 +20,11 @@ import org.apache.calcite.sql.type.SqlTypeName;
  */
 public final class CatalogSchema extends AbstractSchema {
     private final Catalog catalog;
+    private final List<SystemTable> systemTables;
 
-    CatalogSchema(Catalog catalog) {
+    CatalogSchema(Catalog catalog, List<SystemTable> systemTables) {
         this.catalog = catalog;
+        this.systemTables = List.copyOf(systemTables);
     }
 
     @Override
@@ -30,7 +33,34 @@ public final class CatalogSchema extends AbstractSchema {
         for (io.locusdb.core.storage.table.Table table : catalog.tables()) {
             tables.put(table.name(), new CatalogTable(table));
         }
+        // System names are reserved (CREATE TABLE refuses them), so these never hide a user's table.
+        for (SystemTable table : systemTables) {
+            tables.put(table.name(), new SystemCalciteTable(table));
+        }
         return tables;
+    }
+
+    /** A system table as Calcite plans against it; the physical planner reads its rows. */
+    public static final class SystemCalciteTable extends AbstractTable {
+        private final SystemTable table;
+
+        SystemCalciteTable(SystemTable table) {
+            this.table = table;
+        }
+
+        public SystemTable table() {
+            return table;
+        }
+
+        @Override
+        public RelDataType getRowType(RelDataTypeFactory types) {
+            RelDataTypeFactory.Builder row = types.builder();
+            for (ColumnDef column : table.columns()) {
+                row.add(column.name(), types.createTypeWithNullability(CatalogTable.sqlType(types, column.type()),
+                        column.nullable()));
+            }
+            return row.build();
+        }
     }
 
     /** One catalog table; {@link #table()} is what the physical planner scans. */

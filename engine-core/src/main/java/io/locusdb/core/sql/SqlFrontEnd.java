@@ -104,9 +104,14 @@ public final class SqlFrontEnd {
      *                       engine computes at run time, so that folding never changes an answer
      */
     public SqlFrontEnd(Catalog catalog, RexExecutor constantFolder) {
+        this(catalog, constantFolder, List.of());
+    }
+
+    /** As above, with the database's system tables beside the catalog's. */
+    public SqlFrontEnd(Catalog catalog, RexExecutor constantFolder, List<SystemTable> systemTables) {
         // Without caching, so tables created or dropped after this front end was built are seen.
         SchemaPlus root = CalciteSchema.createRootSchema(false, false).plus();
-        this.schema = root.add("locus", new CatalogSchema(catalog));
+        this.schema = root.add("locus", new CatalogSchema(catalog, systemTables));
         this.constantFolder = constantFolder;
     }
 

@@ -47,6 +47,11 @@ public final class ServeCommand implements Callable<Integer> {
             description = "real, fake:N or configured:SPEC (default: LOCUS_TOPOLOGY, else real).")
     String topology;
 
+    @Option(names = "--placer", paramLabel = "on|off",
+            description = "Whether the placer adapts the placement to the load (default on, or the config's"
+                    + " 'placer').")
+    String placer;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -62,11 +67,14 @@ public final class ServeCommand implements Callable<Integer> {
         if (metricsPort != null) {
             settings = settings.with("metrics.port", Integer.toString(metricsPort));
         }
+        if (placer != null) {
+            settings = settings.with("placer", placer);
+        }
         // Before TPC-H is generated: a refusal should not cost minutes of loading first.
         settings.requireSafeExposure();
         PrintWriter out = spec.commandLine().getOut();
-        LocusConfig dbConfig = topology == null ? LocusConfig.defaults()
-                : LocusConfig.of(Topologies.fromSetting(topology)).withStoredCalibration();
+        LocusConfig dbConfig = (topology == null ? LocusConfig.defaults()
+                : LocusConfig.of(Topologies.fromSetting(topology)).withStoredCalibration()).withPlacer(settings.placer());
         LocusDB db = LocusDB.open(dbConfig);
         LocusServer server;
         try {
@@ -88,6 +96,8 @@ public final class ServeCommand implements Callable<Integer> {
         out.printf("LocusDB server listening on %s%n", server.jdbcUrl());
         out.printf("metrics: %s%n", server.metricsUrl() == null ? "off" : server.metricsUrl());
         out.printf("calibration: %s%n", dbConfig.calibrationSummary());
+        out.printf(Locale.ROOT, "placer: %s (period %d ms; SELECT * FROM locus_placer_events)%n",
+                settings.placer().enabled() ? "on" : "off", settings.placer().periodMillis());
         out.printf("%s; %s%n", settings.trustMode() ? "trust mode: no users or tokens configured, every client is"
                         + " accepted" : settings.users().size() + " user(s), " + settings.tokens().size() + " token(s)",
                 settings.tls() == null ? "TLS off" : "TLS on");

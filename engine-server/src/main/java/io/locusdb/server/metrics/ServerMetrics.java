@@ -1,11 +1,21 @@
 package io.locusdb.server.metrics;
 
+import io.locusdb.core.LocusDB;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.metrics.ExecutorMetrics;
+import io.locusdb.core.placer.PlacerService;
+import io.locusdb.core.placer.UtilizationTracker;
+import io.locusdb.core.system.NodeMemoryUse;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,6 +57,41 @@ public final class ServerMetrics {
 
     public MeterRegistry registry() {
         return registry;
+    }
+
+    /**
+     * The database's meters: per node, the recent thread and memory-throughput utilization of tasks on their own
+     * data and the table memory placed there; placer events by action, source and outcome; and the JVM's own
+     * (memory, GC, threads, classes, CPU, uptime).
+     */
+    public void bindDatabase(LocusDB db) {
+        PlacerService placer = db.placer();
+        UtilizationTracker tracker = placer.tracker();
+        for (int n = 0; n < tracker.nodes(); n++) {
+            int node = n;
+            String tag = Integer.toString(n);
+            Gauge.builder("locus.node.threads", tracker, t -> t.nodeThreads(node).recentAverage()).tag("node", tag)
+                    .description("threads running tasks on the node's own data, average over the placer period")
+                    .register(registry);
+            Gauge.builder("locus.node.memory.throughput", tracker, t -> t.nodeMemory(node).recentAverage())
+                    .tag("node", tag).baseUnit("bytes_per_second")
+                    .description("estimated memory throughput of those tasks, average over the placer period")
+                    .register(registry);
+            Gauge.builder("locus.node.memory.used", db, d -> NodeMemoryUse.of(d.catalog()).get(node).mappedBytes())
+                    .tag("node", tag).baseUnit("bytes").description("table memory placed on the node")
+                    .register(registry);
+        }
+        Gauge.builder("locus.placer.enabled", placer, p -> p.enabled() ? 1 : 0)
+                .description("1 while the placer changes placements on its own").register(registry);
+        placer.events().addListener(e -> Counter.builder("locus.placer.events").tag("action", e.action().label())
+                .tag("source", e.source()).tag("outcome", e.succeeded() ? "done" : "failed")
+                .description("placement changes (moves, partitions, merges)").register(registry).increment());
+        new ClassLoaderMetrics().bindTo(registry);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
     }
 
     public synchronized void bindExecutor(NumaExecutor executor) {

@@ -67,6 +67,7 @@ public final class LocusServer implements AutoCloseable {
                 new StartupGate(config.maxPendingStartups()));
         SslContext tls = config.tls() == null ? null : TlsContexts.forServer(config.tls());
         metrics.bindExecutor(db.executor());
+        metrics.bindDatabase(db);
         acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         workers = new MultiThreadIoEventLoopGroup(config.effectiveIoThreads(), NioIoHandler.newFactory());
         MetricsHttpEndpoint endpoint = null;

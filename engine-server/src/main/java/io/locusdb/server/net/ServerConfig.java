@@ -1,5 +1,6 @@
 package io.locusdb.server.net;
 
+import io.locusdb.core.placer.PlacerSettings;
 import io.locusdb.protocol.Protocol;
 import java.io.IOException;
 import java.io.Reader;
@@ -13,6 +14,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -28,7 +30,7 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
                            int maxSessions, Duration idleTimeout, Duration startupTimeout, long queryMemoryBudgetBytes,
                            Duration shutdownGrace, String metricsBindAddress, int metricsPort, int ioThreads,
                            Map<String, String> users, Map<String, String> tokens, Tls tls, int maxPendingStartups,
-                           boolean allowTrustOnNetwork) {
+                           boolean allowTrustOnNetwork, PlacerSettings placer) {
 
     public static final int DEFAULT_PORT = 5499;
     public static final int DEFAULT_METRICS_PORT = 9499;
@@ -59,6 +61,7 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
     public ServerConfig {
         users = Map.copyOf(users);
         tokens = Map.copyOf(tokens);
+        Objects.requireNonNull(placer, "placer");
         check(port >= 0 && port <= 65535, "port must be 0..65535, got " + port);
         check(metricsPort >= -1 && metricsPort <= 65535, "metrics.port must be -1 (off) or 0..65535, got " + metricsPort);
         check(maxFrameBytes >= 1024, "max-frame-bytes must be at least 1024, got " + maxFrameBytes);
@@ -87,7 +90,7 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
     public static ServerConfig defaults() {
         return new ServerConfig("127.0.0.1", DEFAULT_PORT, Protocol.DEFAULT_MAX_FRAME_BYTES, 1024, 512,
                 Duration.ofMinutes(30), Duration.ofSeconds(10), 1L << 30, Duration.ofSeconds(30), "127.0.0.1",
-                DEFAULT_METRICS_PORT, 0, Map.of(), Map.of(), null, 64, false);
+                DEFAULT_METRICS_PORT, 0, Map.of(), Map.of(), null, 64, false, PlacerSettings.DEFAULT);
     }
 
     public static ServerConfig load(Path file) throws IOException {
@@ -165,6 +168,13 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
         k.put("allow-trust-on-network", "true: allow trust mode (no users, no tokens) on a non-loopback address");
         k.put("metrics.bind", "address of the Prometheus endpoint (default 127.0.0.1)");
         k.put("metrics.port", "port of the Prometheus endpoint (default 9499; 0 = any, -1 = off)");
+        k.put("placer", "on: the placer moves, partitions and merges table parts as the load shifts (default on)");
+        k.put("placer.period", "c_p, how often the placer decides (default 1s)");
+        k.put("placer.sample", "how often each node's utilization is sampled (default 100ms)");
+        k.put("placer.eligibility", "c_e, how stable a part's load must be to act on it (default 0.30)");
+        k.put("placer.imbalance", "c_i, smallest imbalance acted on, fraction of a node's threads (default 0.40)");
+        k.put("placer.saturation", "c_s, utilization above which a node gives load away (default 0.70)");
+        k.put("placer.max-memory-throughput", "bytes/s one node sustains, e.g. 40g (default: no limit)");
         k.put("tls.keystore", "PKCS#12 keystore with the server's key and certificate");
         k.put("tls.keystore-password", "its password");
         k.put("tls.cert", "PEM certificate chain (instead of a keystore)");
@@ -240,6 +250,29 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
         };
     }
 
+    static boolean parseOnOff(String key, String text) {
+        return switch (text.strip().toLowerCase(Locale.ROOT)) {
+            case "on", "true" -> true;
+            case "off", "false" -> false;
+            default -> throw new IllegalArgumentException(key + ": '" + text + "' is not on or off");
+        };
+    }
+
+    /** {@code 0.3} or {@code 30%}. */
+    static double parseFraction(String key, String text) {
+        String t = text.strip();
+        try {
+            double value = t.endsWith("%") ? Double.parseDouble(t.substring(0, t.length() - 1).strip()) / 100
+                    : Double.parseDouble(t);
+            if (!(value >= 0 && value <= 1)) {
+                throw new IllegalArgumentException(key + ": " + text + " is not between 0 and 1 (or 0% and 100%)");
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + ": '" + text + "' is not a fraction (e.g. 0.3 or 30%)");
+        }
+    }
+
     private static int toInt(String key, long value) {
         if (value > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(key + ": " + value + " is too large");
@@ -269,8 +302,10 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
         Path cert;
         Path key;
         String keyPassword;
+        PlacerSettings placer;
 
         Builder(ServerConfig c) {
+            placer = c.placer;
             bind = c.bindAddress;
             port = c.port;
             maxFrame = c.maxFrameBytes;
@@ -321,6 +356,18 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
                 case "allow-trust-on-network" -> allowTrustOnNetwork = parseBoolean(k, value);
                 case "metrics.bind" -> metricsBind = value;
                 case "metrics.port" -> metricsPort = parseInt(k, value);
+                case "placer" -> placer = placer.withEnabled(parseOnOff(k, value));
+                case "placer.period" -> placer = placer.withPeriod(parseDuration(k, value).toMillis(),
+                        Math.min(placer.sampleMillis(), parseDuration(k, value).toMillis()));
+                case "placer.sample" -> placer = placer.withPeriod(placer.periodMillis(),
+                        parseDuration(k, value).toMillis());
+                case "placer.eligibility" -> placer = placer.withThresholds(parseFraction(k, value),
+                        placer.imbalance(), placer.saturation());
+                case "placer.imbalance" -> placer = placer.withThresholds(placer.eligibility(),
+                        parseFraction(k, value), placer.saturation());
+                case "placer.saturation" -> placer = placer.withThresholds(placer.eligibility(),
+                        placer.imbalance(), parseFraction(k, value));
+                case "placer.max-memory-throughput" -> placer = placer.withMaxMemoryPerNode(parseSize(k, value));
                 case "tls.keystore" -> keystore = value.isEmpty() ? null : Path.of(value);
                 case "tls.keystore-password" -> keystorePassword = value;
                 case "tls.cert" -> cert = value.isEmpty() ? null : Path.of(value);
@@ -335,7 +382,8 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
             Tls tls = keystore == null && cert == null ? null
                     : new Tls(keystore, keystorePassword, cert, key, keyPassword);
             return new ServerConfig(bind, port, maxFrame, maxStatements, maxSessions, idle, startup, budget, grace,
-                    metricsBind, metricsPort, ioThreads, users, tokens, tls, maxPendingStartups, allowTrustOnNetwork);
+                    metricsBind, metricsPort, ioThreads, users, tokens, tls, maxPendingStartups, allowTrustOnNetwork,
+                    placer);
         }
     }
 }

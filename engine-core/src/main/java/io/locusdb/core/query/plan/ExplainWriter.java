@@ -28,6 +28,7 @@ public final class ExplainWriter {
         List<String> inputNames = switch (plan.source()) {
             case PhysicalPlan.Scan scan -> scan.names();
             case PhysicalPlan.Values values -> values.names();
+            case PhysicalPlan.Rows rows -> rows.names();
         };
         // Names of each op's input, bottom-up, so expressions print with column names.
         List<List<String>> inputs = new ArrayList<>();
@@ -50,6 +51,8 @@ public final class ExplainWriter {
         String indent = "  ".repeat(depth);
         switch (plan.source()) {
             case PhysicalPlan.Values values -> lines.add(indent + "Values: " + values.rows().size() + " row(s)");
+            case PhysicalPlan.Rows rows -> lines.add(indent + "SystemTable: " + rows.table() + ", "
+                    + rows.rows().size() + " row(s) now");
             case PhysicalPlan.Scan scan -> scan(lines, indent, plan, scan, parallelAggregate, batchRows);
         }
         return lines;

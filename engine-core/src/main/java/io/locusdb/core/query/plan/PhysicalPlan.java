@@ -17,7 +17,7 @@ import org.apache.calcite.rex.RexNode;
  */
 public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> columns, RexBuilder rex) {
 
-    public sealed interface Source permits Scan, Values {
+    public sealed interface Source permits Scan, Values, Rows {
     }
 
     /**
@@ -30,6 +30,13 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
 
     /** Literal rows (SELECT without FROM). */
     public record Values(List<List<RexNode>> rows, List<ColumnType> types, List<String> names) implements Source {
+    }
+
+    /**
+     * Rows computed while planning (a system table's state at this execution), as Java values of {@code types}: Long
+     * for the integer types and BOOLEAN (1/0), Double, String; null for NULL.
+     */
+    public record Rows(String table, List<Object[]> rows, List<ColumnType> types, List<String> names) implements Source {
     }
 
     public sealed interface Op permits Filter, Project, Aggregate, Sort {

@@ -4,8 +4,10 @@ import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.query.expr.SqlTypes;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.sql.CatalogSchema;
+import io.locusdb.core.sql.SystemTable;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
+import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.type.ColumnType;
 import java.math.BigDecimal;
@@ -61,7 +63,11 @@ public final class PhysicalPlanner {
         RelNode leaf = chain.getFirst();
         int next = 1;
         PhysicalPlan.Source source;
-        if (leaf instanceof TableScan scan) {
+        if (leaf instanceof TableScan scan && scan.getTable().unwrap(CatalogSchema.SystemCalciteTable.class) != null) {
+            SystemTable system = scan.getTable().unwrap(CatalogSchema.SystemCalciteTable.class).table();
+            source = new PhysicalPlan.Rows(system.name(), system.rows().get(),
+                    system.columns().stream().map(ColumnDef::type).toList(), scan.getRowType().getFieldNames());
+        } else if (leaf instanceof TableScan scan) {
             Table table = resolve.apply(scan.getTable().unwrap(CatalogSchema.CatalogTable.class).table());
             List<RexNode> current = new ArrayList<>();
             for (RelDataTypeField f : scan.getRowType().getFieldList()) {

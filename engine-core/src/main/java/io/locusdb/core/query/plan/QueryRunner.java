@@ -26,6 +26,7 @@ import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -68,6 +69,10 @@ public final class QueryRunner {
         switch (plan.source()) {
             case PhysicalPlan.Values values -> {
                 relation = values(values);
+                done = 0;
+            }
+            case PhysicalPlan.Rows rows -> {
+                relation = rows(rows);
                 done = 0;
             }
             case PhysicalPlan.Scan scan -> {
@@ -121,6 +126,28 @@ public final class QueryRunner {
             columns.add(v);
         }
         return new Relation(columns, values.names(), rows);
+    }
+
+    private static Relation rows(PhysicalPlan.Rows source) {
+        List<ColumnVector> columns = new ArrayList<>();
+        int rows = source.rows().size();
+        for (int c = 0; c < source.types().size(); c++) {
+            ColumnVector v = new ColumnVector(source.types().get(c), Math.max(1, rows));
+            boolean doubles = source.types().get(c).physical() == TypeKind.Physical.DOUBLE;
+            for (int r = 0; r < rows; r++) {
+                switch (source.rows().get(r)[c]) {
+                    case null -> v.setNull(r);
+                    case Boolean b -> v.setLong(r, b ? 1 : 0);
+                    case Number n when doubles -> v.setDouble(r, n.doubleValue());
+                    case Number n -> v.setLong(r, n.longValue());
+                    case Object o -> v.setString(r, o.toString());
+                }
+            }
+            v.setSize(rows);
+            v.refreshNulls();
+            columns.add(v);
+        }
+        return new Relation(columns, source.names(), rows);
     }
 
     // ---- plain scans ----

@@ -1,0 +1,27 @@
+package io.locusdb.core.sql;
+
+import io.locusdb.core.storage.table.ColumnDef;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * A read-only table computed from the database's state each time a statement runs ({@code locus_parts},
+ * {@code locus_placer_events}...). Values per column type: Long or Integer for INTEGER/BIGINT, Double for DOUBLE,
+ * Boolean for BOOLEAN, String for VARCHAR; null where nullable.
+ */
+public record SystemTable(String name, List<ColumnDef> columns, Supplier<List<Object[]>> rows) {
+    /** Tables named so are the system's: users cannot create them. */
+    public static final String RESERVED_PREFIX = "locus_";
+
+    public static boolean isReservedName(String name) {
+        return name.toLowerCase(Locale.ROOT).startsWith(RESERVED_PREFIX);
+    }
+
+    public SystemTable {
+        Objects.requireNonNull(name, "name");
+        columns = List.copyOf(columns);
+        Objects.requireNonNull(rows, "rows");
+    }
+}
