@@ -93,6 +93,37 @@ class AlterPlacementTest {
     }
 
     @Test
+    void aRangeGroupSplitsAllItsTablesAtTheSameKeys() {
+        execute("CREATE TABLE GROUP rg");
+        execute("CREATE TABLE r1 (k BIGINT, v INTEGER) PARTITION BY RANGE(k) BOUNDS (500) IN GROUP rg");
+        execute("CREATE TABLE r2 (k BIGINT, v INTEGER) PARTITION BY RANGE(k) BOUNDS (500) IN GROUP rg");
+        fill("r1", 1000);
+        StringBuilder skewed = new StringBuilder("INSERT INTO r2 VALUES ");
+        for (int k = 1; k <= 300; k++) {
+            skewed.append(k == 1 ? "" : ", ").append("(").append(k * k % 997).append(", 1)");
+        }
+        execute(skewed.toString());
+        execute("ALTER TABLE GROUP rg PARTITION INTO 4 PARTS");
+
+        List<Long> bounds = db.catalog().table("r1").version().rangeBounds();
+        assertThat(bounds).hasSize(3).isSorted();
+        assertThat(db.catalog().table("r2").version().rangeBounds()).as("co-partitioned").isEqualTo(bounds);
+        assertThat(summary("r1").getFirst().getFirst()).isEqualTo(1000L);
+        assertThat(summary("r2").getFirst().getFirst()).isEqualTo(300L);
+        for (int p = 0; p < 4; p++) {
+            long low = p == 0 ? Long.MIN_VALUE : bounds.get(p - 1);
+            long high = p == 3 ? Long.MAX_VALUE : bounds.get(p);
+            for (String t : List.of("r1", "r2")) {
+                TablePart part = db.catalog().table(t).version().parts().get(p);
+                for (long r = 0; r < part.rows(); r++) {
+                    long k = (Long) part.column(0).boxedValue(r);
+                    assertThat(k).as("%s part %d", t, p).isBetween(low, high - 1);
+                }
+            }
+        }
+    }
+
+    @Test
     void everyOperatorChangeIsAPlacerEvent() {
         execute("CREATE TABLE e (k BIGINT, v INTEGER) PARTITION BY HASH(k) PARTITIONS 2");
         fill("e", 100);

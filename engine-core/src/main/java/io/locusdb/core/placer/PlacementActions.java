@@ -68,8 +68,12 @@ public final class PlacementActions {
             long pages = 0;
             int n = parts;
             for (int d = 0; d < doublings; d++, n *= 2) {
-                for (Table table : tables) {
-                    pages += ops.repartition(table).pages();
+                if (group) {
+                    for (PlacementReport report : ops.repartitionGroup(catalog.group(owner))) {
+                        pages += report.pages();
+                    }
+                } else {
+                    pages += ops.repartition(tables.getFirst()).pages();
                 }
             }
             if (part >= 0 && toNode >= 0) {

@@ -3,7 +3,10 @@ package io.locusdb.core.placer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -17,6 +20,8 @@ public final class PlacerEventLog {
     private final ArrayDeque<PlacerEvent> events = new ArrayDeque<>();
     private final List<Consumer<PlacerEvent>> listeners = new CopyOnWriteArrayList<>();
     private long sequence;
+    /** Events ever appended, by action, source (placer, operator) and outcome (done, failed): never dropped. */
+    private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
 
     public PlacerEventLog() {
         this(DEFAULT_CAPACITY);
@@ -41,6 +46,8 @@ public final class PlacerEventLog {
             }
             events.addLast(numbered);
         }
+        counts.computeIfAbsent(countKey(numbered.action(), numbered.source(), numbered.succeeded()),
+                k -> new LongAdder()).increment();
         for (Consumer<PlacerEvent> listener : listeners) {
             listener.accept(numbered);
         }
@@ -60,6 +67,16 @@ public final class PlacerEventLog {
             }
         }
         return out;
+    }
+
+    /** How many events of this action, source and outcome were ever appended (the log itself is bounded). */
+    public long count(PlacerEvent.Action action, String source, boolean succeeded) {
+        LongAdder n = counts.get(countKey(action, source, succeeded));
+        return n == null ? 0 : n.sum();
+    }
+
+    private static String countKey(PlacerEvent.Action action, String source, boolean succeeded) {
+        return action + "/" + source + "/" + succeeded;
     }
 
     public void addListener(Consumer<PlacerEvent> listener) {

@@ -2,6 +2,7 @@ package io.locusdb.core.placer;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -92,7 +93,7 @@ public final class PlacerService implements AutoCloseable {
      * One placer period: decide on the latest histories and hand the decisions to the actuator thread; returns the
      * decisions taken. Merges are taken only for owners the placer itself split from one part.
      */
-    public List<PlacerDecision> placeOnce() {
+    public synchronized List<PlacerDecision> placeOnce() {
         periods.incrementAndGet();
         if (!enabled.get() || movesInFlight.get() > 0) {
             return List.of();
@@ -152,6 +153,25 @@ public final class PlacerService implements AutoCloseable {
     /** Turns placing on or off while the database runs; the histories are kept either way. */
     public void setEnabled(boolean on) {
         enabled.set(on);
+    }
+
+    /**
+     * Turns placing off and waits until no change is under way (so that what the catalog and the events show stays
+     * as it is); false if one was still running after {@code timeout}.
+     */
+    public boolean quiesce(Duration timeout) throws InterruptedException {
+        // Under the period's lock: a period deciding right now has handed its decisions over when this returns.
+        synchronized (this) {
+            enabled.set(false);
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!inFlight.isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(5);
+        }
+        return true;
     }
 
     public UtilizationTracker tracker() {

@@ -1,13 +1,14 @@
 package io.locusdb.core.placer;
 
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One resource's utilization over time (adaptive-placement paper, §5): an absolute value that tasks add to when
  * they start on the node of their data and take back when they end, block or park (threads, or bytes per second
  * of memory throughput), sampled periodically into a bounded list of (time, value) pairs.
  *
- * <p>Tasks only touch the absolute value: one atomic add, no lock, no allocation. The sampling side (one refresher
+ * <p>Tasks only touch the absolute value: one striped atomic add, no lock, no allocation (after a cell exists for
+ * the contending thread). The sampling side (one refresher
  * per node) and the readers (the placer, system tables) synchronize on the history; they run every 100 ms, not per
  * task.
  */
@@ -15,7 +16,8 @@ public final class UtilizationHistory {
     /** 3000 samples every 100 ms: about five minutes. */
     public static final int DEFAULT_CAPACITY = 3000;
 
-    private final AtomicLong absolute = new AtomicLong();
+    /** Striped: the workers of a node running tasks of one hot part do not contend on one cache line. */
+    private final LongAdder absolute = new LongAdder();
     private final long[] times;
     private final double[] values;
     private int first;
@@ -39,12 +41,12 @@ public final class UtilizationHistory {
 
     /** Hot path: a task starts ({@code delta > 0}) or ends, blocks or parks ({@code delta < 0}). */
     public void add(long delta) {
-        absolute.addAndGet(delta);
+        absolute.add(delta);
     }
 
     /** The value now. */
     public long current() {
-        return absolute.get();
+        return absolute.sum();
     }
 
     /**
@@ -52,7 +54,7 @@ public final class UtilizationHistory {
      * thread at a time; the mean of several readings per sample is what the thread count really was.
      */
     public synchronized void observe() {
-        observedSum += absolute.get();
+        observedSum += Math.max(0, absolute.sum());
         observed++;
     }
 
@@ -62,7 +64,8 @@ public final class UtilizationHistory {
      * {@code recentWindowMicros} (the placer's period). Returns the sampled value.
      */
     public synchronized double sample(long nowMicros, long recentWindowMicros) {
-        double value = (double) (observedSum + absolute.get()) / (observed + 1);
+        // A sum read while tasks start and end may be off for an instant, never below zero for long.
+        double value = (double) (observedSum + Math.max(0, absolute.sum())) / (observed + 1);
         observedSum = 0;
         observed = 0;
         record(nowMicros, value, recentWindowMicros);
@@ -101,7 +104,7 @@ public final class UtilizationHistory {
      */
     public synchronized double average(long micros) {
         if (count == 0) {
-            return absolute.get();
+            return absolute.sum();
         }
         long end = times[index(count - 1)];
         if (micros <= 0) {

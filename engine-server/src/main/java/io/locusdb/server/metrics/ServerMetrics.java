@@ -3,10 +3,13 @@ package io.locusdb.server.metrics;
 import io.locusdb.core.LocusDB;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.metrics.ExecutorMetrics;
+import io.locusdb.core.placer.PlacerEvent;
+import io.locusdb.core.placer.PlacerEventLog;
 import io.locusdb.core.placer.PlacerService;
 import io.locusdb.core.placer.UtilizationTracker;
 import io.locusdb.core.system.NodeMemoryUse;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -18,6 +21,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -83,9 +87,17 @@ public final class ServerMetrics {
         }
         Gauge.builder("locus.placer.enabled", placer, p -> p.enabled() ? 1 : 0)
                 .description("1 while the placer changes placements on its own").register(registry);
-        placer.events().addListener(e -> Counter.builder("locus.placer.events").tag("action", e.action().label())
-                .tag("source", e.source()).tag("outcome", e.succeeded() ? "done" : "failed")
-                .description("placement changes (moves, partitions, merges)").register(registry).increment());
+        PlacerEventLog events = placer.events();
+        for (PlacerEvent.Action action : PlacerEvent.Action.values()) {
+            for (String source : List.of(PlacerEvent.PLACER, PlacerEvent.OPERATOR)) {
+                for (boolean done : new boolean[] {true, false}) {
+                    FunctionCounter.builder("locus.placer.events", events, log -> log.count(action, source, done))
+                            .tag("action", action.label()).tag("source", source)
+                            .tag("outcome", done ? "done" : "failed")
+                            .description("placement changes (moves, partitions, merges)").register(registry);
+                }
+            }
+        }
         new ClassLoaderMetrics().bindTo(registry);
         new JvmMemoryMetrics().bindTo(registry);
         new JvmGcMetrics().bindTo(registry);

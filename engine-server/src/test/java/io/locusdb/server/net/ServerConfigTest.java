@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.locusdb.core.placer.PlacerSettings;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +28,23 @@ class ServerConfigTest {
         assertThat(c.tls()).isNull();
         assertThat(c.maxPendingStartups()).isEqualTo(64);
         assertThat(c.allowTrustOnNetwork()).isFalse();
+    }
+
+    @Test
+    void thePlacerIsOnWithThePapersParametersAndEveryOneCanBeSet() {
+        ServerConfig d = ServerConfig.defaults();
+        assertThat(d.placer()).isEqualTo(PlacerSettings.DEFAULT);
+        assertThat(d.placer().enabled()).isTrue();
+        ServerConfig c = d.with(Map.of("placer", "off", "placer.period", "2s", "placer.sample", "50ms",
+                "placer.eligibility", "25%", "placer.imbalance", "0.5", "placer.saturation", "0.8",
+                "placer.max-memory-throughput", "40g"));
+        assertThat(c.placer()).isEqualTo(new PlacerSettings(false, 2000, 50, 0.25, 0.5, 0.8, 40.0 * (1L << 30)));
+        assertThatThrownBy(() -> d.with("placer", "maybe")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("placer");
+        assertThatThrownBy(() -> d.with("placer.imbalance", "140%")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("placer.imbalance");
+        assertThatThrownBy(() -> d.with("placer.period", "50ms").with("placer.sample", "1s"))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

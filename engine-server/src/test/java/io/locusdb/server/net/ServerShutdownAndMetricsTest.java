@@ -101,6 +101,23 @@ class ServerShutdownAndMetricsTest {
         }
     }
 
+    @Test
+    void placerNodeAndJvmMetersAreExposed() throws Exception {
+        try (LocusServer server = TestServers.start(Map.of("metrics.port", "0"),
+                "CREATE TABLE m (k BIGINT) PARTITION BY HASH(k) PARTITIONS 2", "INSERT INTO m VALUES (1), (2), (3)",
+                "ALTER TABLE m MOVE PART 1 TO NODE 0")) {
+            HttpClient http = HttpClient.newHttpClient();
+            String text = scrape(http, URI.create(server.metricsUrl()));
+            assertThat(text).containsPattern("locus_node_threads\\{node=\"0\"}")
+                    .containsPattern("locus_node_memory_throughput_bytes_per_second\\{node=\"0\"}")
+                    .containsPattern("locus_node_memory_used_bytes\\{node=\"0\"} [1-9]")
+                    .containsPattern("locus_placer_events_total\\{action=\"move\",outcome=\"done\",source=\"operator\"}"
+                            + " 1\\.0")
+                    .contains("locus_placer_enabled 1.0", "jvm_memory_used_bytes", "jvm_gc_", "jvm_threads_live_threads",
+                            "process_cpu_usage");
+        }
+    }
+
     private static String scrape(HttpClient http, URI uri) throws IOException, InterruptedException {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);

@@ -91,6 +91,14 @@ public final class TablePlacementOps {
      * specs split rows in halves. Children start on the parent's node; balancing is the placer's job.
      */
     public PlacementReport repartition(Table table) {
+        return repartition(table, null);
+    }
+
+    /**
+     * As {@link #repartition(Table)}; a RANGE table's part p splits at {@code rangeSplits[p]} when given (so the
+     * tables of a group get the same bounds), else at its median key.
+     */
+    private PlacementReport repartition(Table table, long[] rangeSplits) {
         table.maintenanceLock().lock();
         try {
             long start = System.nanoTime();
@@ -114,7 +122,7 @@ public final class TablePlacementOps {
                 placements[childIndex[0]] = version.parts().get(parent).placement();
                 placements[childIndex[1]] = version.parts().get(parent).placement();
                 work.add(() -> splitPart(table, version, spec, parent, n, children[childIndex[0]],
-                        children[childIndex[1]], splitKeys));
+                        children[childIndex[1]], splitKeys, rangeSplits));
             }
             List<TablePart> parts;
             try {
@@ -144,11 +152,23 @@ public final class TablePlacementOps {
         }
     }
 
-    /** Repartitions every table of a group, so the group stays co-partitioned. */
+    /**
+     * Repartitions every table of a group, so the group stays co-partitioned: HASH and the other specs split the same
+     * way by construction; RANGE tables all split at the first table's median keys.
+     */
     public List<PlacementReport> repartitionGroup(TableGroup group) {
         List<PlacementReport> reports = new ArrayList<>();
+        long[] rangeSplits = null;
         for (Table table : group.tables()) {
-            reports.add(repartition(table));
+            reports.add(repartition(table, rangeSplits));
+            if (rangeSplits == null && table.spec() instanceof PartitionSpec.Range) {
+                // New bounds are [s0, B0, s1, B1, ...]: the split key of old part p sits at 2p.
+                List<Long> bounds = table.version().rangeBounds();
+                rangeSplits = new long[(bounds.size() + 1) / 2];
+                for (int p = 0; p < rangeSplits.length; p++) {
+                    rangeSplits[p] = bounds.get(2 * p);
+                }
+            }
         }
         return reports;
     }
@@ -183,7 +203,7 @@ public final class TablePlacementOps {
     }
 
     private void splitPart(Table table, TableVersion version, PartitionSpec spec, int parent, int n,
-                           TablePartBuilder first, TablePartBuilder second, long[] splitKeys) {
+                           TablePartBuilder first, TablePartBuilder second, long[] splitKeys, long[] rangeSplits) {
         TablePart part = version.parts().get(parent);
         long rows = part.rows();
         long commit = table.committed();
@@ -212,7 +232,8 @@ public final class TablePlacementOps {
                 Column key = part.column(keyIndex);
                 // A part with no keys in main splits at its own lower bound, which keeps the bounds sorted.
                 long lowerBound = parent == 0 ? Long.MIN_VALUE : version.rangeBounds().get(parent - 1);
-                long split = medianKey(key, rows, lowerBound);
+                long split = rangeSplits != null && parent < rangeSplits.length ? rangeSplits[parent]
+                        : medianKey(key, rows, lowerBound);
                 splitKeys[parent] = split;
                 for (long r = 0; r < rows; r++) {
                     if (!delta.isDeleted(r, commit)) {
