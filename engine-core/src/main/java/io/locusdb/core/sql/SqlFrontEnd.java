@@ -1,9 +1,11 @@
 package io.locusdb.core.sql;
 
 import io.locusdb.core.storage.table.Catalog;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -14,6 +16,8 @@ import org.apache.calcite.config.CalciteConnectionProperty;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.hep.HepMatchOrder;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
@@ -23,6 +27,8 @@ import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.RelVisitor;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.core.Sort;
@@ -39,10 +45,8 @@ import org.apache.calcite.runtime.CalciteException;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlExplain;
-import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -67,14 +71,31 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * <p>Names are case-insensitive, as users of TPC-H-style schemas expect ({@code LINEITEM} is {@code lineitem}).
  */
 public final class SqlFrontEnd {
+    private static final List<RelOptRule> SIMPLIFY_RULES = List.of(
+            CoreRules.FILTER_REDUCE_EXPRESSIONS,
+            ProjectConstantReduction.INSTANCE,
+            CoreRules.FILTER_MERGE,
+            CoreRules.PROJECT_MERGE,
+            CoreRules.PROJECT_REMOVE,
+            CoreRules.AGGREGATE_PROJECT_MERGE,
+            // Join conditions out of WHERE (FROM a, b WHERE a.x = b.y), filters below joins, and expressions of
+            // join keys (casts to a common type) into projections below, so that keys are columns.
+            CoreRules.FILTER_INTO_JOIN,
+            CoreRules.JOIN_CONDITION_PUSH,
+            CoreRules.JOIN_PUSH_EXPRESSIONS,
+            CoreRules.FILTER_PROJECT_TRANSPOSE);
+
+    /**
+     * Simplify; then order the joins of each multi-way join by cost from the tables' row counts (Calcite's
+     * LoptOptimizeJoinRule over a MultiJoin), not by the order of the text; then simplify what that left.
+     */
     private static final HepProgram SIMPLIFY = new HepProgramBuilder()
-            .addRuleCollection(List.of(
-                    CoreRules.FILTER_REDUCE_EXPRESSIONS,
-                    ProjectConstantReduction.INSTANCE,
-                    CoreRules.FILTER_MERGE,
-                    CoreRules.PROJECT_MERGE,
-                    CoreRules.PROJECT_REMOVE,
-                    CoreRules.AGGREGATE_PROJECT_MERGE))
+            .addRuleCollection(SIMPLIFY_RULES)
+            .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+            .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
+            .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
+            .addMatchOrder(HepMatchOrder.DEPTH_FIRST)
+            .addRuleCollection(SIMPLIFY_RULES)
             .build();
 
     private static final Pattern SHORT_EXPLAIN = Pattern.compile("\\s*explain\\s+(?!plan\\b)",
@@ -157,7 +178,7 @@ public final class SqlFrontEnd {
                 throw unsupported(parsed.getParserPosition(), parsed.getKind().lowerName.replace('_', ' ')
                         .toUpperCase(Locale.ROOT) + " statements are not supported yet (this version runs queries)");
             }
-            rejectUnsupported(parsed, parsed instanceof SqlOrderBy orderBy ? orderBy.query : parsed);
+            rejectUnsupported(parsed);
 
             JavaTypeFactory types = new LocusTypeFactory();
             CalciteCatalogReader catalogReader = new CalciteCatalogReader(CalciteSchema.from(schema.getParentSchema()),
@@ -266,24 +287,17 @@ public final class SqlFrontEnd {
     }
 
     /** Constructs this version cannot execute, found on the parse tree so the error can point at them. */
-    private static void rejectUnsupported(SqlNode parsed, SqlNode mainQuery) {
+    private static void rejectUnsupported(SqlNode parsed) {
         parsed.accept(new SqlBasicVisitor<Void>() {
             @Override
             public Void visit(SqlCall call) {
-                if (call.getKind() == SqlKind.SELECT && call != mainQuery) {
-                    throw unsupported(call.getParserPosition(), "subqueries are not supported yet: this version runs"
-                            + " single-table queries without nested SELECTs");
-                }
-                if (call instanceof SqlJoin || call.getKind() == SqlKind.JOIN) {
-                    throw unsupported(call.getParserPosition(), "joins are not supported yet: this version runs"
-                            + " single-table queries");
-                }
+                // Subqueries in expressions (IN, EXISTS, scalar) are refused on the plan, where they stay
+                // RexSubQuery; derived tables in FROM and WITH are plain relations and run.
                 switch (call.getKind()) {
                     case UNION, INTERSECT, EXCEPT -> throw unsupported(call.getParserPosition(),
-                            call.getKind() + " is not supported yet: this version runs single-table queries");
+                            call.getKind() + " is not supported yet");
                     case OVER -> throw unsupported(call.getParserPosition(),
                             "window functions (OVER) are not supported yet");
-                    case WITH -> throw unsupported(call.getParserPosition(), "WITH is not supported yet");
                     default -> {
                     }
                 }
@@ -294,33 +308,34 @@ public final class SqlFrontEnd {
 
     /** The plan may only hold the operators the physical planner executes; anything else is named. */
     private static void checkSupported(RelNode plan) {
-        int[] scans = new int[1];
         new RelVisitor() {
             @Override
             public void visit(RelNode node, int ordinal, RelNode parent) {
                 if (containsSubQuery(node)) {
                     throw unsupported(SqlParserPos.ZERO, "subqueries are not supported yet");
                 }
-                if (node instanceof TableScan) {
-                    scans[0]++;
-                } else if (!(node instanceof Filter || node instanceof Project || node instanceof Aggregate
-                        || node instanceof Sort || node instanceof Values)) {
+                if (node instanceof Join join && !SUPPORTED_JOINS.contains(join.getJoinType())) {
+                    throw unsupported(SqlParserPos.ZERO, join.getJoinType() + " joins are not supported yet");
+                }
+                if (!(node instanceof TableScan || node instanceof Filter || node instanceof Project
+                        || node instanceof Aggregate || node instanceof Sort || node instanceof Values
+                        || node instanceof Join)) {
                     throw unsupported(SqlParserPos.ZERO, "the plan needs " + node.getRelTypeName()
-                            + ", which is not supported yet (subqueries and joins arrive with part 2 of the query"
-                            + " engine)");
+                            + ", which is not supported yet");
                 }
                 super.visit(node, ordinal, parent);
             }
         }.go(plan);
-        if (scans[0] > 1) {
-            throw unsupported(SqlParserPos.ZERO, "queries over more than one table are not supported yet");
-        }
     }
+
+    private static final Set<JoinRelType> SUPPORTED_JOINS = EnumSet.of(JoinRelType.INNER, JoinRelType.LEFT,
+            JoinRelType.RIGHT, JoinRelType.FULL, JoinRelType.SEMI, JoinRelType.ANTI);
 
     private static boolean containsSubQuery(RelNode node) {
         return switch (node) {
             case Filter f -> RexUtil.SubQueryFinder.find(f.getCondition()) != null;
             case Project p -> RexUtil.SubQueryFinder.find(p.getProjects()) != null;
+            case Join j -> RexUtil.SubQueryFinder.find(j.getCondition()) != null;
             default -> false;
         };
     }

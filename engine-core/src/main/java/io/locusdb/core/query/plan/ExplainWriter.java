@@ -24,11 +24,17 @@ public final class ExplainWriter {
 
     public static List<String> explain(PhysicalPlan plan, int batchRows) {
         List<String> lines = new ArrayList<>();
+        explain(plan, batchRows, "", lines);
+        return lines;
+    }
+
+    private static void explain(PhysicalPlan plan, int batchRows, String baseIndent, List<String> lines) {
         List<PhysicalPlan.Op> ops = plan.ops();
         List<String> inputNames = switch (plan.source()) {
             case PhysicalPlan.Scan scan -> scan.names();
             case PhysicalPlan.Values values -> values.names();
             case PhysicalPlan.Rows rows -> rows.names();
+            case PhysicalPlan.Join join -> join.names();
         };
         // Names of each op's input, bottom-up, so expressions print with column names.
         List<List<String>> inputs = new ArrayList<>();
@@ -46,16 +52,41 @@ public final class ExplainWriter {
                 && ops.getFirst() instanceof PhysicalPlan.Aggregate;
         for (int i = ops.size() - 1; i >= 0; i--) {
             String line = describe(ops.get(i), inputs.get(i), plan, i == 0 && parallelAggregate);
-            lines.add("  ".repeat(depth++) + line);
+            lines.add(baseIndent + "  ".repeat(depth++) + line);
         }
-        String indent = "  ".repeat(depth);
+        String indent = baseIndent + "  ".repeat(depth);
         switch (plan.source()) {
             case PhysicalPlan.Values values -> lines.add(indent + "Values: " + values.rows().size() + " row(s)");
             case PhysicalPlan.Rows rows -> lines.add(indent + "SystemTable: " + rows.table() + ", "
                     + rows.rows().size() + " row(s) now");
             case PhysicalPlan.Scan scan -> scan(lines, indent, plan, scan, parallelAggregate, batchRows);
+            case PhysicalPlan.Join join -> join(lines, indent, join, batchRows);
         }
-        return lines;
+    }
+
+    private static void join(List<String> lines, String indent, PhysicalPlan.Join join, int batchRows) {
+        boolean probeLeft = QueryRunner.probeLeftSide(join);
+        List<String> left = join.left().columns().stream().map(c -> c.name()).toList();
+        List<String> right = join.right().columns().stream().map(c -> c.name()).toList();
+        List<String> keys = new ArrayList<>();
+        for (int k = 0; k < join.leftKeys().length; k++) {
+            keys.add(left.get(join.leftKeys()[k]) + " = " + right.get(join.rightKeys()[k]));
+        }
+        List<String> joined = new ArrayList<>(left);
+        joined.addAll(right);
+        PhysicalPlan probe = probeLeft ? join.left() : join.right();
+        boolean scanProbe = probe.source() instanceof PhysicalPlan.Scan && probe.ops().isEmpty();
+        lines.add(indent + "HashJoin " + join.type() + " on " + (keys.isEmpty() ? "(no equality: every pair)"
+                : String.join(" AND ", keys)) + (join.residual() == null ? "" : "; residual "
+                + new ExprCompiler(join.left().rex(), joined).compile(join.residual())));
+        lines.add(indent + "  build: " + (probeLeft ? "right" : "left") + " input, one hash table read by every"
+                + " probe task; probe: " + (probeLeft ? "left" : "right") + " input, " + (scanProbe
+                ? "by the scan's " + MaterializeJob.TASK_CLASS + " tasks on the nodes of its parts"
+                : "in one pass over its rows"));
+        lines.add(indent + "  left:");
+        explain(join.left(), batchRows, indent + "    ", lines);
+        lines.add(indent + "  right:");
+        explain(join.right(), batchRows, indent + "    ", lines);
     }
 
     private static String describe(PhysicalPlan.Op op, List<String> input, PhysicalPlan plan, boolean parallel) {

@@ -1,6 +1,7 @@
 package io.locusdb.core.query.plan;
 
 import io.locusdb.core.query.agg.AggregateCall;
+import io.locusdb.core.query.join.JoinType;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.type.ColumnType;
@@ -17,7 +18,15 @@ import org.apache.calcite.rex.RexNode;
  */
 public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> columns, RexBuilder rex) {
 
-    public sealed interface Source permits Scan, Values, Rows {
+    public sealed interface Source permits Scan, Values, Rows, Join {
+    }
+
+    /**
+     * A hash join of two plans on {@code leftKeys[i] = rightKeys[i]} (NULL keys never match) and the
+     * {@code residual} condition over the joined row (left columns, then right; null when there is none).
+     */
+    public record Join(PhysicalPlan left, PhysicalPlan right, JoinType type, int[] leftKeys, int[] rightKeys,
+                       RexNode residual, List<String> names) implements Source {
     }
 
     /**

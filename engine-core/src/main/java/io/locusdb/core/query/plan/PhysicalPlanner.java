@@ -2,6 +2,8 @@ package io.locusdb.core.query.plan;
 
 import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.query.expr.SqlTypes;
+import io.locusdb.core.query.join.JoinKeys;
+import io.locusdb.core.query.join.JoinType;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.sql.CatalogSchema;
 import io.locusdb.core.sql.SystemTable;
@@ -14,9 +16,12 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
@@ -28,11 +33,13 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 
 /**
- * Calcite's simplified logical plan (a chain over one table scan or VALUES) to a {@link PhysicalPlan}: filters and
- * projections directly above the scan fold into it (their expressions rewritten over the table's columns), the
- * first aggregation above it becomes the parallel aggregation, and the rest stays as relation operators.
+ * Calcite's simplified logical plan to a {@link PhysicalPlan}: a chain of single-input operators over a table scan,
+ * VALUES, a system table or a join of two such plans. Filters and projections directly above a scan fold into it
+ * (their expressions rewritten over the table's columns), the first aggregation above a scan becomes the parallel
+ * aggregation, and the rest stays as relation operators.
  */
 public final class PhysicalPlanner {
     private PhysicalPlanner() {
@@ -47,15 +54,18 @@ public final class PhysicalPlanner {
      * prepared statement runs against the table currently registered under that name).
      */
     public static PhysicalPlan plan(RelNode root, List<String> columnNames, ParameterBinder binder,
-                                    java.util.function.UnaryOperator<Table> resolve) {
+                                    UnaryOperator<Table> resolve) {
+        return planTree(root, columns(root, columnNames), binder, resolve);
+    }
+
+    /** One plan: the chain of single-input operators down to a leaf or a join, whose inputs are plans again. */
+    private static PhysicalPlan planTree(RelNode root, List<ResultColumn> columns, ParameterBinder binder,
+                                         UnaryOperator<Table> resolve) {
         List<RelNode> chain = new ArrayList<>();
         for (RelNode node = root; ; node = node.getInput(0)) {
             chain.add(node);
-            if (node.getInputs().isEmpty()) {
-                break;
-            }
             if (node.getInputs().size() != 1) {
-                throw unsupported("the plan node " + node.getRelTypeName());
+                break;
             }
         }
         Collections.reverse(chain);
@@ -98,6 +108,8 @@ public final class PhysicalPlanner {
             List<ColumnType> types = values.getRowType().getFieldList().stream()
                     .map(f -> SqlTypes.of(f.getType())).toList();
             source = new PhysicalPlan.Values(rows, types, values.getRowType().getFieldNames());
+        } else if (leaf instanceof Join join) {
+            source = join(join, binder, resolve);
         } else {
             throw unsupported("the plan node " + leaf.getRelTypeName());
         }
@@ -105,7 +117,53 @@ public final class PhysicalPlanner {
         for (int i = next; i < chain.size(); i++) {
             ops.add(op(chain.get(i), binder));
         }
-        return new PhysicalPlan(source, ops, columns(root, columnNames), rex);
+        return new PhysicalPlan(source, ops, columns, rex);
+    }
+
+    /**
+     * A join: its inputs planned on their own, the equality conditions between the two sides as key columns, and
+     * what else the condition asks as a residual over the joined row (left columns, then right).
+     */
+    private static PhysicalPlan.Join join(Join join, ParameterBinder binder, UnaryOperator<Table> resolve) {
+        JoinType type = switch (join.getJoinType()) {
+            case INNER -> JoinType.INNER;
+            case LEFT -> JoinType.LEFT;
+            case RIGHT -> JoinType.RIGHT;
+            case FULL -> JoinType.FULL;
+            case SEMI -> JoinType.SEMI;
+            case ANTI -> JoinType.ANTI;
+            default -> throw unsupported(join.getJoinType() + " joins are");
+        };
+        // (k = k' AND a) OR (k = k' AND b) is k = k' AND (a OR b): a key the hash join can use (TPC-H Q19).
+        RexNode condition = RexUtil.pullFactors(join.getCluster().getRexBuilder(), binder.bind(join.getCondition()));
+        JoinInfo info = JoinInfo.of(join.getLeft(), join.getRight(), condition);
+        List<RelDataTypeField> leftFields = join.getLeft().getRowType().getFieldList();
+        List<RelDataTypeField> rightFields = join.getRight().getRowType().getFieldList();
+        List<Integer> leftKeys = new ArrayList<>();
+        List<Integer> rightKeys = new ArrayList<>();
+        List<RexNode> residual = new ArrayList<>(info.nonEquiConditions);
+        RexBuilder rex = join.getCluster().getRexBuilder();
+        for (int k = 0; k < info.leftKeys.size(); k++) {
+            int l = info.leftKeys.get(k);
+            int r = info.rightKeys.get(k);
+            ColumnType lt = SqlTypes.of(leftFields.get(l).getType());
+            ColumnType rt = SqlTypes.of(rightFields.get(r).getType());
+            if (JoinKeys.sameValueSpace(lt, rt)) {
+                leftKeys.add(l);
+                rightKeys.add(r);
+            } else {
+                // Different representations (e.g. decimals of two scales): compared as the expression says.
+                residual.add(rex.makeCall(SqlStdOperatorTable.EQUALS,
+                        rex.makeInputRef(leftFields.get(l).getType(), l),
+                        rex.makeInputRef(rightFields.get(r).getType(), leftFields.size() + r)));
+            }
+        }
+        RexNode rest = residual.isEmpty() ? null : RexUtil.composeConjunction(rex, residual);
+        PhysicalPlan left = planTree(join.getLeft(), columns(join.getLeft(), List.of()), binder, resolve);
+        PhysicalPlan right = planTree(join.getRight(), columns(join.getRight(), List.of()), binder, resolve);
+        return new PhysicalPlan.Join(left, right, type, leftKeys.stream().mapToInt(Integer::intValue).toArray(),
+                rightKeys.stream().mapToInt(Integer::intValue).toArray(), rest,
+                join.getRowType().getFieldNames());
     }
 
     /** The result columns of a plan: the statement's names, LocusDB's types. */

@@ -19,6 +19,8 @@ import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.query.agg.GroupTable;
 import io.locusdb.core.query.agg.StringIds;
 import io.locusdb.core.query.expr.ExprCompiler;
+import io.locusdb.core.query.join.JoinHashTable;
+import io.locusdb.core.query.join.JoinProber;
 import io.locusdb.core.result.BatchSource;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultBatch;
@@ -31,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -75,6 +78,10 @@ public final class QueryRunner {
                 relation = rows(rows);
                 done = 0;
             }
+            case PhysicalPlan.Join join -> {
+                relation = join(join, query, trace);
+                done = 0;
+            }
             case PhysicalPlan.Scan scan -> {
                 if (!ops.isEmpty() && ops.getFirst() instanceof PhysicalPlan.Aggregate aggregate) {
                     relation = aggregateScan(plan, scan, aggregate, query, trace);
@@ -93,6 +100,160 @@ public final class QueryRunner {
             relation = apply(ops.get(i), relation, plan.rex());
         }
         return QueryResult.rows(plan.columns(), relationSource(relation, plan.columns()), tasks);
+    }
+
+    /** A plan's whole result as a relation (the inputs of a join). */
+    private Relation evaluate(PhysicalPlan plan, QueryContext query, Consumer<TaskRecord> trace) {
+        List<PhysicalPlan.Op> ops = plan.ops();
+        Relation relation;
+        int done = 0;
+        switch (plan.source()) {
+            case PhysicalPlan.Values values -> relation = values(values);
+            case PhysicalPlan.Rows rows -> relation = rows(rows);
+            case PhysicalPlan.Join join -> relation = join(join, query, trace);
+            case PhysicalPlan.Scan scan -> {
+                if (!ops.isEmpty() && ops.getFirst() instanceof PhysicalPlan.Aggregate aggregate) {
+                    relation = aggregateScan(plan, scan, aggregate, query, trace);
+                    done = 1;
+                } else {
+                    relation = collect(plan, scan, query, trace);
+                }
+            }
+        }
+        for (int i = done; i < ops.size(); i++) {
+            relation = apply(ops.get(i), relation, plan.rex());
+        }
+        return relation;
+    }
+
+    // ---- joins ----
+
+    /**
+     * A hash join. The build side is evaluated whole; the probe side, where it is a table scan, is probed by the
+     * scan's own tasks on the nodes of its parts (every task reading the one build table), otherwise in one pass.
+     * SEMI and ANTI joins build on the right; otherwise a scan is probed rather than built when the other side is
+     * not a scan, and of two scans (or two computed inputs) the smaller side is built.
+     */
+    private Relation join(PhysicalPlan.Join join, QueryContext query, Consumer<TaskRecord> trace) {
+        boolean probeLeft = probeLeft(join);
+        PhysicalPlan probePlan = probeLeft ? join.left() : join.right();
+        PhysicalPlan buildPlan = probeLeft ? join.right() : join.left();
+        int[] probeKeys = probeLeft ? join.leftKeys() : join.rightKeys();
+        int[] buildKeys = probeLeft ? join.rightKeys() : join.leftKeys();
+        Relation build = evaluate(buildPlan, query, trace);
+        List<ColumnType> leftTypes = join.left().columns().stream().map(ResultColumn::type).toList();
+        List<ColumnType> rightTypes = join.right().columns().stream().map(ResultColumn::type).toList();
+        List<ColumnType> probeTypes = probeLeft ? leftTypes : rightTypes;
+        List<ColumnType> outputTypes = new ArrayList<>(leftTypes);
+        if (join.type().outputsRight()) {
+            outputTypes.addAll(rightTypes);
+        }
+        List<String> joinedNames = new ArrayList<>(join.left().columns().stream().map(ResultColumn::name).toList());
+        joinedNames.addAll(join.right().columns().stream().map(ResultColumn::name).toList());
+        Relation out = Relation.empty(outputTypes, join.names()).chargedTo(query.memory());
+        JoinProber.Output sink = (columns, rows) -> {
+            synchronized (out) {
+                out.append(columns, rows);
+            }
+        };
+        boolean keepBuild = probeLeft ? join.type().keepsUnmatchedRight() : join.type().keepsUnmatchedLeft();
+        JoinHashTable table = new JoinHashTable(build.array(), build.rows(), buildKeys, keepBuild, query.memory());
+        try {
+            Supplier<JoinProber> probers = () -> new JoinProber(table, join.type(), probeLeft, probeKeys,
+                    join.residual() == null ? null : new ExprCompiler(join.left().rex(), joinedNames)
+                            .compile(join.residual()), probeTypes, build.types(), sink);
+            if (probePlan.source() instanceof PhysicalPlan.Scan scan && probePlan.ops().isEmpty()) {
+                probeScan(probePlan, scan, probers, query, trace);
+            } else {
+                Relation probe = evaluate(probePlan, query, trace);
+                JoinProber prober = probers.get();
+                ColumnVector[] columns = probe.array();
+                int[] rows = new int[PROBE_BATCH_ROWS];
+                for (int from = 0; from < probe.rows(); from += PROBE_BATCH_ROWS) {
+                    int n = Math.min(PROBE_BATCH_ROWS, probe.rows() - from);
+                    for (int i = 0; i < n; i++) {
+                        rows[i] = from + i;
+                    }
+                    ColumnVector[] batch = new ColumnVector[columns.length];
+                    for (int c = 0; c < columns.length; c++) {
+                        batch[c] = columns[c].gather(rows, n);
+                    }
+                    prober.probe(batch, n);
+                }
+            }
+            probers.get().emitUnmatchedBuildRows();
+        } finally {
+            table.release();
+        }
+        return out;
+    }
+
+    private static final int PROBE_BATCH_ROWS = 4096;
+
+    /** Which side of a join is probed (the other is built), as {@link #join} and EXPLAIN decide it. */
+    static boolean probeLeftSide(PhysicalPlan.Join join) {
+        return probeLeft(join);
+    }
+
+    private static boolean probeLeft(PhysicalPlan.Join join) {
+        if (!join.type().outputsRight()) {
+            return true;
+        }
+        boolean leftScan = isPlainScan(join.left());
+        boolean rightScan = isPlainScan(join.right());
+        if (leftScan != rightScan) {
+            return leftScan;
+        }
+        return estimatedRows(join.left()) >= estimatedRows(join.right());
+    }
+
+    private static boolean isPlainScan(PhysicalPlan plan) {
+        return plan.source() instanceof PhysicalPlan.Scan && plan.ops().isEmpty();
+    }
+
+    /** Rows a plan may produce at most, from what storage knows (the table's rows), for choosing the build side. */
+    static long estimatedRows(PhysicalPlan plan) {
+        long rows = switch (plan.source()) {
+            case PhysicalPlan.Scan scan -> {
+                TableSnapshot s = scan.table().snapshot();
+                try (s) {
+                    yield s.rows();
+                }
+            }
+            case PhysicalPlan.Values values -> values.rows().size();
+            case PhysicalPlan.Rows r -> r.rows().size();
+            case PhysicalPlan.Join j -> {
+                long l = estimatedRows(j.left());
+                long r = estimatedRows(j.right());
+                yield j.leftKeys().length == 0 ? l * r : Math.max(l, r);
+            }
+        };
+        for (PhysicalPlan.Op op : plan.ops()) {
+            if (op instanceof PhysicalPlan.Aggregate a && a.keys().length == 0) {
+                rows = 1;
+            } else if (op instanceof PhysicalPlan.Sort sort && sort.fetch() >= 0) {
+                rows = Math.min(rows, sort.fetch());
+            }
+        }
+        return rows;
+    }
+
+    /** Probing by the scan's own materialize tasks, on the nodes of the probe side's parts. */
+    private void probeScan(PhysicalPlan plan, PhysicalPlan.Scan scan, Supplier<JoinProber> probers,
+                           QueryContext query, Consumer<TaskRecord> trace) {
+        ScanProgram program = new ScanProgram(scan, scan.outputs(), plan.rex(), batchRows);
+        try (TableSnapshot snapshot = scan.table().snapshot()) {
+            ScanPipeline.submit(executor, query, snapshot, program.ranges(), program.columns(true), part -> {
+                ScanProgram.Kernels kernels = program.kernels();
+                JoinProber prober = probers.get();
+                return (ctx, batch) -> {
+                    int n = kernels.apply(batch);
+                    if (n > 0) {
+                        prober.probe(kernels.results(), n);
+                    }
+                };
+            }, trace, partTargets).await();
+        }
     }
 
     private Relation apply(PhysicalPlan.Op op, Relation in, RexBuilder rex) {

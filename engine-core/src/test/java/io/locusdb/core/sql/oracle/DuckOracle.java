@@ -1,9 +1,11 @@
 package io.locusdb.core.sql.oracle;
 
+import io.locusdb.core.storage.load.TpchSchemas;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.type.ColumnType;
 import io.trino.tpch.LineItem;
+import io.trino.tpch.TpchEntity;
 import io.trino.tpch.TpchTable;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -95,6 +97,44 @@ public final class DuckOracle implements AutoCloseable {
             try (BufferedWriter out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
                 for (LineItem item : TpchTable.LINE_ITEM.createGenerator(sf, 1, 1)) {
                     out.write(item.toLine());
+                    out.write('\n');
+                }
+            }
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    /** Every TPC-H table at {@code sf} from the generator's rows, with the types LocusDB gives them. */
+    public void loadTpch(double sf) {
+        for (TpchTable<?> table : TpchTable.getTables()) {
+            Path file = writeTbl(table, sf);
+            Schema schema = TpchSchemas.schemaOf(table);
+            StringJoiner columns = new StringJoiner(", ");
+            for (ColumnDef c : schema.columns()) {
+                columns.add("'" + c.name() + "': '" + duckType(c.type()) + "'");
+            }
+            columns.add("'dummy': 'VARCHAR'");
+            execute("CREATE TABLE " + table.getTableName() + " AS SELECT * FROM read_csv('" + file.toAbsolutePath()
+                    + "', delim = '|', header = false, quote = '', escape = '', auto_detect = false, columns = {"
+                    + columns + "})");
+            execute("ALTER TABLE " + table.getTableName() + " DROP COLUMN dummy");
+        }
+    }
+
+    private static synchronized Path writeTbl(TpchTable<?> table, double sf) {
+        Path file = DATA_DIR.resolve(String.format(Locale.ROOT, "%s-sf%s.tbl", table.getTableName(), sf));
+        if (Files.exists(file)) {
+            return file;
+        }
+        try {
+            Files.createDirectories(DATA_DIR);
+            Path tmp = Files.createTempFile(DATA_DIR, file.getFileName().toString(), ".tmp");
+            try (BufferedWriter out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                for (TpchEntity row : table.createGenerator(sf, 1, 1)) {
+                    out.write(row.toLine());
                     out.write('\n');
                 }
             }
