@@ -54,6 +54,7 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.RelDecorrelator;
+import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.RelBuilder;
@@ -83,7 +84,9 @@ public final class SqlFrontEnd {
             CoreRules.FILTER_INTO_JOIN,
             CoreRules.JOIN_CONDITION_PUSH,
             CoreRules.JOIN_PUSH_EXPRESSIONS,
-            CoreRules.FILTER_PROJECT_TRANSPOSE);
+            CoreRules.FILTER_PROJECT_TRANSPOSE,
+            // Only the columns a join's consumers use are decoded below it.
+            CoreRules.PROJECT_JOIN_TRANSPOSE);
 
     /**
      * Simplify; then order the joins of each multi-way join by cost from the tables' row counts (Calcite's
@@ -202,6 +205,10 @@ public final class SqlFrontEnd {
             RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
             RelNode converted = DecimalText.apply(
                     RelDecorrelator.decorrelateQuery(converter.flattenTypes(root.rel, true), relBuilder));
+            if (hasJoin(converted)) {
+                // Each join input keeps only the columns used above it, so scans decode no more than that.
+                converted = new RelFieldTrimmer(validator, relBuilder).trim(converted);
+            }
             hep.setRoot(root.withRel(converted).project());
             RelNode simplified = hep.findBestExp();
             checkSupported(simplified);
@@ -326,6 +333,18 @@ public final class SqlFrontEnd {
                 super.visit(node, ordinal, parent);
             }
         }.go(plan);
+    }
+
+    private static boolean hasJoin(RelNode node) {
+        if (node instanceof Join) {
+            return true;
+        }
+        for (RelNode input : node.getInputs()) {
+            if (hasJoin(input)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static final Set<JoinRelType> SUPPORTED_JOINS = EnumSet.of(JoinRelType.INNER, JoinRelType.LEFT,

@@ -79,10 +79,17 @@ public final class ExplainWriter {
         lines.add(indent + "HashJoin " + join.type() + " on " + (keys.isEmpty() ? "(no equality: every pair)"
                 : String.join(" AND ", keys)) + (join.residual() == null ? "" : "; residual "
                 + new ExprCompiler(join.left().rex(), joined).compile(join.residual())));
-        lines.add(indent + "  build: " + (probeLeft ? "right" : "left") + " input, one hash table read by every"
-                + " probe task; probe: " + (probeLeft ? "left" : "right") + " input, " + (scanProbe
-                ? "by the scan's " + MaterializeJob.TASK_CLASS + " tasks on the nodes of its parts"
-                : "in one pass over its rows"));
+        if (QueryRunner.coPartitionKey(join) >= 0) {
+            lines.add(indent + "  co-partitioned (table group " + ((PhysicalPlan.Scan) join.left().source()).table()
+                    .group() + "): per table-group part, the " + (probeLeft ? "right" : "left") + " input's part is"
+                    + " built (" + QueryRunner.JOIN_BUILD_TASK_CLASS + " task) and the " + (probeLeft ? "left" : "right")
+                    + " input's part probes it, both on the part's node; no row crosses nodes");
+        } else {
+            lines.add(indent + "  build: " + (probeLeft ? "right" : "left") + " input, one hash table read by every"
+                    + " probe task; probe: " + (probeLeft ? "left" : "right") + " input, " + (scanProbe
+                    ? "by the scan's " + MaterializeJob.TASK_CLASS + " tasks on the nodes of its parts"
+                    : "in one pass over its rows"));
+        }
         lines.add(indent + "  left:");
         explain(join.left(), batchRows, indent + "    ", lines);
         lines.add(indent + "  right:");

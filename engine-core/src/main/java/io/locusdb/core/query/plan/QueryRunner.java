@@ -25,8 +25,11 @@ import io.locusdb.core.result.BatchSource;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.result.ResultColumn;
+import io.locusdb.core.storage.table.PartitionSpec;
+import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
+import io.locusdb.core.storage.table.TableVersion;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
 import java.util.ArrayList;
@@ -35,6 +38,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 
@@ -135,6 +139,14 @@ public final class QueryRunner {
      * not a scan, and of two scans (or two computed inputs) the smaller side is built.
      */
     private Relation join(PhysicalPlan.Join join, QueryContext query, Consumer<TaskRecord> trace) {
+        if (coPartitionKey(join) >= 0) {
+            return coPartitionedJoin(join, query, trace);
+        }
+        return joinAcrossParts(join, query, trace);
+    }
+
+    /** The general hash join: one build table for every probe task. */
+    private Relation joinAcrossParts(PhysicalPlan.Join join, QueryContext query, Consumer<TaskRecord> trace) {
         boolean probeLeft = probeLeft(join);
         PhysicalPlan probePlan = probeLeft ? join.left() : join.right();
         PhysicalPlan buildPlan = probeLeft ? join.right() : join.left();
@@ -189,6 +201,146 @@ public final class QueryRunner {
     }
 
     private static final int PROBE_BATCH_ROWS = 4096;
+    public static final String JOIN_BUILD_TASK_CLASS = "join-build";
+
+    /**
+     * The key pair on which both sides of the join are partitioned alike, or -1: both sides plain scans of tables
+     * of one table group, with the same partitioning (HASH, or RANGE with the same bounds) and part count, joined
+     * on the group's partition column. Such a join runs per table-group part, on that part's node.
+     */
+    static int coPartitionKey(PhysicalPlan.Join join) {
+        if (!isPlainScan(join.left()) || !isPlainScan(join.right())) {
+            return -1;
+        }
+        Table left = ((PhysicalPlan.Scan) join.left().source()).table();
+        Table right = ((PhysicalPlan.Scan) join.right().source()).table();
+        if (left.group() == null || !left.group().equals(right.group()) || left == right) {
+            return -1;
+        }
+        TableVersion lv = left.version();
+        TableVersion rv = right.version();
+        boolean alike = lv.parts().size() == rv.parts().size() && lv.parts().size() > 1 && switch (lv.spec()) {
+            case PartitionSpec.Hash h -> rv.spec() instanceof PartitionSpec.Hash;
+            case PartitionSpec.Range r -> rv.spec() instanceof PartitionSpec.Range
+                    && lv.rangeBounds().equals(rv.rangeBounds());
+            default -> false;
+        };
+        if (!alike) {
+            return -1;
+        }
+        int leftColumn = left.schema().indexOf(lv.spec().column());
+        int rightColumn = right.schema().indexOf(rv.spec().column());
+        List<RexNode> leftOutputs = ((PhysicalPlan.Scan) join.left().source()).outputs();
+        List<RexNode> rightOutputs = ((PhysicalPlan.Scan) join.right().source()).outputs();
+        for (int k = 0; k < join.leftKeys().length; k++) {
+            if (leftOutputs.get(join.leftKeys()[k]) instanceof RexInputRef l && l.getIndex() == leftColumn
+                    && rightOutputs.get(join.rightKeys()[k]) instanceof RexInputRef r
+                    && r.getIndex() == rightColumn) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * A join of co-partitioned tables, per table-group part: the build side's part p is collected and its hash
+     * table built by a task on p's node, then the probe side's part p, on the same node, probes only that table. No
+     * row crosses nodes. (The parts may have moved apart since the check; then each task still reads its own part,
+     * only not locally.)
+     */
+    private Relation coPartitionedJoin(PhysicalPlan.Join join, QueryContext query, Consumer<TaskRecord> trace) {
+        boolean probeLeft = probeLeft(join);
+        PhysicalPlan probePlan = probeLeft ? join.left() : join.right();
+        PhysicalPlan buildPlan = probeLeft ? join.right() : join.left();
+        int[] probeKeys = probeLeft ? join.leftKeys() : join.rightKeys();
+        int[] buildKeys = probeLeft ? join.rightKeys() : join.leftKeys();
+        PhysicalPlan.Scan buildScan = (PhysicalPlan.Scan) buildPlan.source();
+        PhysicalPlan.Scan probeScan = (PhysicalPlan.Scan) probePlan.source();
+        List<ColumnType> leftTypes = join.left().columns().stream().map(ResultColumn::type).toList();
+        List<ColumnType> rightTypes = join.right().columns().stream().map(ResultColumn::type).toList();
+        List<ColumnType> outputTypes = new ArrayList<>(leftTypes);
+        if (join.type().outputsRight()) {
+            outputTypes.addAll(rightTypes);
+        }
+        List<String> joinedNames = new ArrayList<>(join.left().columns().stream().map(ResultColumn::name).toList());
+        joinedNames.addAll(join.right().columns().stream().map(ResultColumn::name).toList());
+        Relation out = Relation.empty(outputTypes, join.names()).chargedTo(query.memory());
+        JoinProber.Output sink = (columns, rows) -> {
+            synchronized (out) {
+                out.append(columns, rows);
+            }
+        };
+        boolean keepBuild = probeLeft ? join.type().keepsUnmatchedRight() : join.type().keepsUnmatchedLeft();
+        ScanProgram buildProgram = new ScanProgram(buildScan, buildScan.outputs(), buildPlan.rex(), batchRows);
+        ScanProgram probeProgram = new ScanProgram(probeScan, probeScan.outputs(), probePlan.rex(), batchRows);
+        try (TableSnapshot buildSnapshot = buildScan.table().snapshot();
+             TableSnapshot probeSnapshot = probeScan.table().snapshot()) {
+            int parts = buildSnapshot.parts().size();
+            if (probeSnapshot.parts().size() != parts) {
+                // Repartitioned between the check and the snapshots: the general join is always right.
+                return joinAcrossParts(join, query, trace);
+            }
+            Relation[] builds = new Relation[parts];
+            for (int p = 0; p < parts; p++) {
+                builds[p] = Relation.empty(buildProgram.outputTypes(), buildScan.names()).chargedTo(query.memory());
+            }
+            ScanPipeline.submit(executor, query, buildSnapshot, buildProgram.ranges(), buildProgram.columns(true),
+                    part -> {
+                        ScanProgram.Kernels kernels = buildProgram.kernels();
+                        Relation target = builds[part];
+                        return (ctx, batch) -> {
+                            int n = kernels.apply(batch);
+                            if (n > 0) {
+                                synchronized (target) {
+                                    target.append(List.of(kernels.results()), n);
+                                }
+                            }
+                        };
+                    }, trace, partTargets).await();
+            JoinHashTable[] tables = new JoinHashTable[parts];
+            TaskClass buildClass = executor.taskClass(JOIN_BUILD_TASK_CLASS);
+            TaskGraph graph = new TaskGraph("join build");
+            TaskGraph.Node root = graph.root(buildClass, TaskGraph.ANY_NODE, ctx -> { });
+            for (int p = 0; p < parts; p++) {
+                int part = p;
+                int node = buildSnapshot.parts().get(p).homeNode();
+                graph.node(buildClass, node, ctx -> {
+                    tables[part] = new JoinHashTable(builds[part].array(), builds[part].rows(), buildKeys, keepBuild,
+                            query.memory());
+                    trace.accept(new TaskRecord(JOIN_BUILD_TASK_CLASS, part, node, ctx.node(), ctx.stolen(),
+                            builds[part].rows()));
+                }, root);
+            }
+            try {
+                executor.submit(graph, query).await();
+                ScanPipeline.submit(executor, query, probeSnapshot, probeProgram.ranges(), probeProgram.columns(true),
+                        part -> {
+                            ScanProgram.Kernels kernels = probeProgram.kernels();
+                            JoinProber prober = new JoinProber(tables[part], join.type(), probeLeft, probeKeys,
+                                    join.residual() == null ? null : new ExprCompiler(join.left().rex(), joinedNames)
+                                            .compile(join.residual()), probeProgram.outputTypes(),
+                                    builds[part].types(), sink);
+                            return (ctx, batch) -> {
+                                int n = kernels.apply(batch);
+                                if (n > 0) {
+                                    prober.probe(kernels.results(), n);
+                                }
+                            };
+                        }, trace, partTargets).await();
+                for (int p = 0; p < parts; p++) {
+                    new JoinProber(tables[p], join.type(), probeLeft, probeKeys, null, probeProgram.outputTypes(),
+                            builds[p].types(), sink).emitUnmatchedBuildRows();
+                }
+            } finally {
+                for (JoinHashTable table : tables) {
+                    if (table != null) {
+                        table.release();
+                    }
+                }
+            }
+        }
+        return out;
+    }
 
     /** Which side of a join is probed (the other is built), as {@link #join} and EXPLAIN decide it. */
     static boolean probeLeftSide(PhysicalPlan.Join join) {

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 import io.locusdb.core.LocusDB;
 import io.locusdb.core.Session;
 import io.locusdb.core.result.QueryResult;
+import java.math.BigDecimal;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -155,6 +157,30 @@ class TpchJoinOracleTest {
         if (duck != null) {
             duck.close();
         }
+    }
+
+    /** Joins of orders and lineitem on the order key: co-partitioned (one table group, same range bounds). */
+    static final Map<String, String> CO_PARTITIONED = new LinkedHashMap<>();
+
+    static {
+        for (String type : new String[] {"JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN"}) {
+            CO_PARTITIONED.put(type, "SELECT o_orderstatus, l_linestatus, count(*), count(o_orderkey),"
+                    + " count(l_orderkey), sum(l_quantity) FROM orders " + type + " lineitem ON o_orderkey = l_orderkey"
+                    + " AND l_linenumber = 1 AND o_orderstatus = 'F' GROUP BY o_orderstatus, l_linestatus");
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> coPartitionedJoinsAgreeWithDuckDB() {
+        Stream<DynamicTest> joins = CO_PARTITIONED.entrySet().stream().map(q -> dynamicTest(q.getKey(),
+                () -> ResultComparison.assertAgrees(session, duck, q.getValue(), false)));
+        // The adaptive-placement paper's query type (c): an equi-join on the ID, prepared once, run with parameters.
+        DynamicTest typeC = dynamicTest("query type (c), prepared", () -> ResultComparison.assertAgreesPrepared(
+                session, duck, "SELECT count(*), sum(l_extendedprice) FROM orders JOIN lineitem"
+                        + " ON o_orderkey = l_orderkey WHERE l_quantity BETWEEN ? AND ?", false,
+                List.of(new Object[] {new BigDecimal("5"), new BigDecimal("20")},
+                        new Object[] {new BigDecimal("49"), new BigDecimal("50")})));
+        return Stream.concat(joins, Stream.of(typeC));
     }
 
     @TestFactory
