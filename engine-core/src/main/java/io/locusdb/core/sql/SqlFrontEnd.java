@@ -1,7 +1,9 @@
 package io.locusdb.core.sql;
 
 import io.locusdb.core.storage.table.Catalog;
+import java.util.Collections;
 import java.util.EnumSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
@@ -45,8 +47,13 @@ import org.apache.calcite.runtime.CalciteException;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlExplain;
+import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.SqlWithItem;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -295,11 +302,27 @@ public final class SqlFrontEnd {
 
     /** Constructs this version cannot execute, found on the parse tree so the error can point at them. */
     private static void rejectUnsupported(SqlNode parsed) {
+        // Queries in FROM (derived tables, WITH) are relations and run; any other nested query is a subquery in an
+        // expression (IN, EXISTS, scalar), which this version does not run yet. Parents are visited before their
+        // operands, so a SELECT's FROM items are known before they are reached.
+        Set<SqlNode> relations = Collections.newSetFromMap(new IdentityHashMap<>());
+        markRelation(parsed, relations);
         parsed.accept(new SqlBasicVisitor<Void>() {
             @Override
             public Void visit(SqlCall call) {
-                // Subqueries in expressions (IN, EXISTS, scalar) are refused on the plan, where they stay
-                // RexSubQuery; derived tables in FROM and WITH are plain relations and run.
+                if (call instanceof SqlSelect select) {
+                    if (!relations.contains(select)) {
+                        throw unsupported(call.getParserPosition(), "subqueries in expressions (IN, EXISTS, scalar"
+                                + " subqueries) are not supported yet; derived tables in FROM and WITH are");
+                    }
+                    markRelation(select.getFrom(), relations);
+                }
+                if (call instanceof SqlWith with) {
+                    for (SqlNode item : with.withList) {
+                        markRelation(((SqlWithItem) item).query, relations);
+                    }
+                    markRelation(with.body, relations);
+                }
                 switch (call.getKind()) {
                     case UNION, INTERSECT, EXCEPT -> throw unsupported(call.getParserPosition(),
                             call.getKind() + " is not supported yet");
@@ -311,6 +334,27 @@ public final class SqlFrontEnd {
                 return super.visit(call);
             }
         });
+    }
+
+    /** Marks the queries that {@code node}, a query or a FROM item, consists of as relations. */
+    private static void markRelation(SqlNode node, Set<SqlNode> relations) {
+        switch (node) {
+            case null -> {
+            }
+            case SqlSelect select -> relations.add(select);
+            case SqlOrderBy orderBy -> {
+                relations.add(orderBy);
+                markRelation(orderBy.query, relations);
+            }
+            case SqlWith with -> relations.add(with);
+            case SqlJoin join -> {
+                markRelation(join.getLeft(), relations);
+                markRelation(join.getRight(), relations);
+            }
+            case SqlCall call when call.getKind() == SqlKind.AS -> markRelation(call.operand(0), relations);
+            default -> {
+            }
+        }
     }
 
     /** The plan may only hold the operators the physical planner executes; anything else is named. */

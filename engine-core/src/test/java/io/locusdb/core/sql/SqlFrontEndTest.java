@@ -90,12 +90,10 @@ class SqlFrontEndTest {
 
     @Test
     void unsupported_sql_says_precisely_what_is_unsupported() {
-        assertThatThrownBy(() -> sql.plan("SELECT * FROM lineitem JOIN orders ON l_orderkey = o_orderkey"))
-                .isInstanceOfSatisfying(LocusSqlException.class, e -> {
-                    assertThat(e.sqlState()).isEqualTo("0A000");
-                    assertThat(e.getMessage()).contains("joins");
-                    assertThat(e.hasPosition()).isTrue();
-                });
+        assertThat(sql.plan("SELECT l_orderkey, o_orderdate FROM lineitem JOIN orders ON l_orderkey = o_orderkey")
+                .planText()).contains("Join");
+        assertThat(sql.plan("SELECT x FROM (SELECT l_orderkey AS x FROM lineitem) t").planText())
+                .contains("TableScan");
         assertThatThrownBy(() -> sql.plan("SELECT l_orderkey FROM lineitem UNION SELECT o_orderkey FROM orders"))
                 .isInstanceOfSatisfying(LocusSqlException.class, e -> assertThat(e.getMessage())
                         .contains("UNION"));
