@@ -24,9 +24,11 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
     /**
      * A hash join of two plans on {@code leftKeys[i] = rightKeys[i]} (NULL keys never match) and the
      * {@code residual} condition over the joined row (left columns, then right; null when there is none).
+     * {@code leftRows} and {@code rightRows} are the planner's estimates of the inputs' rows (table row counts and
+     * filter selectivities), which choose the build side.
      */
     public record Join(PhysicalPlan left, PhysicalPlan right, JoinType type, int[] leftKeys, int[] rightKeys,
-                       RexNode residual, List<String> names) implements Source {
+                       RexNode residual, List<String> names, double leftRows, double rightRows) implements Source {
     }
 
     /**

@@ -26,6 +26,7 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
@@ -161,9 +162,16 @@ public final class PhysicalPlanner {
         RexNode rest = residual.isEmpty() ? null : RexUtil.composeConjunction(rex, residual);
         PhysicalPlan left = planTree(join.getLeft(), columns(join.getLeft(), List.of()), binder, resolve);
         PhysicalPlan right = planTree(join.getRight(), columns(join.getRight(), List.of()), binder, resolve);
+        RelMetadataQuery metadata = join.getCluster().getMetadataQuery();
         return new PhysicalPlan.Join(left, right, type, leftKeys.stream().mapToInt(Integer::intValue).toArray(),
                 rightKeys.stream().mapToInt(Integer::intValue).toArray(), rest,
-                join.getRowType().getFieldNames());
+                join.getRowType().getFieldNames(), estimate(metadata, join.getLeft()),
+                estimate(metadata, join.getRight()));
+    }
+
+    private static double estimate(RelMetadataQuery metadata, RelNode input) {
+        Double rows = metadata.getRowCount(input);
+        return rows == null || rows.isNaN() ? Double.MAX_VALUE : rows;
     }
 
     /** The result columns of a plan: the statement's names, LocusDB's types. */

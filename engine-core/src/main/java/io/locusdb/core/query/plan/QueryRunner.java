@@ -18,6 +18,7 @@ import io.locusdb.core.query.TaskRecord;
 import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.query.agg.GroupTable;
 import io.locusdb.core.query.agg.StringIds;
+import io.locusdb.core.query.expr.Expr;
 import io.locusdb.core.query.expr.ExprCompiler;
 import io.locusdb.core.query.join.JoinHashTable;
 import io.locusdb.core.query.join.JoinProber;
@@ -153,27 +154,13 @@ public final class QueryRunner {
         int[] probeKeys = probeLeft ? join.leftKeys() : join.rightKeys();
         int[] buildKeys = probeLeft ? join.rightKeys() : join.leftKeys();
         Relation build = evaluate(buildPlan, query, trace);
-        List<ColumnType> leftTypes = join.left().columns().stream().map(ResultColumn::type).toList();
-        List<ColumnType> rightTypes = join.right().columns().stream().map(ResultColumn::type).toList();
-        List<ColumnType> probeTypes = probeLeft ? leftTypes : rightTypes;
-        List<ColumnType> outputTypes = new ArrayList<>(leftTypes);
-        if (join.type().outputsRight()) {
-            outputTypes.addAll(rightTypes);
-        }
-        List<String> joinedNames = new ArrayList<>(join.left().columns().stream().map(ResultColumn::name).toList());
-        joinedNames.addAll(join.right().columns().stream().map(ResultColumn::name).toList());
-        Relation out = Relation.empty(outputTypes, join.names()).chargedTo(query.memory());
-        JoinProber.Output sink = (columns, rows) -> {
-            synchronized (out) {
-                out.append(columns, rows);
-            }
-        };
+        JoinOutput output = new JoinOutput(join, query);
+        List<ColumnType> probeTypes = probeLeft ? output.leftTypes : output.rightTypes;
         boolean keepBuild = probeLeft ? join.type().keepsUnmatchedRight() : join.type().keepsUnmatchedLeft();
         JoinHashTable table = new JoinHashTable(build.array(), build.rows(), buildKeys, keepBuild, query.memory());
         try {
             Supplier<JoinProber> probers = () -> new JoinProber(table, join.type(), probeLeft, probeKeys,
-                    join.residual() == null ? null : new ExprCompiler(join.left().rex(), joinedNames)
-                            .compile(join.residual()), probeTypes, build.types(), sink);
+                    output.residual(), probeTypes, build.types(), output.sink);
             if (probePlan.source() instanceof PhysicalPlan.Scan scan && probePlan.ops().isEmpty()) {
                 probeScan(probePlan, scan, probers, query, trace);
             } else {
@@ -197,7 +184,42 @@ public final class QueryRunner {
         } finally {
             table.release();
         }
-        return out;
+        return output.relation;
+    }
+
+    /** Where a join's rows go: one relation (left columns, then right), appended to by every probing task. */
+    private static final class JoinOutput {
+        final PhysicalPlan.Join join;
+        final List<ColumnType> leftTypes;
+        final List<ColumnType> rightTypes;
+        final List<String> joinedNames;
+        final Relation relation;
+        final JoinProber.Output sink;
+
+        JoinOutput(PhysicalPlan.Join join, QueryContext query) {
+            this.join = join;
+            this.leftTypes = join.left().columns().stream().map(ResultColumn::type).toList();
+            this.rightTypes = join.right().columns().stream().map(ResultColumn::type).toList();
+            List<ColumnType> outputTypes = new ArrayList<>(leftTypes);
+            if (join.type().outputsRight()) {
+                outputTypes.addAll(rightTypes);
+            }
+            List<String> names = new ArrayList<>(join.left().columns().stream().map(ResultColumn::name).toList());
+            names.addAll(join.right().columns().stream().map(ResultColumn::name).toList());
+            this.joinedNames = names;
+            this.relation = Relation.empty(outputTypes, join.names()).chargedTo(query.memory());
+            this.sink = (columns, rows) -> {
+                synchronized (relation) {
+                    relation.append(columns, rows);
+                }
+            };
+        }
+
+        /** The residual compiled for one task (expressions keep buffers), or null. */
+        Expr residual() {
+            return join.residual() == null ? null
+                    : new ExprCompiler(join.left().rex(), joinedNames).compile(join.residual());
+        }
     }
 
     private static final int PROBE_BATCH_ROWS = 4096;
@@ -256,20 +278,7 @@ public final class QueryRunner {
         int[] buildKeys = probeLeft ? join.rightKeys() : join.leftKeys();
         PhysicalPlan.Scan buildScan = (PhysicalPlan.Scan) buildPlan.source();
         PhysicalPlan.Scan probeScan = (PhysicalPlan.Scan) probePlan.source();
-        List<ColumnType> leftTypes = join.left().columns().stream().map(ResultColumn::type).toList();
-        List<ColumnType> rightTypes = join.right().columns().stream().map(ResultColumn::type).toList();
-        List<ColumnType> outputTypes = new ArrayList<>(leftTypes);
-        if (join.type().outputsRight()) {
-            outputTypes.addAll(rightTypes);
-        }
-        List<String> joinedNames = new ArrayList<>(join.left().columns().stream().map(ResultColumn::name).toList());
-        joinedNames.addAll(join.right().columns().stream().map(ResultColumn::name).toList());
-        Relation out = Relation.empty(outputTypes, join.names()).chargedTo(query.memory());
-        JoinProber.Output sink = (columns, rows) -> {
-            synchronized (out) {
-                out.append(columns, rows);
-            }
-        };
+        JoinOutput output = new JoinOutput(join, query);
         boolean keepBuild = probeLeft ? join.type().keepsUnmatchedRight() : join.type().keepsUnmatchedLeft();
         ScanProgram buildProgram = new ScanProgram(buildScan, buildScan.outputs(), buildPlan.rex(), batchRows);
         ScanProgram probeProgram = new ScanProgram(probeScan, probeScan.outputs(), probePlan.rex(), batchRows);
@@ -317,9 +326,7 @@ public final class QueryRunner {
                         part -> {
                             ScanProgram.Kernels kernels = probeProgram.kernels();
                             JoinProber prober = new JoinProber(tables[part], join.type(), probeLeft, probeKeys,
-                                    join.residual() == null ? null : new ExprCompiler(join.left().rex(), joinedNames)
-                                            .compile(join.residual()), probeProgram.outputTypes(),
-                                    builds[part].types(), sink);
+                                    output.residual(), probeProgram.outputTypes(), builds[part].types(), output.sink);
                             return (ctx, batch) -> {
                                 int n = kernels.apply(batch);
                                 if (n > 0) {
@@ -329,7 +336,7 @@ public final class QueryRunner {
                         }, trace, partTargets).await();
                 for (int p = 0; p < parts; p++) {
                     new JoinProber(tables[p], join.type(), probeLeft, probeKeys, null, probeProgram.outputTypes(),
-                            builds[p].types(), sink).emitUnmatchedBuildRows();
+                            builds[p].types(), output.sink).emitUnmatchedBuildRows();
                 }
             } finally {
                 for (JoinHashTable table : tables) {
@@ -339,7 +346,7 @@ public final class QueryRunner {
                 }
             }
         }
-        return out;
+        return output.relation;
     }
 
     /** Which side of a join is probed (the other is built), as {@link #join} and EXPLAIN decide it. */
@@ -351,43 +358,20 @@ public final class QueryRunner {
         if (!join.type().outputsRight()) {
             return true;
         }
+        // The smaller input is built. Within a factor of two, a table scan is probed rather than built: its own
+        // tasks probe on the nodes of its parts, where building would first collect it.
+        double left = join.leftRows();
+        double right = join.rightRows();
         boolean leftScan = isPlainScan(join.left());
         boolean rightScan = isPlainScan(join.right());
-        if (leftScan != rightScan) {
+        if (leftScan != rightScan && Math.max(left, right) <= 2 * Math.min(left, right)) {
             return leftScan;
         }
-        return estimatedRows(join.left()) >= estimatedRows(join.right());
+        return left >= right;
     }
 
     private static boolean isPlainScan(PhysicalPlan plan) {
         return plan.source() instanceof PhysicalPlan.Scan && plan.ops().isEmpty();
-    }
-
-    /** Rows a plan may produce at most, from what storage knows (the table's rows), for choosing the build side. */
-    static long estimatedRows(PhysicalPlan plan) {
-        long rows = switch (plan.source()) {
-            case PhysicalPlan.Scan scan -> {
-                TableSnapshot s = scan.table().snapshot();
-                try (s) {
-                    yield s.rows();
-                }
-            }
-            case PhysicalPlan.Values values -> values.rows().size();
-            case PhysicalPlan.Rows r -> r.rows().size();
-            case PhysicalPlan.Join j -> {
-                long l = estimatedRows(j.left());
-                long r = estimatedRows(j.right());
-                yield j.leftKeys().length == 0 ? l * r : Math.max(l, r);
-            }
-        };
-        for (PhysicalPlan.Op op : plan.ops()) {
-            if (op instanceof PhysicalPlan.Aggregate a && a.keys().length == 0) {
-                rows = 1;
-            } else if (op instanceof PhysicalPlan.Sort sort && sort.fetch() >= 0) {
-                rows = Math.min(rows, sort.fetch());
-            }
-        }
-        return rows;
     }
 
     /** Probing by the scan's own materialize tasks, on the nodes of the probe side's parts. */

@@ -4,7 +4,6 @@ import io.locusdb.core.storage.load.TpchSchemas;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.type.ColumnType;
-import io.trino.tpch.LineItem;
 import io.trino.tpch.TpchEntity;
 import io.trino.tpch.TpchTable;
 import java.io.BufferedWriter;
@@ -86,25 +85,8 @@ public final class DuckOracle implements AutoCloseable {
      * The generator's lineitem rows at {@code sf} as a {@code .tbl} file (each line ends with a '|'), written once
      * and reused by later runs.
      */
-    static synchronized Path writeLineitemTbl(double sf) {
-        Path file = DATA_DIR.resolve(String.format(Locale.ROOT, "lineitem-sf%s.tbl", sf));
-        if (Files.exists(file)) {
-            return file;
-        }
-        try {
-            Files.createDirectories(DATA_DIR);
-            Path tmp = Files.createTempFile(DATA_DIR, file.getFileName().toString(), ".tmp");
-            try (BufferedWriter out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                for (LineItem item : TpchTable.LINE_ITEM.createGenerator(sf, 1, 1)) {
-                    out.write(item.toLine());
-                    out.write('\n');
-                }
-            }
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            return file;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
+    static Path writeLineitemTbl(double sf) {
+        return writeTbl(TpchTable.LINE_ITEM, sf);
     }
 
     /** Every TPC-H table at {@code sf} from the generator's rows, with the types LocusDB gives them. */
