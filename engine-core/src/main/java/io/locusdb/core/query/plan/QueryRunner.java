@@ -358,16 +358,14 @@ public final class QueryRunner {
         if (!join.type().outputsRight()) {
             return true;
         }
-        // The smaller input is built. Within a factor of two, a table scan is probed rather than built: its own
-        // tasks probe on the nodes of its parts, where building would first collect it.
-        double left = join.leftRows();
-        double right = join.rightRows();
+        // A table scan is probed rather than built: its own tasks probe on the nodes of its parts, in parallel,
+        // where a computed input is probed in one pass. Otherwise the input estimated smaller is built.
         boolean leftScan = isPlainScan(join.left());
         boolean rightScan = isPlainScan(join.right());
-        if (leftScan != rightScan && Math.max(left, right) <= 2 * Math.min(left, right)) {
+        if (leftScan != rightScan) {
             return leftScan;
         }
-        return left >= right;
+        return join.leftRows() >= join.rightRows();
     }
 
     private static boolean isPlainScan(PhysicalPlan plan) {
