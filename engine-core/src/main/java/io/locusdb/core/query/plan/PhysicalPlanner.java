@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
@@ -35,6 +36,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.util.ImmutableBitSet;
 
 /**
  * Calcite's simplified logical plan to a {@link PhysicalPlan}: a chain of single-input operators over a table scan,
@@ -162,11 +164,68 @@ public final class PhysicalPlanner {
         RexNode rest = residual.isEmpty() ? null : RexUtil.composeConjunction(rex, residual);
         PhysicalPlan left = planTree(join.getLeft(), columns(join.getLeft(), List.of()), binder, resolve);
         PhysicalPlan right = planTree(join.getRight(), columns(join.getRight(), List.of()), binder, resolve);
+        if (type == JoinType.INNER && rest != null) {
+            // (a1 AND b1) OR (a2 AND b2) over both sides implies (a1 OR a2) on the left and (b1 OR b2) on the
+            // right: filters each side can apply before the join (TPC-H Q19), the residual still decides.
+            left = withFilter(left, sideFilter(rest, 0, leftFields.size(), rex));
+            right = withFilter(right, sideFilter(rest, leftFields.size(), rightFields.size(), rex));
+        }
         RelMetadataQuery metadata = join.getCluster().getMetadataQuery();
         return new PhysicalPlan.Join(left, right, type, leftKeys.stream().mapToInt(Integer::intValue).toArray(),
                 rightKeys.stream().mapToInt(Integer::intValue).toArray(), rest,
                 join.getRowType().getFieldNames(), estimate(metadata, join.getLeft()),
                 estimate(metadata, join.getRight()));
+    }
+
+    /**
+     * What every OR branch of the condition's conjuncts asks of the columns {@code [from, from + count)} alone, over
+     * those columns (shifted to start at 0); null when some branch asks nothing of them.
+     */
+    static RexNode sideFilter(RexNode condition, int from, int count, RexBuilder rex) {
+        List<RexNode> derived = new ArrayList<>();
+        for (RexNode conjunct : RelOptUtil.conjunctions(condition)) {
+            List<RexNode> disjuncts = RelOptUtil.disjunctions(conjunct);
+            if (disjuncts.size() < 2) {
+                continue;
+            }
+            List<RexNode> branches = new ArrayList<>();
+            for (RexNode branch : disjuncts) {
+                List<RexNode> own = new ArrayList<>();
+                for (RexNode term : RelOptUtil.conjunctions(branch)) {
+                    ImmutableBitSet refs = RelOptUtil.InputFinder.bits(term);
+                    if (!refs.isEmpty() && refs.nextSetBit(0) >= from && refs.length() <= from + count
+                            && RexUtil.isDeterministic(term)) {
+                        own.add(RexUtil.shift(term, -from));
+                    }
+                }
+                if (own.isEmpty()) {
+                    branches = null;
+                    break;
+                }
+                branches.add(RexUtil.composeConjunction(rex, own));
+            }
+            if (branches != null) {
+                derived.add(RexUtil.composeDisjunction(rex, branches));
+            }
+        }
+        return derived.isEmpty() ? null : RexUtil.composeConjunction(rex, derived);
+    }
+
+    /** The plan with one more filter on its output: folded into a plain scan, else an operator on top. */
+    private static PhysicalPlan withFilter(PhysicalPlan plan, RexNode filter) {
+        if (filter == null) {
+            return plan;
+        }
+        if (plan.source() instanceof PhysicalPlan.Scan scan && plan.ops().isEmpty()) {
+            RexNode over = substitute(filter, scan.outputs());
+            RexNode condition = scan.condition() == null ? over
+                    : RexUtil.composeConjunction(plan.rex(), List.of(scan.condition(), over));
+            return new PhysicalPlan(new PhysicalPlan.Scan(scan.table(), condition, scan.outputs(), scan.names()),
+                    plan.ops(), plan.columns(), plan.rex());
+        }
+        List<PhysicalPlan.Op> ops = new ArrayList<>(plan.ops());
+        ops.add(new PhysicalPlan.Filter(filter));
+        return new PhysicalPlan(plan.source(), ops, plan.columns(), plan.rex());
     }
 
     private static double estimate(RelMetadataQuery metadata, RelNode input) {

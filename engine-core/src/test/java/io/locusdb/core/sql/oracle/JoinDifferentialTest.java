@@ -123,7 +123,13 @@ class JoinDifferentialTest {
                 "SELECT a.id, b.id FROM j0 a JOIN j1 b ON a.d = b.d",
                 "SELECT a.id, b.id FROM j0 a JOIN j1 b ON a.k = b.id",
                 "SELECT a.id, b.k FROM j3 a LEFT JOIN (SELECT k, count(*) AS c FROM j2 GROUP BY k) b ON a.k = b.k",
-                "SELECT a.id FROM j3 a JOIN j2 b ON a.k = b.k WHERE b.s IS NULL OR a.s = 'a'")
+                "SELECT a.id FROM j3 a JOIN j2 b ON a.k = b.k WHERE b.s IS NULL OR a.s = 'a'",
+                // OR branches over both sides: each side is filtered by what every branch asks of it first.
+                "SELECT a.id, b.id FROM j0 a, j1 b WHERE (a.k = b.k AND a.grp = 1 AND b.s = 'a')"
+                        + " OR (a.k = b.k AND a.grp = 2 AND b.d > 0)",
+                "SELECT a.id, b.id FROM j0 a JOIN j2 b ON a.k = b.k AND ((a.s = 'b' AND b.grp < 2)"
+                        + " OR (a.s IS NULL AND b.grp IS NULL) OR a.d > b.d)",
+                "SELECT count(*) FROM j0 a JOIN j1 b ON a.grp = b.grp WHERE (a.k < 3 AND b.k > 5) OR (a.k > 8)")
                 .map(sql -> dynamicTest(sql, () -> ResultComparison.assertAgrees(session, duck, sql, false)));
     }
 
