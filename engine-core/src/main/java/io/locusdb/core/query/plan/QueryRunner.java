@@ -164,21 +164,7 @@ public final class QueryRunner {
             if (probePlan.source() instanceof PhysicalPlan.Scan scan && probePlan.ops().isEmpty()) {
                 probeScan(probePlan, scan, probers, query, trace);
             } else {
-                Relation probe = evaluate(probePlan, query, trace);
-                JoinProber prober = probers.get();
-                ColumnVector[] columns = probe.array();
-                int[] rows = new int[PROBE_BATCH_ROWS];
-                for (int from = 0; from < probe.rows(); from += PROBE_BATCH_ROWS) {
-                    int n = Math.min(PROBE_BATCH_ROWS, probe.rows() - from);
-                    for (int i = 0; i < n; i++) {
-                        rows[i] = from + i;
-                    }
-                    ColumnVector[] batch = new ColumnVector[columns.length];
-                    for (int c = 0; c < columns.length; c++) {
-                        batch[c] = columns[c].gather(rows, n);
-                    }
-                    prober.probe(batch, n);
-                }
+                probeRelation(evaluate(probePlan, query, trace), probers, query);
             }
             probers.get().emitUnmatchedBuildRows();
         } finally {
@@ -370,6 +356,47 @@ public final class QueryRunner {
 
     private static boolean isPlainScan(PhysicalPlan plan) {
         return plan.source() instanceof PhysicalPlan.Scan && plan.ops().isEmpty();
+    }
+
+    public static final String JOIN_PROBE_TASK_CLASS = "join-probe";
+
+    /**
+     * Probing a computed input: its rows cut into ranges, as many as the concurrency hint asks for (at least one
+     * batch each), each probed by a task of its own. The rows are on the heap of no particular node, so the tasks
+     * may run anywhere.
+     */
+    private void probeRelation(Relation probe, Supplier<JoinProber> probers, QueryContext query) {
+        int rows = probe.rows();
+        if (rows == 0) {
+            return;
+        }
+        int tasks = (int) Math.max(1, Math.min(executor.concurrencyHint(),
+                (rows + PROBE_BATCH_ROWS - 1) / PROBE_BATCH_ROWS));
+        int step = (rows + tasks - 1) / tasks;
+        ColumnVector[] columns = probe.array();
+        TaskClass probeClass = executor.taskClass(JOIN_PROBE_TASK_CLASS);
+        TaskGraph graph = new TaskGraph("join probe");
+        TaskGraph.Node root = graph.root(probeClass, TaskGraph.ANY_NODE, ctx -> { });
+        for (int start = 0; start < rows; start += step) {
+            int first = start;
+            int end = Math.min(rows, start + step);
+            graph.node(probeClass, TaskGraph.ANY_NODE, ctx -> {
+                JoinProber prober = probers.get();
+                int[] selected = new int[PROBE_BATCH_ROWS];
+                for (int from = first; from < end; from += PROBE_BATCH_ROWS) {
+                    int n = Math.min(PROBE_BATCH_ROWS, end - from);
+                    for (int i = 0; i < n; i++) {
+                        selected[i] = from + i;
+                    }
+                    ColumnVector[] batch = new ColumnVector[columns.length];
+                    for (int c = 0; c < columns.length; c++) {
+                        batch[c] = columns[c].gather(selected, n);
+                    }
+                    prober.probe(batch, n);
+                }
+            }, root);
+        }
+        executor.submit(graph, query).await();
     }
 
     /** Probing by the scan's own materialize tasks, on the nodes of the probe side's parts. */
