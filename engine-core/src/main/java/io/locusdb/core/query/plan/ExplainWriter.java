@@ -82,13 +82,15 @@ public final class ExplainWriter {
         if (QueryRunner.coPartitionKey(join) >= 0) {
             lines.add(indent + "  co-partitioned (table group " + ((PhysicalPlan.Scan) join.left().source()).table()
                     .group() + "): per table-group part, the " + (probeLeft ? "right" : "left") + " input's part is"
-                    + " built (" + QueryRunner.JOIN_BUILD_TASK_CLASS + " task) and the " + (probeLeft ? "left" : "right")
+                    + " built (" + QueryRunner.JOIN_BUILD_TASK_CLASS + " task) and the "
+                    + (probeLeft ? "left" : "right")
                     + " input's part probes it, both on the part's node; no row crosses nodes");
         } else {
             lines.add(indent + "  build: " + (probeLeft ? "right" : "left") + " input, one hash table read by every"
                     + " probe task; probe: " + (probeLeft ? "left" : "right") + " input, " + (scanProbe
                     ? "by the scan's " + MaterializeJob.TASK_CLASS + " tasks on the nodes of its parts"
-                    : "in one pass over its rows"));
+                    : "collected, then probed by " + QueryRunner.JOIN_PROBE_TASK_CLASS
+                    + " tasks over ranges of its rows"));
         }
         lines.add(indent + "  left:");
         explain(join.left(), batchRows, indent + "    ", lines);

@@ -47,7 +47,8 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
      * Rows computed while planning (a system table's state at this execution), as Java values of {@code types}: Long
      * for the integer types and BOOLEAN (1/0), Double, String; null for NULL.
      */
-    public record Rows(String table, List<Object[]> rows, List<ColumnType> types, List<String> names) implements Source {
+    public record Rows(String table, List<Object[]> rows, List<ColumnType> types, List<String> names)
+            implements Source {
     }
 
     public sealed interface Op permits Filter, Project, Aggregate, Sort {

@@ -135,7 +135,8 @@ public final class QueryRunner {
 
     /**
      * A hash join. The build side is evaluated whole; the probe side, where it is a table scan, is probed by the
-     * scan's own tasks on the nodes of its parts (every task reading the one build table), otherwise in one pass.
+     * scan's own tasks on the nodes of its parts (every task reading the one build table), otherwise by join-probe
+     * tasks over ranges of its rows.
      * SEMI and ANTI joins build on the right; otherwise a scan is probed rather than built when the other side is
      * not a scan, and of two scans (or two computed inputs) the smaller side is built.
      */
@@ -345,7 +346,7 @@ public final class QueryRunner {
             return true;
         }
         // A table scan is probed rather than built: its own tasks probe on the nodes of its parts, in parallel,
-        // where a computed input is probed in one pass. Otherwise the input estimated smaller is built.
+        // where a computed input is first collected whole. Otherwise the input estimated smaller is built.
         boolean leftScan = isPlainScan(join.left());
         boolean rightScan = isPlainScan(join.right());
         if (leftScan != rightScan) {
