@@ -37,6 +37,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
@@ -280,19 +281,7 @@ public final class QueryRunner {
             for (int p = 0; p < parts; p++) {
                 builds[p] = Relation.empty(buildProgram.outputTypes(), buildScan.names()).chargedTo(query.memory());
             }
-            ScanPipeline.submit(executor, query, buildSnapshot, buildProgram.ranges(), buildProgram.columns(true),
-                    part -> {
-                        ScanProgram.Kernels kernels = buildProgram.kernels();
-                        Relation target = builds[part];
-                        return (ctx, batch) -> {
-                            int n = kernels.apply(batch);
-                            if (n > 0) {
-                                synchronized (target) {
-                                    target.append(List.of(kernels.results()), n);
-                                }
-                            }
-                        };
-                    }, trace, partTargets).await();
+            collectInto(buildProgram, buildSnapshot, part -> builds[part], query, trace);
             JoinHashTable[] tables = new JoinHashTable[parts];
             TaskClass buildClass = executor.taskClass(JOIN_BUILD_TASK_CLASS);
             TaskGraph graph = new TaskGraph("join build");
@@ -522,19 +511,26 @@ public final class QueryRunner {
         ScanProgram program = new ScanProgram(scan, scan.outputs(), plan.rex(), batchRows);
         Relation relation = Relation.empty(program.outputTypes(), scan.names()).chargedTo(query.memory());
         try (TableSnapshot snapshot = scan.table().snapshot()) {
-            ScanPipeline.submit(executor, query, snapshot, program.ranges(), program.columns(true), part -> {
-                ScanProgram.Kernels kernels = program.kernels();
-                return (ctx, batch) -> {
-                    int n = kernels.apply(batch);
-                    if (n > 0) {
-                        synchronized (relation) {
-                            relation.append(List.of(kernels.results()), n);
-                        }
-                    }
-                };
-            }, trace, partTargets).await();
+            collectInto(program, snapshot, part -> relation, query, trace);
         }
         return relation;
+    }
+
+    /** Runs the scan and appends every part's output rows to {@code target.apply(part)}. */
+    private void collectInto(ScanProgram program, TableSnapshot snapshot, IntFunction<Relation> target,
+                             QueryContext query, Consumer<TaskRecord> trace) {
+        ScanPipeline.submit(executor, query, snapshot, program.ranges(), program.columns(true), part -> {
+            ScanProgram.Kernels kernels = program.kernels();
+            Relation relation = target.apply(part);
+            return (ctx, batch) -> {
+                int n = kernels.apply(batch);
+                if (n > 0) {
+                    synchronized (relation) {
+                        relation.append(List.of(kernels.results()), n);
+                    }
+                }
+            };
+        }, trace, partTargets).await();
     }
 
     // ---- aggregation ----
