@@ -26,19 +26,10 @@ final class Scheduler {
     private final TaskClasses classes;
     private final StealingPolicy stealing;
     private final int nodes;
-    private final TaskPool[][] pools;
-    private final RootQueue[] roots;
-    /** For each node, the other nodes nearest first: thieves try close nodes before far ones. */
-    private final int[][] stealOrder;
+    /** Per node: its pools, root queue, steal order, parked workers and worker counts. */
+    private final NodeQueues[] perNode;
     private final List<Worker> workers = new CopyOnWriteArrayList<>();
-    @SuppressWarnings("unchecked")
-    private final ConcurrentLinkedDeque<Worker>[] parkedByNode;
     private final AtomicInteger active = new AtomicInteger();
-    private final AtomicInteger[] activeByNode;
-    /** Per node: workers, those in executor waits, and those parked on withdrawn cores (see parkedOrParking). */
-    private final AtomicInteger[] workersByNode;
-    private final AtomicInteger[] waitingByNode;
-    private final AtomicInteger[] withdrawnByNode;
     private final AtomicInteger parkedCount = new AtomicInteger();
     private final AtomicInteger blockedCount = new AtomicInteger();
     private final AtomicInteger waitingCount = new AtomicInteger();
@@ -58,24 +49,8 @@ final class Scheduler {
         this.stealing = config.stealing();
         this.allocation = allocation;
         this.nodes = topology.nodeCount();
-        this.pools = new TaskPool[nodes][config.poolsPerNode()];
-        this.roots = new RootQueue[nodes];
-        this.parkedByNode = new ConcurrentLinkedDeque[nodes];
-        this.activeByNode = new AtomicInteger[nodes];
-        this.workersByNode = new AtomicInteger[nodes];
-        this.waitingByNode = new AtomicInteger[nodes];
-        this.withdrawnByNode = new AtomicInteger[nodes];
-        this.stealOrder = new int[nodes][];
+        this.perNode = new NodeQueues[nodes];
         for (int n = 0; n < nodes; n++) {
-            for (int k = 0; k < config.poolsPerNode(); k++) {
-                pools[n][k] = new TaskPool(n);
-            }
-            roots[n] = new RootQueue(n, config.rootPriorityBias());
-            parkedByNode[n] = new ConcurrentLinkedDeque<>();
-            activeByNode[n] = new AtomicInteger();
-            workersByNode[n] = new AtomicInteger();
-            waitingByNode[n] = new AtomicInteger();
-            withdrawnByNode[n] = new AtomicInteger();
             final int from = n;
             List<Integer> others = new ArrayList<>();
             for (int m = 0; m < nodes; m++) {
@@ -84,7 +59,8 @@ final class Scheduler {
                 }
             }
             others.sort(Comparator.<Integer>comparingInt(m -> topology.distance(from, m)).thenComparingInt(m -> m));
-            stealOrder[n] = others.stream().mapToInt(Integer::intValue).toArray();
+            perNode[n] = new NodeQueues(n, config.poolsPerNode(), config.rootPriorityBias(),
+                    others.stream().mapToInt(Integer::intValue).toArray());
         }
         this.target = allocation == null ? config.contexts() : allocation.allocatedCount();
     }
@@ -134,7 +110,7 @@ final class Scheduler {
     void pushReady(Task task, int fallbackNode) {
         int node = task.preferredNode() == Task.ANY_NODE ? fallbackNode : task.preferredNode();
         task.key = keyOf(task);
-        TaskPool[] nodePools = pools[node];
+        TaskPool[] nodePools = perNode[node].pools;
         TaskPool pool = nodePools.length == 1 ? nodePools[0]
                 : nodePools[ThreadLocalRandom.current().nextInt(nodePools.length)];
         pool.push(task);
@@ -175,7 +151,7 @@ final class Scheduler {
     }
 
     private void pushChunk(int node, Task[] chunk, int count) {
-        TaskPool[] nodePools = pools[node];
+        TaskPool[] nodePools = perNode[node].pools;
         TaskPool pool = nodePools.length == 1 ? nodePools[0]
                 : nodePools[ThreadLocalRandom.current().nextInt(nodePools.length)];
         pool.pushAll(chunk, 0, count);
@@ -191,7 +167,7 @@ final class Scheduler {
         int node = root.preferredNode() == Task.ANY_NODE
                 ? Math.floorMod(rootRoundRobin.getAndIncrement(), nodes) : root.preferredNode();
         root.key = keyOf(root);
-        roots[node].push(root, priority);
+        perNode[node].root.push(root, priority);
         signalWork(node, root);
     }
 
@@ -201,14 +177,14 @@ final class Scheduler {
      * worker of the nearest other node will do. Returns whether it woke one.
      */
     private boolean signalWork(int node, Task task) {
-        if (active.get() >= target && activeByNode[node].get() > 0) {
+        if (active.get() >= target && perNode[node].active.get() > 0) {
             return false;
         }
         if (wakeOne(node)) {
             return true;
         }
         boolean anyNode = task.preferredNode() == Task.ANY_NODE;
-        for (int other : stealOrder[node]) {
+        for (int other : perNode[node].stealOrder) {
             if ((anyNode || forcedSteal(node) || stealing.maySteal(task.taskClass(), node, other))
                     && active.get() < target && wakeOne(other)) {
                 return true;
@@ -219,7 +195,7 @@ final class Scheduler {
 
     /** Wakes one parked (not withdrawn) worker of {@code node}; false if there is none. */
     boolean wakeOne(int node) {
-        ConcurrentLinkedDeque<Worker> parked = parkedByNode[node];
+        ConcurrentLinkedDeque<Worker> parked = perNode[node].parked;
         Worker w;
         while ((w = parked.pollFirst()) != null) {
             if (isWithdrawn(w)) {
@@ -250,22 +226,22 @@ final class Scheduler {
         if (poolsFirst && (task = pollOwnPools(worker)) != null) {
             return task;
         }
-        if ((task = roots[node].poll(i -> true)) != null) {
+        if ((task = perNode[node].root.poll(i -> true)) != null) {
             return task;
         }
         if (!poolsFirst && (task = pollOwnPools(worker)) != null) {
             return task;
         }
-        for (int other : stealOrder[node]) {
+        for (int other : perNode[node].stealOrder) {
             IntPredicate allowed = stealable(other, node);
-            for (TaskPool pool : pools[other]) {
+            for (TaskPool pool : perNode[other].pools) {
                 if ((task = pool.poll(allowed)) != null) {
                     return task;
                 }
             }
         }
-        for (int other : stealOrder[node]) {
-            if ((task = roots[other].poll(stealable(other, node))) != null) {
+        for (int other : perNode[node].stealOrder) {
+            if ((task = perNode[other].root.poll(stealable(other, node))) != null) {
                 return task;
             }
         }
@@ -273,7 +249,7 @@ final class Scheduler {
     }
 
     private Task pollOwnPools(Worker worker) {
-        TaskPool[] own = pools[worker.node];
+        TaskPool[] own = perNode[worker.node].pools;
         int first = own.length == 1 ? 0 : worker.id % own.length;
         for (int k = 0; k < own.length; k++) {
             Task task = own[(first + k) % own.length].poll();
@@ -302,24 +278,24 @@ final class Scheduler {
     }
 
     boolean hasQueuedWork(int node) {
-        for (TaskPool pool : pools[node]) {
+        for (TaskPool pool : perNode[node].pools) {
             if (!pool.isEmpty()) {
                 return true;
             }
         }
-        return !roots[node].isEmpty();
+        return !perNode[node].root.isEmpty();
     }
 
     int poolLength(int node) {
         int length = 0;
-        for (TaskPool pool : pools[node]) {
+        for (TaskPool pool : perNode[node].pools) {
             length += pool.size();
         }
         return length;
     }
 
     int rootQueueLength(int node) {
-        return roots[node].size();
+        return perNode[node].root.size();
     }
 
     // ---- active concurrency level -------------------------------------------------------------------------
@@ -329,7 +305,7 @@ final class Scheduler {
     }
 
     int activeOn(int node) {
-        return activeByNode[node].get();
+        return perNode[node].active.get();
     }
 
     int target() {
@@ -358,18 +334,18 @@ final class Scheduler {
 
     void becameActive(Worker w) {
         active.incrementAndGet();
-        activeByNode[w.node].incrementAndGet();
+        perNode[w.node].active.incrementAndGet();
     }
 
     void becameInactive(Worker w) {
         active.decrementAndGet();
-        activeByNode[w.node].decrementAndGet();
+        perNode[w.node].active.decrementAndGet();
     }
 
     /** Counts a worker leaving the active level for {@code state}. */
     void enter(Worker w, WorkerState state) {
         if (state != WorkerState.PARKED) {
-            waitingByNode[w.node].incrementAndGet();
+            perNode[w.node].waiting.incrementAndGet();
         }
         becameInactive(w);
         counterOf(state).incrementAndGet();
@@ -380,7 +356,7 @@ final class Scheduler {
         counterOf(state).decrementAndGet();
         becameActive(w);
         if (state != WorkerState.PARKED) {
-            waitingByNode[w.node].decrementAndGet();
+            perNode[w.node].waiting.decrementAndGet();
         }
     }
 
@@ -391,12 +367,12 @@ final class Scheduler {
      */
     /** Workers of {@code node} not in a wait and not withdrawn: active, parked, or between the two. */
     int availableWorkers(int node) {
-        return workersByNode[node].get() - waitingByNode[node].get() - withdrawnByNode[node].get();
+        return perNode[node].workers.get() - perNode[node].waiting.get() - perNode[node].withdrawn.get();
     }
 
     int parkedOrParking(int node) {
-        return workersByNode[node].get() - activeByNode[node].get() - waitingByNode[node].get()
-                - withdrawnByNode[node].get();
+        return perNode[node].workers.get() - perNode[node].active.get() - perNode[node].waiting.get()
+                - perNode[node].withdrawn.get();
     }
 
     private AtomicInteger counterOf(WorkerState state) {
@@ -412,22 +388,22 @@ final class Scheduler {
     /** Publishes {@code w} as parked and available for wake-ups (withdrawn workers are not). */
     void publishParked(Worker w, boolean available) {
         if (!available) {
-            withdrawnByNode[w.node].incrementAndGet();
+            perNode[w.node].withdrawn.incrementAndGet();
         }
         enter(w, WorkerState.PARKED);
         w.markParked(available);
         if (available) {
-            parkedByNode[w.node].addFirst(w);
+            perNode[w.node].parked.addFirst(w);
         }
     }
 
     void unpublishParked(Worker w) {
-        parkedByNode[w.node].remove(w);
+        perNode[w.node].parked.remove(w);
     }
 
     /** Bookkeeping of a worker leaving a park on a withdrawn core (woken or by itself). */
     void leftWithdrawnPark(Worker w) {
-        withdrawnByNode[w.node].decrementAndGet();
+        perNode[w.node].withdrawn.decrementAndGet();
     }
 
     /**
@@ -441,10 +417,10 @@ final class Scheduler {
                 return false;
             }
             if (active.compareAndSet(now, now - 1)) {
-                activeByNode[w.node].decrementAndGet();
+                perNode[w.node].active.decrementAndGet();
                 parkedCount.incrementAndGet();
                 w.markParked(true);
-                parkedByNode[w.node].addFirst(w);
+                perNode[w.node].parked.addFirst(w);
                 return true;
             }
         }
@@ -467,7 +443,7 @@ final class Scheduler {
         if (allocation == null || allocation.allocatedOn(preferred) > 0) {
             return preferred;
         }
-        for (int other : stealOrder[preferred]) {
+        for (int other : perNode[preferred].stealOrder) {
             if (allocation.allocatedOn(other) > 0) {
                 return other;
             }
@@ -484,7 +460,7 @@ final class Scheduler {
     int repair() {
         int changed = 0;
         for (int n = 0; n < nodes; n++) {
-            if (!hasQueuedWork(n) || activeByNode[n].get() > 0) {
+            if (!hasQueuedWork(n) || perNode[n].active.get() > 0) {
                 continue;
             }
             if (allocation == null || allocation.allocatedOn(n) > 0) {
@@ -493,7 +469,7 @@ final class Scheduler {
                 }
             } else if (active.get() == 0) {
                 // The node has no core of its own; a worker of the nearest node with cores takes its work.
-                for (int other : stealOrder[n]) {
+                for (int other : perNode[n].stealOrder) {
                     if (allocation.allocatedOn(other) > 0 && wakeOne(other)) {
                         changed++;
                         break;
@@ -511,7 +487,7 @@ final class Scheduler {
             // Threads beyond one per CPU only stand in for workers in waits; the node's own workers are parked or
             // busy otherwise, and woken or done soon.
             while (active.get() < target && hasQueuedWork(n) && (allocation == null || allocation.allocatedOn(n) > 0)
-                    && waitingByNode[n].get() > 0 && parkedOrParking(n) <= 0 && spawnWorker(n, -1) != null) {
+                    && perNode[n].waiting.get() > 0 && parkedOrParking(n) <= 0 && spawnWorker(n, -1) != null) {
                 changed++;
             }
         }
@@ -519,14 +495,14 @@ final class Scheduler {
     }
 
     private boolean anyStealableWorkFor(int node) {
-        for (int other : stealOrder[node]) {
+        for (int other : perNode[node].stealOrder) {
             IntPredicate allowed = stealable(other, node);
-            for (TaskPool pool : pools[other]) {
+            for (TaskPool pool : perNode[other].pools) {
                 if (pool.hasAny(allowed)) {
                     return true;
                 }
             }
-            if (roots[other].hasAny(allowed)) {
+            if (perNode[other].root.hasAny(allowed)) {
                 return true;
             }
         }
@@ -540,13 +516,13 @@ final class Scheduler {
         }
         Worker worker = new Worker(this, workerIds.getAndIncrement(), node, cpu);
         workers.add(worker);
-        workersByNode[node].incrementAndGet();
+        perNode[node].workers.incrementAndGet();
         becameActive(worker);
         try {
             worker.start();
         } catch (Throwable t) {
             workers.remove(worker);
-            workersByNode[node].decrementAndGet();
+            perNode[node].workers.decrementAndGet();
             becameInactive(worker);
             throw t;
         }
@@ -562,13 +538,13 @@ final class Scheduler {
     void retire(Worker worker) {
         parkedCount.decrementAndGet();
         if (workers.remove(worker)) {
-            workersByNode[worker.node].decrementAndGet();
+            perNode[worker.node].workers.decrementAndGet();
         }
     }
 
     void workerExited(Worker worker) {
         if (workers.remove(worker)) {
-            workersByNode[worker.node].decrementAndGet();
+            perNode[worker.node].workers.decrementAndGet();
         }
     }
 
@@ -576,7 +552,7 @@ final class Scheduler {
     void coreWithdrawn(int cpu) {
         for (Worker w : workers) {
             if (w.cpu == cpu && w.tryUnpark()) {
-                parkedByNode[w.node].remove(w);
+                perNode[w.node].parked.remove(w);
             }
         }
     }
@@ -585,7 +561,7 @@ final class Scheduler {
     void coreAllocated(int cpu) {
         for (Worker w : workers) {
             if (w.cpu == cpu && w.tryUnpark()) {
-                parkedByNode[w.node].remove(w);
+                perNode[w.node].parked.remove(w);
             }
         }
     }

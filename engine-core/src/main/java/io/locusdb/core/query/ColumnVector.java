@@ -216,9 +216,35 @@ public final class ColumnVector {
     public ColumnVector gather(int[] rows, int count) {
         ColumnVector v = codes != null ? encoded(type, dictionary, Math.max(1, count))
                 : new ColumnVector(type, Math.max(1, count));
+        boolean[] targetNulls = v.nulls;
+        boolean any = false;
         for (int j = 0; j < count; j++) {
-            v.copyRow(this, rows[j], j);
+            boolean isNull = nulls[rows[j]];
+            targetNulls[j] = isNull;
+            any |= isNull;
         }
+        if (longs != null) {
+            long[] target = v.longs;
+            for (int j = 0; j < count; j++) {
+                target[j] = longs[rows[j]];
+            }
+        } else if (doubles != null) {
+            double[] target = v.doubles;
+            for (int j = 0; j < count; j++) {
+                target[j] = doubles[rows[j]];
+            }
+        } else if (codes != null) {
+            int[] target = v.codes;
+            for (int j = 0; j < count; j++) {
+                target[j] = codes[rows[j]];
+            }
+        } else {
+            String[] target = v.strings;
+            for (int j = 0; j < count; j++) {
+                target[j] = strings[rows[j]];
+            }
+        }
+        v.anyNull = any;
         v.setSize(count);
         return v;
     }

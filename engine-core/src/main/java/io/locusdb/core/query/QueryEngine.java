@@ -49,7 +49,7 @@ public final class QueryEngine {
         this.loadThreads = loadThreads;
         this.batchRows = batchRows;
         this.frontEnd = new SqlFrontEnd(catalog, ConstantFolder.INSTANCE, systemTables);
-        this.runner = new QueryRunner(executor, batchRows,
+        this.runner = new QueryRunner(executor, catalog.memory(), batchRows,
                 (snapshot, part) -> tracker.target(snapshot.table(), part, snapshot.parts().size()));
         this.statements = new StatementRunner(catalog, loadThreads, actions);
     }

@@ -1,6 +1,7 @@
 package io.locusdb.core.query.expr;
 
 import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.storage.column.StringDictionary;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
 
@@ -61,9 +62,15 @@ public final class Comparison extends Expr {
             // Blank-padded comparison only between CHAR values (a literal is CHAR in Calcite: against VARCHAR it
             // compares exactly, as the pushed-down dictionary lookup does).
             boolean padded = ta.kind() == TypeKind.CHAR && tb.kind() == TypeKind.CHAR;
-            for (int i = 0; i < rows; i++) {
+            if (a.isEncoded() && right.isConstant() && !b.anyNull() && rows > 0) {
+                compareCodes(a, b.string(0), padded, false, r, nulls, rows);
+            } else if (b.isEncoded() && left.isConstant() && !a.anyNull() && rows > 0) {
+                compareCodes(b, a.string(0), padded, true, r, nulls, rows);
+            } else {
+                for (int i = 0; i < rows; i++) {
                 if (!nulls[i]) {
                     r[i] = op.test(compareStrings(a.string(i), b.string(i), padded)) ? 1 : 0;
+                    }
                 }
             }
         } else if (ta.kind() == TypeKind.DOUBLE || tb.kind() == TypeKind.DOUBLE) {
@@ -94,6 +101,53 @@ public final class Comparison extends Expr {
             out.refreshNulls();
         }
         return out;
+    }
+
+    /** Dictionaries up to this size get a verdict per code (ids are 1-based); larger ones go row by row. */
+    private static final int MAX_MEMO_CODES = 1 << 16;
+    private StringDictionary memoDictionary;
+    private String memoConstant;
+    private byte[] memo;
+
+    /**
+     * An encoded column against a constant: each dictionary code is decided once (decoding its string once), then
+     * rows read the verdict of their code. The memo lives as long as the batches come from the same dictionary (a
+     * task reads one part at a time).
+     */
+    private void compareCodes(ColumnVector column, String constant, boolean padded, boolean constantLeft, long[] r,
+                              boolean[] nulls, int rows) {
+        StringDictionary dictionary = column.dictionary();
+        int[] codes = column.codes();
+        if (dictionary.size() > MAX_MEMO_CODES) {
+            for (int i = 0; i < rows; i++) {
+                if (!nulls[i]) {
+                    r[i] = verdict(column.string(i), constant, padded, constantLeft) ? 1 : 0;
+                }
+            }
+            return;
+        }
+        if (dictionary != memoDictionary || !constant.equals(memoConstant)) {
+            memoDictionary = dictionary;
+            memoConstant = constant;
+            memo = new byte[dictionary.size() + 1];
+        }
+        byte[] known = memo;
+        for (int i = 0; i < rows; i++) {
+            if (!nulls[i]) {
+                int code = codes[i];
+                byte v = known[code];
+                if (v == 0) {
+                    v = verdict(dictionary.value(code), constant, padded, constantLeft) ? (byte) 2 : (byte) 1;
+                    known[code] = v;
+                }
+                r[i] = v - 1;
+            }
+        }
+    }
+
+    private boolean verdict(String value, String constant, boolean padded, boolean constantLeft) {
+        int c = compareStrings(value, constant, padded);
+        return op.test(constantLeft ? -c : c);
     }
 
     private void compareLongs(long[] x, long[] y, long[] r, int rows) {

@@ -78,7 +78,28 @@ public final class JoinProber {
             Arrays.fill(probeMatched, 0, rows, false);
         }
         int pairs = 0;
-        for (int p = 0; p < rows; p++) {
+        if (table.singleLong()) {
+            long[] values = keys[0].longs();
+            boolean[] nulls = keys[0].nulls();
+            for (int p = 0; p < rows; p++) {
+                if (nulls[p]) {
+                    continue;
+                }
+                for (int r = table.firstLong(values[p]); r >= 0; r = table.nextLong(r)) {
+                    if (pairs == pairProbe.length) {
+                        pairProbe = Arrays.copyOf(pairProbe, pairs * 2);
+                        pairBuild = Arrays.copyOf(pairBuild, pairs * 2);
+                    }
+                    pairProbe[pairs] = p;
+                    pairBuild[pairs] = r;
+                    if (++pairs == PAIRS_PER_CHUNK) {
+                        pairs(probe, pairs, trackProbe);
+                        pairs = 0;
+                    }
+                }
+            }
+        }
+        for (int p = 0; p < rows && !table.singleLong(); p++) {
             if (JoinKeys.anyNull(keys, p)) {
                 continue;
             }

@@ -48,10 +48,9 @@ public final class ExplainWriter {
             };
         }
         int depth = 0;
-        boolean parallelAggregate = plan.source() instanceof PhysicalPlan.Scan && !ops.isEmpty()
-                && ops.getFirst() instanceof PhysicalPlan.Aggregate;
+        int parallelAggregate = parallelAggregate(plan);
         for (int i = ops.size() - 1; i >= 0; i--) {
-            String line = describe(ops.get(i), inputs.get(i), plan, i == 0 && parallelAggregate);
+            String line = describe(ops.get(i), inputs.get(i), plan, i == parallelAggregate);
             lines.add(baseIndent + "  ".repeat(depth++) + line);
         }
         String indent = baseIndent + "  ".repeat(depth);
@@ -59,13 +58,31 @@ public final class ExplainWriter {
             case PhysicalPlan.Values values -> lines.add(indent + "Values: " + values.rows().size() + " row(s)");
             case PhysicalPlan.Rows rows -> lines.add(indent + "SystemTable: " + rows.table() + ", "
                     + rows.rows().size() + " row(s) now");
-            case PhysicalPlan.Scan scan -> scan(lines, indent, plan, scan, parallelAggregate, batchRows);
+            case PhysicalPlan.Scan scan -> scan(lines, indent, plan, scan, parallelAggregate == 0, batchRows);
             case PhysicalPlan.Join join -> join(lines, indent, join, batchRows);
         }
     }
 
+    /**
+     * The index of the operator that aggregates in parallel, or -1: an aggregation right above a scan, or the first
+     * one above a join and the filters and projections its pipeline runs.
+     */
+    private static int parallelAggregate(PhysicalPlan plan) {
+        List<PhysicalPlan.Op> ops = plan.ops();
+        int first = 0;
+        if (plan.source() instanceof PhysicalPlan.Join) {
+            while (first < ops.size() && (ops.get(first) instanceof PhysicalPlan.Filter
+                    || ops.get(first) instanceof PhysicalPlan.Project)) {
+                first++;
+            }
+        } else if (!(plan.source() instanceof PhysicalPlan.Scan)) {
+            return -1;
+        }
+        return first < ops.size() && ops.get(first) instanceof PhysicalPlan.Aggregate ? first : -1;
+    }
+
     private static void join(List<String> lines, String indent, PhysicalPlan.Join join, int batchRows) {
-        boolean probeLeft = QueryRunner.probeLeftSide(join);
+        boolean probeLeft = JoinPipeline.probeLeft(join);
         List<String> left = join.left().columns().stream().map(c -> c.name()).toList();
         List<String> right = join.right().columns().stream().map(c -> c.name()).toList();
         List<String> keys = new ArrayList<>();
@@ -75,20 +92,30 @@ public final class ExplainWriter {
         List<String> joined = new ArrayList<>(left);
         joined.addAll(right);
         PhysicalPlan probe = probeLeft ? join.left() : join.right();
-        boolean scanProbe = probe.source() instanceof PhysicalPlan.Scan && probe.ops().isEmpty();
+        boolean scanProbe = JoinPipeline.streamsFromScan(probe);
         lines.add(indent + "HashJoin " + join.type() + " on " + (keys.isEmpty() ? "(no equality: every pair)"
                 : String.join(" AND ", keys)) + (join.residual() == null ? "" : "; residual "
                 + new ExprCompiler(join.left().rex(), joined).compile(join.residual())));
-        if (QueryRunner.coPartitionKey(join) >= 0) {
+        if (JoinPipeline.coPartitionKey(join) >= 0) {
             lines.add(indent + "  co-partitioned (table group " + ((PhysicalPlan.Scan) join.left().source()).table()
                     .group() + "): per table-group part, the " + (probeLeft ? "right" : "left") + " input's part is"
                     + " built (" + QueryRunner.JOIN_BUILD_TASK_CLASS + " task) and the "
                     + (probeLeft ? "left" : "right")
                     + " input's part probes it, both on the part's node; no row crosses nodes");
         } else {
-            lines.add(indent + "  build: " + (probeLeft ? "right" : "left") + " input, one hash table read by every"
-                    + " probe task; probe: " + (probeLeft ? "left" : "right") + " input, " + (scanProbe
-                    ? "by the scan's " + MaterializeJob.TASK_CLASS + " tasks on the nodes of its parts"
+            List<Integer> nodes = JoinPipeline.probeNodes(join);
+            String table = BuildPlacement.of(join, nodes.size()) == BuildPlacement.COPY_PER_NODE
+                    ? "broadcast per node: built by a " + QueryRunner.JOIN_BUILD_TASK_CLASS + " task on node "
+                    + nodes.getFirst() + ", its index copied into the memory of nodes " + nodes.subList(1,
+                    nodes.size()).stream().map(String::valueOf).collect(Collectors.joining(", "))
+                    + " by a task on each, every probe task reading its node's copy"
+                    : nodes.isEmpty() ? "one hash table on the heap, read by every probe task"
+                    : "one hash table, built by a " + QueryRunner.JOIN_BUILD_TASK_CLASS + " task on node "
+                    + nodes.getFirst() + " with its index in that node's memory, read by every probe task";
+            lines.add(indent + "  build: " + (probeLeft ? "right" : "left") + " input, " + table
+                    + "; probe: " + (probeLeft ? "left" : "right") + " input, " + (scanProbe
+                    ? "pipelined: the " + MaterializeJob.TASK_CLASS + " tasks of the scan at the bottom of its"
+                    + " probe chain probe on the nodes of its parts and push the joined rows on"
                     : "collected, then probed by " + QueryRunner.JOIN_PROBE_TASK_CLASS
                     + " tasks over ranges of its rows"));
         }
@@ -108,7 +135,7 @@ public final class ExplainWriter {
                     .map(c -> input.get(c.getFieldIndex()) + " " + direction(c)).collect(Collectors.joining(", ")))
                     + (s.offset() > 0 ? " OFFSET " + s.offset() : "") + (s.fetch() >= 0 ? " LIMIT " + s.fetch() : "");
             case PhysicalPlan.Aggregate a -> "Aggregate" + (parallel
-                    ? " [local hash tables per materialize task on the part's node, merged into disjoint result"
+                    ? " [local hash tables per pipeline task (on the scanned part's node), merged into disjoint result"
                     + " tables by hash partition (task class " + QueryRunner.MERGE_TASK_CLASS + ")]"
                     : " [one table]") + ": group by " + keys(a, input) + "; " + a.calls().stream()
                     .map(c -> call(c, input)).collect(Collectors.joining(", "));

@@ -161,9 +161,31 @@ public final class PhysicalPlanner {
                         rex.makeInputRef(rightFields.get(r).getType(), leftFields.size() + r)));
             }
         }
-        RexNode rest = residual.isEmpty() ? null : RexUtil.composeConjunction(rex, residual);
         PhysicalPlan left = planTree(join.getLeft(), columns(join.getLeft(), List.of()), binder, resolve);
         PhysicalPlan right = planTree(join.getRight(), columns(join.getRight(), List.of()), binder, resolve);
+        if (type == JoinType.INNER) {
+            // Conjuncts over one side only (what pulling factors out of OR branches leaves, TPC-H Q19) filter that
+            // side before the join.
+            List<RexNode> leftOnly = new ArrayList<>();
+            List<RexNode> rightOnly = new ArrayList<>();
+            List<RexNode> both = new ArrayList<>();
+            for (RexNode term : residual) {
+                ImmutableBitSet refs = RelOptUtil.InputFinder.bits(term);
+                if (refs.isEmpty() || !RexUtil.isDeterministic(term)) {
+                    both.add(term);
+                } else if (refs.length() <= leftFields.size()) {
+                    leftOnly.add(term);
+                } else if (refs.nextSetBit(0) >= leftFields.size()) {
+                    rightOnly.add(RexUtil.shift(term, -leftFields.size()));
+                } else {
+                    both.add(term);
+                }
+            }
+            left = withFilter(left, leftOnly.isEmpty() ? null : RexUtil.composeConjunction(rex, leftOnly));
+            right = withFilter(right, rightOnly.isEmpty() ? null : RexUtil.composeConjunction(rex, rightOnly));
+            residual = both;
+        }
+        RexNode rest = residual.isEmpty() ? null : RexUtil.composeConjunction(rex, residual);
         if (type == JoinType.INNER && rest != null) {
             // (a1 AND b1) OR (a2 AND b2) over both sides implies (a1 OR a2) on the left and (b1 OR b2) on the
             // right: filters each side can apply before the join (TPC-H Q19), the residual still decides.
@@ -173,8 +195,8 @@ public final class PhysicalPlanner {
         RelMetadataQuery metadata = join.getCluster().getMetadataQuery();
         return new PhysicalPlan.Join(left, right, type, leftKeys.stream().mapToInt(Integer::intValue).toArray(),
                 rightKeys.stream().mapToInt(Integer::intValue).toArray(), rest,
-                join.getRowType().getFieldNames(), estimate(metadata, join.getLeft()),
-                estimate(metadata, join.getRight()));
+                join.getRowType().getFieldNames(), JoinEstimates.rows(left, estimate(metadata, join.getLeft())),
+                JoinEstimates.rows(right, estimate(metadata, join.getRight())));
     }
 
     /**
@@ -205,7 +227,8 @@ public final class PhysicalPlanner {
                 branches.add(RexUtil.composeConjunction(rex, own));
             }
             if (branches != null) {
-                derived.add(RexUtil.composeDisjunction(rex, branches));
+                // Terms every branch shares become conjuncts of their own, which the scan can push down.
+                derived.add(RexUtil.pullFactors(rex, RexUtil.composeDisjunction(rex, branches)));
             }
         }
         return derived.isEmpty() ? null : RexUtil.composeConjunction(rex, derived);

@@ -69,4 +69,70 @@ class JoinProberTest {
         assertThat(join(JoinType.SEMI, true)).containsExactlyInAnyOrder("2", "2");
         assertThat(join(JoinType.ANTI, true)).containsExactlyInAnyOrder("1", "-", "5");
     }
+
+    @Test
+    void aLargeTableWithItsBloomFilterFindsEveryKeyAndNoOther() {
+        // 200,000 build rows: keys 0, 3, 6, ... each twice, plus NULLs; large enough for the filter in front.
+        int rows = 200_000;
+        ColumnVector build = new ColumnVector(ColumnType.BIGINT, rows);
+        for (int r = 0; r < rows; r++) {
+            if (r % 1000 == 999) {
+                build.setNull(r);
+            } else {
+                build.setLong(r, (r / 2) * 3L);
+            }
+        }
+        build.setSize(rows);
+        JoinHashTable table = new JoinHashTable(new ColumnVector[] {build}, rows, new int[] {0}, false, null);
+        int probes = 400_000;
+        ColumnVector probe = new ColumnVector(ColumnType.BIGINT, probes);
+        for (int p = 0; p < probes; p++) {
+            probe.setLong(p, p);
+        }
+        probe.setSize(probes);
+        long[] matches = new long[probes];
+        List<Long> buildOrder = new ArrayList<>();
+        JoinProber prober = new JoinProber(table, JoinType.INNER, true, new int[] {0}, null,
+                List.of(ColumnType.BIGINT), List.of(ColumnType.BIGINT), (columns, n) -> {
+                    for (int i = 0; i < n; i++) {
+                        matches[(int) columns.get(0).longs()[i]]++;
+                        if (columns.get(0).longs()[i] == 3L * 500) {
+                            buildOrder.add(columns.get(1).longs()[i]);
+                        }
+                    }
+                });
+        prober.probe(new ColumnVector[] {probe}, probes);
+        for (int p = 0; p < probes; p++) {
+            long expected = 0;
+            if (p % 3 == 0 && p / 3 < rows / 2) {
+                int first = (p / 3) * 2;
+                expected = (first % 1000 == 999 ? 0 : 1) + ((first + 1) % 1000 == 999 ? 0 : 1);
+            }
+            assertThat(matches[p]).as("matches of key %d", p).isEqualTo(expected);
+        }
+        assertThat(buildOrder).containsExactly(1500L, 1500L);
+    }
+
+    @Test
+    void doubleKeysMatchByValueThroughTheGeneralTable() {
+        ColumnVector build = new ColumnVector(ColumnType.DOUBLE, 3);
+        build.setDouble(0, 0.0);
+        build.setDouble(1, Double.NaN);
+        build.setDouble(2, 1.5);
+        build.setSize(3);
+        ColumnVector probe = new ColumnVector(ColumnType.DOUBLE, 3);
+        probe.setDouble(0, -0.0);
+        probe.setDouble(1, Double.NaN);
+        probe.setDouble(2, 2.5);
+        probe.setSize(3);
+        JoinHashTable table = new JoinHashTable(new ColumnVector[] {build}, 3, new int[] {0}, false, null);
+        List<String> rows = new ArrayList<>();
+        new JoinProber(table, JoinType.INNER, true, new int[] {0}, null, List.of(ColumnType.DOUBLE),
+                List.of(ColumnType.DOUBLE), (columns, n) -> {
+                    for (int i = 0; i < n; i++) {
+                        rows.add(columns.get(0).doubles()[i] + "=" + columns.get(1).doubles()[i]);
+                    }
+                }).probe(new ColumnVector[] {probe}, 3);
+        assertThat(rows).containsExactlyInAnyOrder("-0.0=0.0", "NaN=NaN");
+    }
 }

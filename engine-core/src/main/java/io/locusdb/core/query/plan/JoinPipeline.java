@@ -1,0 +1,811 @@
+package io.locusdb.core.query.plan;
+
+import io.locusdb.core.exec.NumaExecutor;
+import io.locusdb.core.exec.QueryContext;
+import io.locusdb.core.exec.TaskClass;
+import io.locusdb.core.exec.TaskContext;
+import io.locusdb.core.exec.TaskGraph;
+import io.locusdb.core.query.Batch;
+import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.query.MaterializeJob;
+import io.locusdb.core.query.PartTargets;
+import io.locusdb.core.query.ScanPipeline;
+import io.locusdb.core.query.TaskRecord;
+import io.locusdb.core.query.agg.AggregateCall;
+import io.locusdb.core.query.agg.GroupTable;
+import io.locusdb.core.query.expr.Expr;
+import io.locusdb.core.query.expr.ExprCompiler;
+import io.locusdb.core.query.expr.SqlTypes;
+import io.locusdb.core.query.join.JoinHashTable;
+import io.locusdb.core.query.join.JoinProber;
+import io.locusdb.core.result.ResultColumn;
+import io.locusdb.core.storage.table.PartitionSpec;
+import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.table.TablePart;
+import io.locusdb.core.storage.table.TableSnapshot;
+import io.locusdb.core.storage.table.TableVersion;
+import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.natives.memory.MemoryPolicy;
+import io.locusdb.natives.memory.NodeMemory;
+import java.lang.foreign.Arena;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+
+/**
+ * A plan whose source is a join, run as one probe pipeline: a source (the scan of the table at the bottom of the
+ * probe sides, probed by its own materialize tasks on the nodes of its parts, or a computed input cut into ranges),
+ * then operators each task runs on its chunks in turn (the probe of every hash join up the chain, filters,
+ * projections), then a sink with global state and one local state per task (a parallel aggregation, or the
+ * collected rows). Every build side is evaluated first, as a pipeline of its own, and its hash table built; nothing
+ * between the bottom scan and the sink is materialized.
+ */
+final class JoinPipeline implements AutoCloseable {
+    static final String JOIN_BUILD_TASK_CLASS = "join-build";
+    static final String JOIN_PROBE_TASK_CLASS = "join-probe";
+    /** Rows of a computed probe input per batch. */
+    private static final int PROBE_BATCH_ROWS = 4096;
+
+    /** What the pipeline produced and how many of the plan's operators it ran. */
+    record Outcome(Relation relation, int opsDone) {
+    }
+
+    /** One task's instance of an operator or sink: chunks in; the operator pushes its result on to the next. */
+    private interface Step {
+        /** Columns and vectors stay the caller's: a step keeps nothing of them after it returns. */
+        void push(TaskContext ctx, ColumnVector[] columns, int rows);
+
+        /** After the task's last chunk. */
+        void finish(TaskContext ctx);
+    }
+
+    /** An operator as planned, shared by the tasks: opens one step per task in front of {@code next}. */
+    private interface Stage {
+        Step open(Step next, int part);
+    }
+
+    /** The end of the pipeline: its global state, and one local step per task. */
+    private interface Sink {
+        Step local();
+
+        Relation result();
+    }
+
+    /** Where the pipeline's chunks come from; runs one task per chunk of input, each through its own steps. */
+    private interface Source {
+        void run(IntFunction<Step> chains);
+
+        /** The nodes the source's tasks run on (where merges go), empty when it has none. */
+        List<Integer> nodes();
+
+        /** The node whose tasks read part {@code part} of the source, or -1 (a computed input's tasks). */
+        int nodeOf(int part);
+    }
+
+    private final QueryRunner runner;
+    private final NumaExecutor executor;
+    private final int batchRows;
+    private final PartTargets partTargets;
+    private final QueryContext query;
+    private final Consumer<TaskRecord> trace;
+    private final List<JoinHashTable> tables = new ArrayList<>();
+    private final List<TableSnapshot> snapshots = new ArrayList<>();
+    /** Where hash-table indexes go, node by node; null: on the heap. */
+    private final NodeMemory memory;
+    /** Owns the off-heap indexes of this run's hash tables; closed with the pipeline. */
+    private Arena arena;
+
+    private JoinPipeline(QueryRunner runner, NumaExecutor executor, NodeMemory memory, int batchRows,
+                         PartTargets partTargets, QueryContext query, Consumer<TaskRecord> trace) {
+        this.runner = runner;
+        this.memory = memory;
+        this.executor = executor;
+        this.batchRows = batchRows;
+        this.partTargets = partTargets;
+        this.query = query;
+        this.trace = trace;
+    }
+
+    /**
+     * Runs {@code plan}'s join and the row-by-row operators above it, into the first aggregation above them (done
+     * in parallel) or into a collected relation.
+     */
+    static Outcome run(QueryRunner runner, NumaExecutor executor, NodeMemory memory, int batchRows,
+                       PartTargets partTargets, PhysicalPlan plan, QueryContext query, Consumer<TaskRecord> trace) {
+        try (JoinPipeline pipeline = new JoinPipeline(runner, executor, memory, batchRows, partTargets, query,
+                trace)) {
+            return pipeline.execute(plan);
+        }
+    }
+
+    private Outcome execute(PhysicalPlan plan) {
+        PhysicalPlan.Join join = (PhysicalPlan.Join) plan.source();
+        List<Stage> stages = new ArrayList<>();
+        Source source = joinChain(join, stages);
+        Flow flow = new Flow(join.names(), outputTypes(join));
+        int done = flow.addOps(plan, stages);
+        List<PhysicalPlan.Op> ops = plan.ops();
+        Sink sink;
+        if (done < ops.size() && ops.get(done) instanceof PhysicalPlan.Aggregate aggregate) {
+            sink = new AggregateSink(aggregate, flow.types, source.nodes());
+            done++;
+        } else {
+            sink = new CollectSink(flow.types, flow.names);
+        }
+        run(source, stages, sink);
+        return new Outcome(sink.result(), done);
+    }
+
+    /** The names and types of the columns flowing at a point of the pipeline. */
+    private static final class Flow {
+        List<String> names;
+        List<ColumnType> types;
+
+        Flow(List<String> names, List<ColumnType> types) {
+            this.names = names;
+            this.types = types;
+        }
+
+        /** Adds the leading filters and projections of {@code plan}'s operators; returns how many. */
+        int addOps(PhysicalPlan plan, List<Stage> stages) {
+            int done = 0;
+            for (PhysicalPlan.Op op : plan.ops()) {
+                switch (op) {
+                    case PhysicalPlan.Filter f -> stages.add(new FilterStage(f.condition(), plan.rex(), names));
+                    case PhysicalPlan.Project p -> {
+                        stages.add(new ProjectStage(p.exprs(), plan.rex(), names));
+                        names = p.names();
+                        types = p.exprs().stream().map(e -> SqlTypes.of(e.getType())).toList();
+                    }
+                    default -> {
+                        return done;
+                    }
+                }
+                done++;
+            }
+            return done;
+        }
+    }
+
+    private static boolean streamingOps(PhysicalPlan plan) {
+        return plan.ops().stream().allMatch(op -> op instanceof PhysicalPlan.Filter
+                || op instanceof PhysicalPlan.Project);
+    }
+
+    private static List<ColumnType> outputTypes(PhysicalPlan.Join join) {
+        List<ColumnType> types = new ArrayList<>(types(join.left()));
+        if (join.type().outputsRight()) {
+            types.addAll(types(join.right()));
+        }
+        return types;
+    }
+
+    private static List<ColumnType> types(PhysicalPlan plan) {
+        return plan.columns().stream().map(ResultColumn::type).toList();
+    }
+
+    private void run(Source source, List<Stage> stages, Sink sink) {
+        source.run(part -> open(stages, 0, sink, part));
+        // Outer joins that keep unmatched build rows emit them once every probe is done, through the rest of the
+        // pipeline, lowest join first (a join above may still match them).
+        for (int i = 0; i < stages.size(); i++) {
+            if (stages.get(i) instanceof ProbeStage probe && probe.keepsUnmatchedBuild()) {
+                int from = i + 1;
+                TaskClass probeClass = executor.taskClass(JOIN_PROBE_TASK_CLASS);
+                TaskGraph graph = new TaskGraph("join unmatched build rows");
+                graph.root(probeClass, TaskGraph.ANY_NODE, ctx -> {
+                    Step next = open(stages, from, sink, -1);
+                    probe.emitUnmatched(ctx, next);
+                    next.finish(ctx);
+                });
+                executor.submit(graph, query).await();
+            }
+        }
+    }
+
+    private static Step open(List<Stage> stages, int from, Sink sink, int part) {
+        Step step = sink.local();
+        for (int i = stages.size() - 1; i >= from; i--) {
+            step = stages.get(i).open(step, part);
+        }
+        return step;
+    }
+
+    // ---- planning the chain ----
+
+    /**
+     * Adds to {@code stages} the probe of {@code join}, after whatever its probe side's own pipeline adds, and
+     * returns the source at the bottom. Builds the join's hash table(s) now.
+     */
+    private Source joinChain(PhysicalPlan.Join join, List<Stage> stages) {
+        boolean probeLeft = probeLeft(join);
+        PhysicalPlan probePlan = probeLeft ? join.left() : join.right();
+        PhysicalPlan buildPlan = probeLeft ? join.right() : join.left();
+        int[] buildKeys = probeLeft ? join.rightKeys() : join.leftKeys();
+        boolean keepBuild = probeLeft ? join.type().keepsUnmatchedRight() : join.type().keepsUnmatchedLeft();
+        if (coPartitionKey(join) >= 0) {
+            ScanSource source = coPartitioned(join, probePlan, buildPlan, buildKeys, keepBuild, stages);
+            if (source != null) {
+                return source;
+            }
+        }
+        Relation build = runner.evaluate(buildPlan, query, trace);
+        Source source = probeChain(probePlan, stages, null);
+        List<Integer> nodes = source.nodes();
+        BuildPlacement placement = BuildPlacement.of(join, nodes.size());
+        int home = nodes.isEmpty() ? TaskGraph.ANY_NODE : nodes.getFirst();
+        JoinHashTable[] byNode = new JoinHashTable[Math.max(1, executor.topology().nodeCount())];
+        TaskClass buildClass = executor.taskClass(JOIN_BUILD_TASK_CLASS);
+        JoinHashTable table = runTask("join build", buildClass, home, ctx -> {
+            JoinHashTable built = new JoinHashTable(build.array(), build.rows(), buildKeys, keepBuild,
+                    query.memory(), indexMemory(home));
+            trace.accept(new TaskRecord(JOIN_BUILD_TASK_CLASS, -1, home, ctx.node(), ctx.stolen(), build.rows()));
+            return built;
+        });
+        tables.add(table);
+        if (home >= 0) {
+            byNode[home] = table;
+        }
+        if (placement == BuildPlacement.COPY_PER_NODE) {
+            // One copy of the index per further node, each written by a task on its node into its memory.
+            TaskGraph graph = new TaskGraph("join build copies");
+            TaskGraph.Node root = graph.root(buildClass, TaskGraph.ANY_NODE, ctx -> { });
+            for (int node : nodes.subList(1, nodes.size())) {
+                graph.node(buildClass, node, ctx -> {
+                    JoinHashTable copy = table.copyInto(indexMemory(node));
+                    synchronized (tables) {
+                        byNode[node] = copy;
+                        if (copy != table) {
+                            tables.add(copy);
+                        }
+                    }
+                    trace.accept(new TaskRecord(JOIN_BUILD_TASK_CLASS, -1, node, ctx.node(), ctx.stolen(),
+                            build.rows()));
+                }, root);
+            }
+            executor.submit(graph, query).await();
+        }
+        stages.add(new ProbeStage(join, probeLeft, new JoinHashTable[] {table}, part -> {
+            int node = source.nodeOf(part);
+            return node >= 0 && byNode[node] != null ? byNode[node] : table;
+        }));
+        return source;
+    }
+
+    /** Runs {@code body} as one task of {@code taskClass} queued to {@code node}, and returns what it returns. */
+    private <T> T runTask(String name, TaskClass taskClass, int node, Function<TaskContext, T> body) {
+        Object[] result = new Object[1];
+        TaskGraph graph = new TaskGraph(name);
+        graph.root(taskClass, node, ctx -> result[0] = body.apply(ctx));
+        executor.submit(graph, query).await();
+        @SuppressWarnings("unchecked")
+        T value = (T) result[0];
+        return value;
+    }
+
+    /** Memory for a hash table's index on {@code node} (off-heap, bound there); the heap where none is known. */
+    private JoinHashTable.IndexMemory indexMemory(int node) {
+        if (memory == null || node < 0) {
+            return JoinHashTable.IndexMemory.HEAP;
+        }
+        // Huge pages for an index of several: a fresh mapping is touched page by page while it is built, and a
+        // 4 KiB fault per page is what an off-heap index costs over a heap array.
+        return bytes -> memory.allocate(bytes, new MemoryPolicy.Bind(node), arena(),
+                bytes >= 2 * NodeMemory.HUGE_PAGE_SIZE).segment();
+    }
+
+    private synchronized Arena arena() {
+        if (arena == null) {
+            arena = Arena.ofShared();
+        }
+        return arena;
+    }
+
+    /** The source of a probe side's rows, adding the operators its own plan runs on them. */
+    private Source probeChain(PhysicalPlan plan, List<Stage> stages, TableSnapshot snapshot) {
+        if (streamingOps(plan)) {
+            switch (plan.source()) {
+                case PhysicalPlan.Scan scan -> {
+                    Source source = new ScanSource(plan, scan, snapshot);
+                    new Flow(scan.names(), List.of()).addOps(plan, stages);
+                    return source;
+                }
+                case PhysicalPlan.Join join -> {
+                    Source source = joinChain(join, stages);
+                    new Flow(join.names(), List.of()).addOps(plan, stages);
+                    return source;
+                }
+                default -> {
+                }
+            }
+        }
+        return new RelationSource(runner.evaluate(plan, query, trace));
+    }
+
+    /**
+     * A join of co-partitioned tables, per table-group part: the build side's part p is collected and its hash
+     * table built by a task on p's node, then the probe side's part p, on the same node, probes only that table. No
+     * row crosses nodes. (The parts may have moved apart since the check; then each task still reads its own part,
+     * only not locally.) Null when the tables were repartitioned apart since planning.
+     */
+    private ScanSource coPartitioned(PhysicalPlan.Join join, PhysicalPlan probePlan, PhysicalPlan buildPlan,
+                                     int[] buildKeys, boolean keepBuild, List<Stage> stages) {
+        PhysicalPlan.Scan buildScan = (PhysicalPlan.Scan) buildPlan.source();
+        PhysicalPlan.Scan probeScan = (PhysicalPlan.Scan) probePlan.source();
+        TableSnapshot buildSnapshot = buildScan.table().snapshot();
+        snapshots.add(buildSnapshot);
+        TableSnapshot probeSnapshot = probeScan.table().snapshot();
+        snapshots.add(probeSnapshot);
+        int parts = buildSnapshot.parts().size();
+        if (probeSnapshot.parts().size() != parts) {
+            return null;
+        }
+        ScanProgram buildProgram = new ScanProgram(buildScan, buildScan.outputs(), buildPlan.rex(), batchRows);
+        Relation[] builds = new Relation[parts];
+        for (int p = 0; p < parts; p++) {
+            builds[p] = Relation.empty(buildProgram.outputTypes(), buildScan.names()).chargedTo(query.memory());
+        }
+        runner.collectInto(buildProgram, buildSnapshot, part -> builds[part], query, trace);
+        JoinHashTable[] perPart = new JoinHashTable[parts];
+        TaskClass buildClass = executor.taskClass(JOIN_BUILD_TASK_CLASS);
+        TaskGraph graph = new TaskGraph("join build");
+        TaskGraph.Node root = graph.root(buildClass, TaskGraph.ANY_NODE, ctx -> { });
+        for (int p = 0; p < parts; p++) {
+            int part = p;
+            int node = buildSnapshot.parts().get(p).homeNode();
+            graph.node(buildClass, node, ctx -> {
+                perPart[part] = new JoinHashTable(builds[part].array(), builds[part].rows(), buildKeys, keepBuild,
+                        query.memory(), indexMemory(node));
+                trace.accept(new TaskRecord(JOIN_BUILD_TASK_CLASS, part, node, ctx.node(), ctx.stolen(),
+                        builds[part].rows()));
+            }, root);
+        }
+        try {
+            executor.submit(graph, query).await();
+        } finally {
+            for (JoinHashTable table : perPart) {
+                if (table != null) {
+                    tables.add(table);
+                }
+            }
+        }
+        ScanSource source = new ScanSource(probePlan, probeScan, probeSnapshot);
+        stages.add(new ProbeStage(join, probeLeft(join), perPart, part -> perPart[part]));
+        return source;
+    }
+
+    // ---- sources ----
+
+    /** A table scan whose materialize tasks run the pipeline on the nodes of the parts they decode. */
+    private final class ScanSource implements Source {
+        private final ScanProgram program;
+        private final TableSnapshot snapshot;
+
+        ScanSource(PhysicalPlan plan, PhysicalPlan.Scan scan, TableSnapshot snapshot) {
+            this.program = new ScanProgram(scan, scan.outputs(), plan.rex(), batchRows);
+            if (snapshot == null) {
+                snapshot = scan.table().snapshot();
+                snapshots.add(snapshot);
+            }
+            this.snapshot = snapshot;
+        }
+
+        @Override
+        public void run(IntFunction<Step> chains) {
+            ScanPipeline.submit(executor, query, snapshot, program.ranges(), program.columns(true), part -> {
+                ScanProgram.Kernels kernels = program.kernels();
+                Step head = chains.apply(part);
+                return new MaterializeJob.BatchConsumer() {
+                    @Override
+                    public void accept(TaskContext ctx, Batch batch) {
+                        int n = kernels.apply(batch);
+                        if (n > 0) {
+                            head.push(ctx, kernels.results(), n);
+                        }
+                    }
+
+                    @Override
+                    public void finish(TaskContext ctx) {
+                        head.finish(ctx);
+                    }
+                };
+            }, trace, partTargets).await();
+        }
+
+        @Override
+        public List<Integer> nodes() {
+            return snapshot.parts().stream().map(TablePart::homeNode).distinct().sorted().toList();
+        }
+
+        @Override
+        public int nodeOf(int part) {
+            return part < 0 ? -1 : snapshot.parts().get(part).homeNode();
+        }
+    }
+
+    /**
+     * A computed input: its rows cut into ranges, as many as the concurrency hint asks for (at least one batch
+     * each), each run by a join-probe task of its own. The rows are on the heap of no particular node, so the tasks
+     * may run anywhere.
+     */
+    private final class RelationSource implements Source {
+        private final Relation relation;
+
+        RelationSource(Relation relation) {
+            this.relation = relation;
+        }
+
+        @Override
+        public void run(IntFunction<Step> chains) {
+            int rows = relation.rows();
+            if (rows == 0) {
+                return;
+            }
+            int tasks = (int) Math.max(1, Math.min(executor.concurrencyHint(),
+                    (rows + PROBE_BATCH_ROWS - 1) / PROBE_BATCH_ROWS));
+            int step = (rows + tasks - 1) / tasks;
+            ColumnVector[] columns = relation.array();
+            TaskClass probeClass = executor.taskClass(JOIN_PROBE_TASK_CLASS);
+            TaskGraph graph = new TaskGraph("join probe");
+            TaskGraph.Node root = graph.root(probeClass, TaskGraph.ANY_NODE, ctx -> { });
+            for (int start = 0; start < rows; start += step) {
+                int first = start;
+                int end = Math.min(rows, start + step);
+                int range = start / step;
+                graph.node(probeClass, TaskGraph.ANY_NODE, ctx -> {
+                    Step head = chains.apply(-1);
+                    int[] selected = new int[PROBE_BATCH_ROWS];
+                    ColumnVector[] batch = new ColumnVector[columns.length];
+                    for (int from = first; from < end; from += PROBE_BATCH_ROWS) {
+                        int n = Math.min(PROBE_BATCH_ROWS, end - from);
+                        for (int i = 0; i < n; i++) {
+                            selected[i] = from + i;
+                        }
+                        for (int c = 0; c < columns.length; c++) {
+                            batch[c] = columns[c].gather(selected, n);
+                        }
+                        head.push(ctx, batch, n);
+                    }
+                    head.finish(ctx);
+                    trace.accept(new TaskRecord(JOIN_PROBE_TASK_CLASS, range, TaskGraph.ANY_NODE, ctx.node(),
+                            ctx.stolen(), end - first));
+                }, root);
+            }
+            executor.submit(graph, query).await();
+        }
+
+        @Override
+        public List<Integer> nodes() {
+            return List.of();
+        }
+
+        @Override
+        public int nodeOf(int part) {
+            return -1;
+        }
+    }
+
+    // ---- operators ----
+
+    /** Rows for which a condition is true. */
+    private record FilterStage(RexNode condition, RexBuilder rex, List<String> names) implements Stage {
+        @Override
+        public Step open(Step next, int part) {
+            Expr expr = new ExprCompiler(rex, names).compile(condition);
+            return new Step() {
+                private int[] selected = new int[1024];
+
+                @Override
+                public void push(TaskContext ctx, ColumnVector[] columns, int rows) {
+                    ColumnVector keep = expr.eval(columns, rows);
+                    if (selected.length < rows) {
+                        selected = new int[rows];
+                    }
+                    int n = Selection.trueRows(keep, rows, selected);
+                    if (n == rows) {
+                        next.push(ctx, columns, rows);
+                    } else if (n > 0) {
+                        ColumnVector[] out = new ColumnVector[columns.length];
+                        for (int c = 0; c < columns.length; c++) {
+                            out[c] = columns[c].gather(selected, n);
+                        }
+                        next.push(ctx, out, n);
+                    }
+                }
+
+                @Override
+                public void finish(TaskContext ctx) {
+                    next.finish(ctx);
+                }
+            };
+        }
+    }
+
+    /** Expressions over each row. */
+    private record ProjectStage(List<RexNode> exprs, RexBuilder rex, List<String> names) implements Stage {
+        @Override
+        public Step open(Step next, int part) {
+            List<Expr> compiled = new ExprCompiler(rex, names).sharing(exprs).compileAll(exprs);
+            return new Step() {
+                private final ColumnVector[] out = new ColumnVector[compiled.size()];
+
+                @Override
+                public void push(TaskContext ctx, ColumnVector[] columns, int rows) {
+                    for (int i = 0; i < out.length; i++) {
+                        out[i] = compiled.get(i).eval(columns, rows);
+                    }
+                    next.push(ctx, out, rows);
+                }
+
+                @Override
+                public void finish(TaskContext ctx) {
+                    next.finish(ctx);
+                }
+            };
+        }
+    }
+
+    /** The probe of one hash join: one table, or one per table-group part when the join is co-partitioned. */
+    private static final class ProbeStage implements Stage {
+        private final PhysicalPlan.Join join;
+        private final boolean probeLeft;
+        /** Every table built (copies not counted): where unmatched build rows are read. */
+        private final JoinHashTable[] tables;
+        /** The table the tasks reading a part of the source probe. */
+        private final IntFunction<JoinHashTable> tableFor;
+        private final List<ColumnType> probeTypes;
+        private final List<ColumnType> buildTypes;
+        private final List<String> joinedNames;
+
+        ProbeStage(PhysicalPlan.Join join, boolean probeLeft, JoinHashTable[] tables,
+                   IntFunction<JoinHashTable> tableFor) {
+            this.join = join;
+            this.probeLeft = probeLeft;
+            this.tables = tables;
+            this.tableFor = tableFor;
+            this.probeTypes = types(probeLeft ? join.left() : join.right());
+            this.buildTypes = types(probeLeft ? join.right() : join.left());
+            List<String> names = new ArrayList<>(join.left().columns().stream().map(ResultColumn::name).toList());
+            names.addAll(join.right().columns().stream().map(ResultColumn::name).toList());
+            this.joinedNames = names;
+        }
+
+        boolean keepsUnmatchedBuild() {
+            return probeLeft ? join.type().keepsUnmatchedRight() : join.type().keepsUnmatchedLeft();
+        }
+
+        private JoinProber prober(JoinHashTable table, JoinProber.Output output) {
+            // The residual is compiled per task: expressions keep buffers.
+            Expr residual = join.residual() == null ? null
+                    : new ExprCompiler(join.left().rex(), joinedNames).compile(join.residual());
+            return new JoinProber(table, join.type(), probeLeft, probeLeft ? join.leftKeys() : join.rightKeys(),
+                    residual, probeTypes, buildTypes, output);
+        }
+
+        @Override
+        public Step open(Step next, int part) {
+            JoinHashTable table = tableFor.apply(part);
+            return new Step() {
+                private TaskContext current;
+                private final JoinProber prober = prober(table,
+                        (columns, rows) -> next.push(current, columns.toArray(ColumnVector[]::new), rows));
+
+                @Override
+                public void push(TaskContext ctx, ColumnVector[] columns, int rows) {
+                    current = ctx;
+                    prober.probe(columns, rows);
+                }
+
+                @Override
+                public void finish(TaskContext ctx) {
+                    next.finish(ctx);
+                }
+            };
+        }
+
+        /** Every table's build rows that no probe row matched, null-extended, into {@code next}. */
+        void emitUnmatched(TaskContext ctx, Step next) {
+            for (JoinHashTable table : tables) {
+                prober(table, (columns, rows) -> next.push(ctx, columns.toArray(ColumnVector[]::new), rows))
+                        .emitUnmatchedBuildRows();
+            }
+        }
+    }
+
+    // ---- sinks ----
+
+    /** Every row, appended to one relation (what follows, e.g. a sort, needs them all). */
+    private final class CollectSink implements Sink {
+        private final Relation relation;
+
+        CollectSink(List<ColumnType> types, List<String> names) {
+            this.relation = Relation.empty(types, names).chargedTo(query.memory());
+        }
+
+        @Override
+        public Step local() {
+            return new Step() {
+                @Override
+                public void push(TaskContext ctx, ColumnVector[] columns, int rows) {
+                    List<ColumnVector> batch = Arrays.asList(columns);
+                    synchronized (relation) {
+                        relation.append(batch, rows);
+                    }
+                }
+
+                @Override
+                public void finish(TaskContext ctx) {
+                }
+            };
+        }
+
+        @Override
+        public Relation result() {
+            return relation;
+        }
+    }
+
+    /** GROUP BY: a local table per task, handed to the disjoint merged tables as it outgrows the cache. */
+    private final class AggregateSink implements Sink {
+        private final PhysicalPlan.Aggregate aggregate;
+        private final AggregateMerge merge;
+
+        AggregateSink(PhysicalPlan.Aggregate aggregate, List<ColumnType> inputTypes, List<Integer> nodes) {
+            this.aggregate = aggregate;
+            List<ColumnType> keyTypes = new ArrayList<>();
+            for (int k : aggregate.keys()) {
+                keyTypes.add(inputTypes.get(k));
+            }
+            int partitions = aggregate.keys().length == 0 ? 1 : Math.max(1, executor.concurrencyHint());
+            this.merge = new AggregateMerge(executor, partitions, nodes, keyTypes, aggregate.calls(),
+                    query.memory(), trace);
+        }
+
+        @Override
+        public Step local() {
+            int[] keys = aggregate.keys();
+            List<AggregateCall> calls = aggregate.calls();
+            ColumnVector[] keyColumns = new ColumnVector[keys.length];
+            ColumnVector[] arguments = new ColumnVector[calls.size()];
+            return new Step() {
+                private GroupTable table = merge.localTable();
+
+                @Override
+                public void push(TaskContext ctx, ColumnVector[] columns, int rows) {
+                    for (int k = 0; k < keys.length; k++) {
+                        keyColumns[k] = columns[keys[k]];
+                    }
+                    for (int a = 0; a < calls.size(); a++) {
+                        int arg = calls.get(a).argument();
+                        arguments[a] = arg < 0 ? null : columns[arg];
+                    }
+                    table.add(keyColumns, arguments, rows);
+                    if (table.size() >= AggregateMerge.LOCAL_GROUPS_LIMIT) {
+                        merge.hand(ctx, table);
+                        table = merge.localTable();
+                    }
+                }
+
+                @Override
+                public void finish(TaskContext ctx) {
+                    merge.hand(ctx, table);
+                    table = merge.localTable();
+                }
+            };
+        }
+
+        @Override
+        public Relation result() {
+            return merge.relation(aggregate);
+        }
+    }
+
+    // ---- decisions shared with EXPLAIN ----
+
+    /** Which side of a join is probed (the other is built). */
+    static boolean probeLeft(PhysicalPlan.Join join) {
+        if (!join.type().outputsRight()) {
+            return true;
+        }
+        // A table scan, or a join whose probe side leads down to one, is probed rather than built: its tasks probe
+        // on the nodes of the scan's parts, in parallel, where a computed input is first collected whole.
+        // Otherwise the input estimated smaller is built.
+        boolean leftStreams = streamsFromScan(join.left());
+        boolean rightStreams = streamsFromScan(join.right());
+        if (leftStreams != rightStreams) {
+            return leftStreams;
+        }
+        return join.leftRows() >= join.rightRows();
+    }
+
+    /** Whether a plan's rows can flow through a pipeline from a table scan without being collected. */
+    static boolean streamsFromScan(PhysicalPlan plan) {
+        if (!streamingOps(plan)) {
+            return false;
+        }
+        return switch (plan.source()) {
+            case PhysicalPlan.Scan scan -> true;
+            case PhysicalPlan.Join join -> streamsFromScan(probeLeft(join) ? join.left() : join.right());
+            default -> false;
+        };
+    }
+
+    /**
+     * The nodes of the parts of the scan at the bottom of a join's probe chain, as the table stands now; empty when
+     * the probe side is a computed input.
+     */
+    static List<Integer> probeNodes(PhysicalPlan.Join join) {
+        PhysicalPlan probe = probeLeft(join) ? join.left() : join.right();
+        if (!streamsFromScan(probe)) {
+            return List.of();
+        }
+        return switch (probe.source()) {
+            case PhysicalPlan.Scan scan -> scan.table().version().parts().stream().map(TablePart::homeNode)
+                    .distinct().sorted().toList();
+            case PhysicalPlan.Join inner -> probeNodes(inner);
+            default -> List.of();
+        };
+    }
+
+    private static boolean isPlainScan(PhysicalPlan plan) {
+        return plan.source() instanceof PhysicalPlan.Scan && plan.ops().isEmpty();
+    }
+
+    /**
+     * The key pair on which both sides of the join are partitioned alike, or -1: both sides plain scans of tables
+     * of one table group, with the same partitioning (HASH, or RANGE with the same bounds) and part count, joined
+     * on the group's partition column. Such a join runs per table-group part, on that part's node.
+     */
+    static int coPartitionKey(PhysicalPlan.Join join) {
+        if (!isPlainScan(join.left()) || !isPlainScan(join.right())) {
+            return -1;
+        }
+        Table left = ((PhysicalPlan.Scan) join.left().source()).table();
+        Table right = ((PhysicalPlan.Scan) join.right().source()).table();
+        if (left.group() == null || !left.group().equals(right.group()) || left == right) {
+            return -1;
+        }
+        TableVersion lv = left.version();
+        TableVersion rv = right.version();
+        boolean alike = lv.parts().size() == rv.parts().size() && lv.parts().size() > 1 && switch (lv.spec()) {
+            case PartitionSpec.Hash h -> rv.spec() instanceof PartitionSpec.Hash;
+            case PartitionSpec.Range r -> rv.spec() instanceof PartitionSpec.Range
+                    && lv.rangeBounds().equals(rv.rangeBounds());
+            default -> false;
+        };
+        if (!alike) {
+            return -1;
+        }
+        int leftColumn = left.schema().indexOf(lv.spec().column());
+        int rightColumn = right.schema().indexOf(rv.spec().column());
+        List<RexNode> leftOutputs = ((PhysicalPlan.Scan) join.left().source()).outputs();
+        List<RexNode> rightOutputs = ((PhysicalPlan.Scan) join.right().source()).outputs();
+        for (int k = 0; k < join.leftKeys().length; k++) {
+            if (leftOutputs.get(join.leftKeys()[k]) instanceof RexInputRef l && l.getIndex() == leftColumn
+                    && rightOutputs.get(join.rightKeys()[k]) instanceof RexInputRef r
+                    && r.getIndex() == rightColumn) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public void close() {
+        for (JoinHashTable table : tables) {
+            table.release();
+        }
+        for (TableSnapshot snapshot : snapshots) {
+            snapshot.close();
+        }
+        if (arena != null) {
+            arena.close();
+        }
+    }
+}
