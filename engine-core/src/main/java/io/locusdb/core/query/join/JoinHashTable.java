@@ -6,6 +6,8 @@ import io.locusdb.core.storage.type.TypeKind;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
 
 /**
  * The build side of a hash join: the build rows (held by the caller as column vectors), chained by hash of their
@@ -23,9 +25,26 @@ public final class JoinHashTable {
         IndexMemory HEAP = bytes -> MemorySegment.ofArray(new long[(int) ((bytes + 7) / 8)]);
     }
 
+    /** Runs the build of every hash partition of a table, possibly in parallel, and returns when all are done. */
+    @FunctionalInterface
+    public interface PartitionBuilds {
+        void run(int partitions, IntConsumer build);
+
+        /** One after the other, on the caller's thread. */
+        PartitionBuilds SEQUENTIAL = (partitions, build) -> {
+            for (int p = 0; p < partitions; p++) {
+                build.accept(p);
+            }
+        };
+    }
+
     private final ColumnVector[] buildColumns;
-    /** One LONG key (the common case: ids, dates); null for other keys, which use {@link #heads}. */
-    private final LongKeyIndex index;
+    /**
+     * One LONG key (the common case: ids, dates): an index per hash partition of the keys (one when the table is
+     * not partitioned), sharing one {@link #chain}; null for other keys, which use {@link #heads}.
+     */
+    private final LongKeyIndex[] indexes;
+    private final int partitionShift;
     private final ColumnVector[] keys;
     private final int rows;
     private final int[] heads;
@@ -35,6 +54,7 @@ public final class JoinHashTable {
     private final AtomicLongArray matched;
     private final long bytes;
     private final MemoryBudget budget;
+    private boolean charged;
 
     /**
      * @param buildColumns every column of the build side (the output takes them from here)
@@ -49,31 +69,68 @@ public final class JoinHashTable {
     /** As above, the index of a single-LONG-key table in {@code memory}. */
     public JoinHashTable(ColumnVector[] buildColumns, int rows, int[] keyIndexes, boolean trackMatches,
                          MemoryBudget budget, IndexMemory memory) {
+        this(buildColumns, rows, keyIndexes, trackMatches, budget, 1, p -> memory, PartitionBuilds.SEQUENTIAL);
+    }
+
+    /**
+     * A table whose single-LONG-key index is split by hash into {@code partitions} (a power of two), partition
+     * {@code p} in {@code memoryOf.apply(p)}, the partitions built by {@code builds} (e.g. one task each, on the
+     * node whose memory holds it). Tables with other keys are built whole, on the caller's thread.
+     */
+    public static JoinHashTable partitioned(ColumnVector[] buildColumns, int rows, int[] keyIndexes,
+                                            boolean trackMatches, MemoryBudget budget, int partitions,
+                                            IntFunction<IndexMemory> memoryOf, PartitionBuilds builds) {
+        if (Integer.bitCount(partitions) != 1) {
+            throw new IllegalArgumentException("partitions must be a power of two, got " + partitions);
+        }
+        return new JoinHashTable(buildColumns, rows, keyIndexes, trackMatches, budget, partitions, memoryOf,
+                builds);
+    }
+
+    private JoinHashTable(ColumnVector[] buildColumns, int rows, int[] keyIndexes, boolean trackMatches,
+                          MemoryBudget budget, int partitions, IntFunction<IndexMemory> memoryOf,
+                          PartitionBuilds builds) {
         this.buildColumns = buildColumns;
         this.rows = rows;
         this.keys = new ColumnVector[keyIndexes.length];
         for (int k = 0; k < keyIndexes.length; k++) {
             keys[k] = buildColumns[keyIndexes[k]];
         }
-        boolean singleLong = keys.length == 1 && keys[0].physical() == TypeKind.Physical.LONG;
-        int capacity = Integer.highestOneBit(Math.max(16, rows * 2 - 1)) << 1;
-        this.bytes = (singleLong ? LongKeyIndex.Shape.of(rows).bytes() : 4L * capacity + 12L * rows)
-                + (trackMatches ? rows / 8 + 8 : 0);
         this.budget = budget;
-        if (budget != null) {
-            budget.reserve(bytes);
-        }
         this.matched = trackMatches ? new AtomicLongArray((rows + 63) >>> 6) : null;
-        if (singleLong) {
-            this.index = LongKeyIndex.build(keys[0].longs(), keys[0].nulls(), rows,
-                    allocate(memory, LongKeyIndex.Shape.of(rows).bytes()));
+        long matchBytes = trackMatches ? rows / 8 + 8 : 0;
+        if (keys.length == 1 && keys[0].physical() == TypeKind.Physical.LONG) {
+            int bits = Integer.numberOfTrailingZeros(partitions);
+            this.partitionShift = 64 - bits;
+            long[] values = keys[0].longs();
+            boolean[] nulls = keys[0].nulls();
+            int[] starts = new int[partitions + 1];
+            int[] order = bits == 0 ? null : partitionOrder(values, nulls, rows, bits, starts);
+            if (bits == 0) {
+                starts[1] = rows;
+            }
+            long total = LongKeyIndex.chainBytes(rows) + matchBytes;
+            for (int p = 0; p < partitions; p++) {
+                total += LongKeyIndex.Shape.of(starts[p + 1] - starts[p]).bytes();
+            }
+            this.bytes = total;
+            reserve();
+            MemorySegment chain = allocate(memoryOf.apply(0), LongKeyIndex.chainBytes(rows));
+            this.indexes = new LongKeyIndex[partitions];
+            builds.run(partitions, p -> indexes[p] = LongKeyIndex.build(values, nulls, order, starts[p],
+                    starts[p + 1], allocate(memoryOf.apply(p),
+                            LongKeyIndex.Shape.of(starts[p + 1] - starts[p]).bytes()), chain));
             this.heads = null;
             this.next = null;
             this.hashes = null;
             this.mask = 0;
             return;
         }
-        this.index = null;
+        this.indexes = null;
+        this.partitionShift = 0;
+        int capacity = Integer.highestOneBit(Math.max(16, rows * 2 - 1)) << 1;
+        this.bytes = 4L * capacity + 12L * rows + matchBytes;
+        reserve();
         this.mask = capacity - 1;
         this.next = new int[rows];
         this.heads = new int[capacity];
@@ -93,13 +150,45 @@ public final class JoinHashTable {
         }
     }
 
+    /** The non-NULL rows grouped by partition, ascending within each; {@code starts} gets each group's start. */
+    private static int[] partitionOrder(long[] values, boolean[] nulls, int rows, int bits, int[] starts) {
+        int partitions = 1 << bits;
+        int[] counts = new int[partitions];
+        for (int r = 0; r < rows; r++) {
+            if (!nulls[r]) {
+                counts[partitionOf(values[r], 64 - bits)]++;
+            }
+        }
+        for (int p = 0; p < partitions; p++) {
+            starts[p + 1] = starts[p] + counts[p];
+        }
+        int[] fill = Arrays.copyOf(starts, partitions);
+        int[] order = new int[starts[partitions]];
+        for (int r = 0; r < rows; r++) {
+            if (!nulls[r]) {
+                order[fill[partitionOf(values[r], 64 - bits)]++] = r;
+            }
+        }
+        return order;
+    }
+
+    /** The hash partition of a key: other bits than the slots' hash takes. */
+    private static int partitionOf(long key, int shift) {
+        return shift == 64 ? 0 : (int) (((key ^ 0x2545F4914F6CDD1DL) * 0xD6E8FEB86659FD93L) >>> shift);
+    }
+
+    private void reserve() {
+        if (budget != null) {
+            budget.reserve(bytes);
+            charged = true;
+        }
+    }
+
     private MemorySegment allocate(IndexMemory memory, long size) {
         try {
             return memory.allocate(size);
         } catch (RuntimeException | Error e) {
-            if (budget != null) {
-                budget.release(bytes);
-            }
+            release();
             throw e;
         }
     }
@@ -111,11 +200,19 @@ public final class JoinHashTable {
         this.keys = original.keys;
         this.matched = original.matched;
         this.budget = original.budget;
-        this.bytes = LongKeyIndex.Shape.of(rows).bytes();
-        if (budget != null) {
-            budget.reserve(bytes);
+        this.partitionShift = original.partitionShift;
+        long total = LongKeyIndex.chainBytes(rows);
+        for (LongKeyIndex index : original.indexes) {
+            total += index.bytes();
         }
-        this.index = original.index.copyInto(allocate(memory, bytes), rows);
+        this.bytes = total;
+        reserve();
+        MemorySegment chain = allocate(memory, LongKeyIndex.chainBytes(rows));
+        MemorySegment.copy(original.indexes[0].chain(), 0, chain, 0, LongKeyIndex.chainBytes(rows));
+        this.indexes = new LongKeyIndex[original.indexes.length];
+        for (int p = 0; p < indexes.length; p++) {
+            indexes[p] = original.indexes[p].copyInto(allocate(memory, original.indexes[p].bytes()), chain);
+        }
         this.heads = null;
         this.next = null;
         this.hashes = null;
@@ -128,7 +225,7 @@ public final class JoinHashTable {
      * copy; any other table answers itself.
      */
     public JoinHashTable copyInto(IndexMemory memory) {
-        return index == null ? this : new JoinHashTable(this, memory);
+        return indexes == null ? this : new JoinHashTable(this, memory);
     }
 
     /** Bytes of the table's own structures (the build rows not counted). */
@@ -136,19 +233,24 @@ public final class JoinHashTable {
         return bytes;
     }
 
+    /** Hash partitions of the index (1 when not partitioned, or for keys other than one LONG column). */
+    public int partitions() {
+        return indexes == null ? 1 : indexes.length;
+    }
+
     /** Whether the table is keyed by one LONG column: probe with {@link #firstLong} and {@link #nextLong}. */
     boolean singleLong() {
-        return index != null;
+        return indexes != null;
     }
 
     /** The first build row whose key is {@code key}, or -1. */
     int firstLong(long key) {
-        return index.first(key);
+        return indexes[partitionOf(key, partitionShift)].first(key);
     }
 
     /** The build row after {@code r} with the same key, or -1. */
     int nextLong(int r) {
-        return index.next(r);
+        return indexes[0].next(r);
     }
 
     public ColumnVector[] columns() {
@@ -191,8 +293,9 @@ public final class JoinHashTable {
     }
 
     /** Gives the table's memory back to the query's budget. */
-    public void release() {
-        if (budget != null) {
+    public synchronized void release() {
+        if (charged) {
+            charged = false;
             budget.release(bytes);
         }
     }

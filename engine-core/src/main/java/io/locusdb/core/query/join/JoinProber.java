@@ -32,6 +32,7 @@ public final class JoinProber {
     private int[] pairProbe = new int[1024];
     private int[] pairBuild = new int[1024];
     private boolean[] probeMatched = new boolean[1024];
+    private int pairCount;
 
     /**
      * @param probeIsLeft     whether the probe side is the join's left input (always so for SEMI and ANTI)
@@ -77,7 +78,7 @@ public final class JoinProber {
             }
             Arrays.fill(probeMatched, 0, rows, false);
         }
-        int pairs = 0;
+        pairCount = 0;
         if (table.singleLong()) {
             long[] values = keys[0].longs();
             boolean[] nulls = keys[0].nulls();
@@ -86,16 +87,7 @@ public final class JoinProber {
                     continue;
                 }
                 for (int r = table.firstLong(values[p]); r >= 0; r = table.nextLong(r)) {
-                    if (pairs == pairProbe.length) {
-                        pairProbe = Arrays.copyOf(pairProbe, pairs * 2);
-                        pairBuild = Arrays.copyOf(pairBuild, pairs * 2);
-                    }
-                    pairProbe[pairs] = p;
-                    pairBuild[pairs] = r;
-                    if (++pairs == PAIRS_PER_CHUNK) {
-                        pairs(probe, pairs, trackProbe);
-                        pairs = 0;
-                    }
+                    addPair(probe, p, r, trackProbe);
                 }
             }
         }
@@ -105,20 +97,12 @@ public final class JoinProber {
             }
             long h = JoinKeys.hash(keys, p);
             for (int r = table.first(keys, p, h); r >= 0; r = table.next(r, keys, p, h)) {
-                if (pairs == pairProbe.length) {
-                    pairProbe = Arrays.copyOf(pairProbe, pairs * 2);
-                    pairBuild = Arrays.copyOf(pairBuild, pairs * 2);
-                }
-                pairProbe[pairs] = p;
-                pairBuild[pairs] = r;
-                if (++pairs == PAIRS_PER_CHUNK) {
-                    pairs(probe, pairs, trackProbe);
-                    pairs = 0;
-                }
+                addPair(probe, p, r, trackProbe);
             }
         }
-        if (pairs > 0) {
-            pairs(probe, pairs, trackProbe);
+        if (pairCount > 0) {
+            pairs(probe, pairCount, trackProbe);
+            pairCount = 0;
         }
         switch (type) {
             case SEMI, ANTI -> emitProbeRows(probe, rows, type == JoinType.SEMI, false);
@@ -127,6 +111,20 @@ public final class JoinProber {
                     emitProbeRows(probe, rows, false, true);
                 }
             }
+        }
+    }
+
+    /** Records a candidate pair; a full chunk is checked and emitted at once. */
+    private void addPair(ColumnVector[] probe, int p, int r, boolean trackProbe) {
+        if (pairCount == pairProbe.length) {
+            pairProbe = Arrays.copyOf(pairProbe, pairCount * 2);
+            pairBuild = Arrays.copyOf(pairBuild, pairCount * 2);
+        }
+        pairProbe[pairCount] = p;
+        pairBuild[pairCount] = r;
+        if (++pairCount == PAIRS_PER_CHUNK) {
+            pairs(probe, pairCount, trackProbe);
+            pairCount = 0;
         }
     }
 

@@ -6,63 +6,75 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The index of a hash table keyed by one LONG column, in one memory segment (off-heap memory bound to the node of
- * the tasks that read it, or a heap array): open addressing over the distinct keys, each slot holding its key and
- * its first build row inline, so that a probe that misses reads one cache line; a chain of the further rows of each
- * key; and, for an index larger than the caches, a blocked Bloom filter in front (one word per key, two bits, eight
- * bits a key), so that most probes that miss cost a cache hit instead of a memory access.
+ * The index of a hash table keyed by one LONG column (or of one hash partition of it), in memory segments (off-heap
+ * memory bound to the node of the tasks that read it, or heap arrays): open addressing over the distinct keys, each
+ * slot holding its key and its first build row inline, so that a probe that misses reads one cache line, and, for an
+ * index larger than the caches, a blocked Bloom filter in front (one word per key, two bits, eight bits a key), so
+ * that most probes that miss cost a cache hit instead of a memory access. The further rows of each key are chained
+ * in a separate segment of one int per build row of the whole table, which the partitions of a table share (each
+ * writes the entries of its own rows).
  *
  * <p>Layout, 8-byte aligned, all zero when empty (fresh mappings need no initialising pass): {@code filter} words,
- * then {@code capacity} slots of two longs (key, first row + 1; 0 = free), then one int per build row (next row of
- * the same key + 1; 0 = end).
+ * then {@code capacity} slots of two longs (key, first row + 1; 0 = free). Chain: next row of the same key + 1
+ * (0 = end).
  */
 final class LongKeyIndex {
     /** Above this many bytes of slots the index gets a filter. */
     private static final long FILTER_ABOVE_BYTES = 1L << 20;
 
     private final MemorySegment segment;
-    private final int capacity;
+    private final MemorySegment chain;
     private final int mask;
     private final int shift;
     private final int filterWords;
     private final int filterShift;
     private final long slotsOffset;
-    private final long nextOffset;
 
-    /** The shape of an index for {@code rows} build rows. */
-    record Shape(int rows, int capacity, int filterWords) {
-        static Shape of(int rows) {
-            int capacity = Integer.highestOneBit(Math.max(16, rows * 2 - 1)) << 1;
+    /** The shape of an index of {@code keys} build rows. */
+    record Shape(int keys, int capacity, int filterWords) {
+        static Shape of(int keys) {
+            int capacity = Integer.highestOneBit(Math.max(16, keys * 2 - 1)) << 1;
             int filterWords = 16L * capacity > FILTER_ABOVE_BYTES
-                    ? Integer.highestOneBit(Math.max(64, rows / 8 - 1)) << 1 : 0;
-            return new Shape(rows, capacity, filterWords);
+                    ? Integer.highestOneBit(Math.max(64, keys / 8 - 1)) << 1 : 0;
+            return new Shape(keys, capacity, filterWords);
         }
 
         long bytes() {
-            return 8L * filterWords + 16L * capacity + 4L * rows + 4;
+            return 8L * filterWords + 16L * capacity;
         }
     }
 
-    private LongKeyIndex(MemorySegment segment, Shape shape) {
+    /** Bytes of the chain of a table of {@code rows} build rows. */
+    static long chainBytes(int rows) {
+        return 4L * rows + 4;
+    }
+
+    private LongKeyIndex(MemorySegment segment, MemorySegment chain, Shape shape) {
         if (segment.byteSize() < shape.bytes()) {
             throw new IllegalArgumentException("segment of " + segment.byteSize() + " bytes for an index of "
                     + shape.bytes());
         }
         this.segment = segment;
-        this.capacity = shape.capacity();
+        this.chain = chain;
+        int capacity = shape.capacity();
         this.mask = capacity - 1;
         this.shift = 64 - Integer.numberOfTrailingZeros(capacity);
         this.filterWords = shape.filterWords();
         this.filterShift = filterWords == 0 ? 0 : 64 - Integer.numberOfTrailingZeros(filterWords);
         this.slotsOffset = 8L * filterWords;
-        this.nextOffset = slotsOffset + 16L * capacity;
     }
 
-    /** Indexes the non-NULL keys of rows {@code 0..rows-1} into {@code segment} (all zero, {@link Shape#bytes}). */
-    static LongKeyIndex build(long[] values, boolean[] nulls, int rows, MemorySegment segment) {
-        LongKeyIndex index = new LongKeyIndex(segment, Shape.of(rows));
+    /**
+     * Indexes the build rows {@code rows[from..to)} (ascending; all when {@code rows} is null, then
+     * {@code from..to} are the rows themselves), skipping NULL keys, into {@code segment} (zeroed,
+     * {@link Shape#bytes} of {@code to - from} keys) and {@code chain} (zeroed, shared by the table's partitions).
+     */
+    static LongKeyIndex build(long[] values, boolean[] nulls, int[] rows, int from, int to, MemorySegment segment,
+                              MemorySegment chain) {
+        LongKeyIndex index = new LongKeyIndex(segment, chain, Shape.of(to - from));
         // From the last row down, so that each key's chain lists its rows in build order.
-        for (int r = rows - 1; r >= 0; r--) {
+        for (int i = to - 1; i >= from; i--) {
+            int r = rows == null ? i : rows[i];
             if (!nulls[r]) {
                 index.insert(values[r], r);
             }
@@ -74,11 +86,12 @@ final class LongKeyIndex {
         int slot = slotOf(key);
         long at = slotsOffset + 16L * slot;
         long first;
-        while ((first = segment.get(JAVA_LONG_UNALIGNED, at + 8)) != 0 && segment.get(JAVA_LONG_UNALIGNED, at) != key) {
+        while ((first = segment.get(JAVA_LONG_UNALIGNED, at + 8)) != 0
+                && segment.get(JAVA_LONG_UNALIGNED, at) != key) {
             slot = (slot + 1) & mask;
             at = slotsOffset + 16L * slot;
         }
-        segment.set(JAVA_INT_UNALIGNED, nextOffset + 4L * row, (int) first);
+        chain.set(JAVA_INT_UNALIGNED, 4L * row, (int) first);
         segment.set(JAVA_LONG_UNALIGNED, at, key);
         segment.set(JAVA_LONG_UNALIGNED, at + 8, row + 1L);
         if (filterWords > 0) {
@@ -88,11 +101,19 @@ final class LongKeyIndex {
         }
     }
 
-    /** The same index in {@code target} (e.g. memory of another node), for tasks there to read locally. */
-    LongKeyIndex copyInto(MemorySegment target, int rows) {
-        Shape shape = Shape.of(rows);
-        MemorySegment.copy(segment, 0, target, 0, shape.bytes());
-        return new LongKeyIndex(target, shape);
+    /** The same index in {@code target} (e.g. memory of another node), chained through {@code targetChain}. */
+    LongKeyIndex copyInto(MemorySegment target, MemorySegment targetChain) {
+        MemorySegment.copy(segment, 0, target, 0, bytes());
+        return new LongKeyIndex(target, targetChain, new Shape(0, mask + 1, filterWords));
+    }
+
+    /** Bytes of the index's own segment (filter and slots). */
+    long bytes() {
+        return 8L * filterWords + 16L * (mask + 1L);
+    }
+
+    MemorySegment chain() {
+        return chain;
     }
 
     /** The first build row with key {@code key}, or -1. */
@@ -120,11 +141,7 @@ final class LongKeyIndex {
 
     /** The build row after {@code row} with the same key, or -1. */
     int next(int row) {
-        return segment.get(JAVA_INT_UNALIGNED, nextOffset + 4L * row) - 1;
-    }
-
-    MemorySegment segment() {
-        return segment;
+        return chain.get(JAVA_INT_UNALIGNED, 4L * row) - 1;
     }
 
     private int slotOf(long key) {

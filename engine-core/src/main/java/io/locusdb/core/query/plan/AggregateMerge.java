@@ -6,6 +6,7 @@ import io.locusdb.core.exec.TaskClass;
 import io.locusdb.core.exec.TaskContext;
 import io.locusdb.core.exec.TaskGraph;
 import io.locusdb.core.exec.TaskLock;
+import io.locusdb.core.query.ColumnVector;
 import io.locusdb.core.query.TaskRecord;
 import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.query.agg.GroupTable;
@@ -56,6 +57,50 @@ final class AggregateMerge {
     /** A fresh local table for a task, sharing the global string ids. */
     GroupTable localTable() {
         return new GroupTable(keyTypes, calls, strings, memory);
+    }
+
+    /** One task's local state: the groups of {@code calls} by {@code keys} (columns of the chunks it adds). */
+    Local local(int[] keys, List<AggregateCall> calls) {
+        return new Local(keys, calls);
+    }
+
+    /**
+     * A task's local aggregation: a table of its own, handed to the merge when it outgrows the cache (and the task
+     * goes on with a fresh one) and when the task ends.
+     */
+    final class Local {
+        private final int[] keys;
+        private final List<AggregateCall> calls;
+        private final ColumnVector[] keyColumns;
+        private final ColumnVector[] arguments;
+        private GroupTable table = localTable();
+
+        private Local(int[] keys, List<AggregateCall> calls) {
+            this.keys = keys;
+            this.calls = calls;
+            this.keyColumns = new ColumnVector[keys.length];
+            this.arguments = new ColumnVector[calls.size()];
+        }
+
+        void add(TaskContext ctx, ColumnVector[] columns, int rows) {
+            for (int k = 0; k < keys.length; k++) {
+                keyColumns[k] = columns[keys[k]];
+            }
+            for (int a = 0; a < calls.size(); a++) {
+                int arg = calls.get(a).argument();
+                arguments[a] = arg < 0 ? null : columns[arg];
+            }
+            table.add(keyColumns, arguments, rows);
+            if (table.size() >= LOCAL_GROUPS_LIMIT) {
+                hand(ctx, table);
+                table = localTable();
+            }
+        }
+
+        void finish(TaskContext ctx) {
+            hand(ctx, table);
+            table = localTable();
+        }
     }
 
     /** Forks one merge task per partition for {@code local}'s groups of that partition. */

@@ -2,8 +2,9 @@ package io.locusdb.core.query.plan;
 
 /**
  * Where the hash table of a join that is not co-partitioned lives, decided from the planner's estimates (so EXPLAIN
- * and the run agree): one table on the first node of the probe side's parts, read remotely by the tasks of the other
- * nodes, or one copy of its index per node, each read locally.
+ * and the run agree): one table on the node of the probe side's parts (or on the heap when the probe side has no
+ * node); with several nodes, one copy of its index per node, each read locally, or, when copies would cost more than
+ * they save, its index partitioned by hash across the nodes.
  *
  * <p>A copy costs writing the index once more per node; a remote read costs, per probe that reaches the index,
  * about one cache line fetched across the interconnect instead of locally. Copies pay off when the index is small
@@ -15,7 +16,12 @@ enum BuildPlacement {
     /** One table; the probe side reads it from one node (or the join has no node to speak of). */
     ONE_TABLE,
     /** One copy of the table's index per node of the probe side's parts. */
-    COPY_PER_NODE;
+    COPY_PER_NODE,
+    /**
+     * The index split by hash of the key, the partitions in turn in the memory of the probe side's nodes: too large
+     * to copy, it spreads its memory and its readers' traffic over every node's memory instead of one.
+     */
+    PARTITIONED;
 
     /** Bytes of remote traffic a probe that reaches the index costs, roughly: one cache line. */
     static final double REMOTE_BYTES_PER_PROBE = 64;
@@ -30,6 +36,23 @@ enum BuildPlacement {
         double buildRows = probeLeft ? join.rightRows() : join.leftRows();
         double probeRows = probeLeft ? join.leftRows() : join.rightRows();
         double remoteProbes = probeRows * (probeNodes - 1) / probeNodes;
-        return buildRows * INDEX_BYTES_PER_ROW <= remoteProbes * REMOTE_BYTES_PER_PROBE ? COPY_PER_NODE : ONE_TABLE;
+        return buildRows * INDEX_BYTES_PER_ROW <= remoteProbes * REMOTE_BYTES_PER_PROBE ? COPY_PER_NODE
+                : PARTITIONED;
+    }
+
+    /** Build rows from which a table's index is built in hash partitions by parallel tasks. */
+    static final int PARALLEL_BUILD_ROWS = 1 << 16;
+
+    /**
+     * Hash partitions of the index, each built by a task of its own: one per node for a partitioned table (more
+     * when the concurrency hint asks for more), as many as the concurrency hint for a large table otherwise, else
+     * one. Always a power of two.
+     */
+    static int partitions(BuildPlacement placement, int buildRows, int probeNodes, int concurrencyHint) {
+        int wanted = buildRows >= PARALLEL_BUILD_ROWS ? Math.max(1, concurrencyHint) : 1;
+        if (placement == PARTITIONED) {
+            wanted = Math.max(wanted, probeNodes);
+        }
+        return wanted <= 1 ? 1 : Integer.highestOneBit(wanted - 1) << 1;
     }
 }

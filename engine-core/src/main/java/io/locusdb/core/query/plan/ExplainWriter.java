@@ -95,7 +95,9 @@ public final class ExplainWriter {
         boolean scanProbe = JoinPipeline.streamsFromScan(probe);
         lines.add(indent + "HashJoin " + join.type() + " on " + (keys.isEmpty() ? "(no equality: every pair)"
                 : String.join(" AND ", keys)) + (join.residual() == null ? "" : "; residual "
-                + new ExprCompiler(join.left().rex(), joined).compile(join.residual())));
+                + new ExprCompiler(join.left().rex(), joined).compile(join.residual()))
+                + String.format(Locale.ROOT, "; estimated rows: left %,.0f, right %,.0f", join.leftRows(),
+                join.rightRows()));
         if (JoinPipeline.coPartitionKey(join) >= 0) {
             lines.add(indent + "  co-partitioned (table group " + ((PhysicalPlan.Scan) join.left().source()).table()
                     .group() + "): per table-group part, the " + (probeLeft ? "right" : "left") + " input's part is"
@@ -104,14 +106,24 @@ public final class ExplainWriter {
                     + " input's part probes it, both on the part's node; no row crosses nodes");
         } else {
             List<Integer> nodes = JoinPipeline.probeNodes(join);
-            String table = BuildPlacement.of(join, nodes.size()) == BuildPlacement.COPY_PER_NODE
-                    ? "broadcast per node: built by a " + QueryRunner.JOIN_BUILD_TASK_CLASS + " task on node "
-                    + nodes.getFirst() + ", its index copied into the memory of nodes " + nodes.subList(1,
-                    nodes.size()).stream().map(String::valueOf).collect(Collectors.joining(", "))
-                    + " by a task on each, every probe task reading its node's copy"
-                    : nodes.isEmpty() ? "one hash table on the heap, read by every probe task"
-                    : "one hash table, built by a " + QueryRunner.JOIN_BUILD_TASK_CLASS + " task on node "
-                    + nodes.getFirst() + " with its index in that node's memory, read by every probe task";
+            String others = nodes.size() < 2 ? "" : nodes.subList(1, nodes.size()).stream().map(String::valueOf)
+                    .collect(Collectors.joining(", "));
+            String table = switch (BuildPlacement.of(join, nodes.size())) {
+                case COPY_PER_NODE -> "broadcast per node: built on node " + nodes.getFirst()
+                        + ", its index copied into the memory of node(s) " + others + " by a "
+                        + QueryRunner.JOIN_BUILD_TASK_CLASS + " task on each, every probe task reading its node's"
+                        + " copy";
+                case PARTITIONED -> "partitioned by hash across nodes " + nodes.stream().map(String::valueOf)
+                        .collect(Collectors.joining(", ")) + ": each hash partition's index built by a "
+                        + QueryRunner.JOIN_BUILD_TASK_CLASS + " task on its node, in that node's memory, every probe"
+                        + " reading its key's partition";
+                case ONE_TABLE -> nodes.isEmpty() ? "one hash table on the heap, read by every probe task"
+                        : "one hash table, its index in the memory of node " + nodes.getFirst()
+                        + ", read by every probe task";
+            };
+            table += " (an integer key's index is built in hash partitions by parallel "
+                    + QueryRunner.JOIN_BUILD_TASK_CLASS + " tasks from " + BuildPlacement.PARALLEL_BUILD_ROWS
+                    + " rows)";
             lines.add(indent + "  build: " + (probeLeft ? "right" : "left") + " input, " + table
                     + "; probe: " + (probeLeft ? "left" : "right") + " input, " + (scanProbe
                     ? "pipelined: the " + MaterializeJob.TASK_CLASS + " tasks of the scan at the bottom of its"

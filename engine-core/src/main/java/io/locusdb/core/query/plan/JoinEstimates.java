@@ -1,13 +1,20 @@
 package io.locusdb.core.query.plan;
 
+import io.locusdb.core.query.PredicateExtractor;
+import io.locusdb.core.query.ValueRange;
+import io.locusdb.core.storage.column.Dictionary;
+import io.locusdb.core.storage.scan.IdRange;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TablePart;
 import java.util.List;
+import org.apache.calcite.rel.metadata.RelMdUtil;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 
 /**
- * Row estimates of join results from what storage knows: an equi-join yields about
+ * Row estimates from what storage knows. A scan passes the share of each part's dictionary that its pushed-down
+ * ranges select; an equi-join yields about
  * {@code |L| * |R| / max(distinct(L.key), distinct(R.key))} rows, distinct counts taken from the parts' dictionaries
  * (capped by the input's rows). Calcite's own guess (a fixed selectivity per equality) overestimates joins of joins
  * by orders of magnitude, which would build the large side.
@@ -37,9 +44,47 @@ final class JoinEstimates {
         };
     }
 
-    /** The estimated rows of a plan whose source is a join, before its operators. */
+    /**
+     * The estimated rows of a plan whose source is a join (before its operators) or that is a plain table scan;
+     * {@code otherwise} for anything else.
+     */
     static double rows(PhysicalPlan plan, double otherwise) {
-        return plan.source() instanceof PhysicalPlan.Join join ? rows(join) : otherwise;
+        return switch (plan.source()) {
+            case PhysicalPlan.Join join -> rows(join);
+            case PhysicalPlan.Scan scan when plan.ops().isEmpty() -> scanRows(scan, plan.rex());
+            default -> otherwise;
+        };
+    }
+
+    /**
+     * The rows a table scan passes: per part, its rows times, for each pushed-down range, the share of the part's
+     * dictionary IDs in the range (values taken as equally frequent), times Calcite's guess for what is left of the
+     * condition.
+     */
+    static double scanRows(PhysicalPlan.Scan scan, RexBuilder rex) {
+        List<ValueRange> ranges = List.of();
+        RexNode residual = null;
+        if (scan.condition() != null) {
+            PredicateExtractor.Extracted extracted = PredicateExtractor.extract(scan.condition(),
+                    scan.table().schema(), rex);
+            ranges = extracted.ranges();
+            residual = extracted.residual();
+        }
+        double rows = 0;
+        for (TablePart part : scan.table().version().parts()) {
+            double share = 1;
+            for (ValueRange range : ranges) {
+                Dictionary dictionary = part.column(range.column()).dictionary();
+                IdRange ids = range.idRange(dictionary);
+                share *= dictionary.size() == 0 || ids.isEmpty() ? 0
+                        : (double) (ids.hi() - ids.lo() + 1) / dictionary.size();
+            }
+            rows += (part.rows() + part.delta().visibleRows(Long.MAX_VALUE)) * share;
+        }
+        if (residual != null) {
+            rows *= RelMdUtil.guessSelectivity(residual);
+        }
+        return Math.max(1, rows);
     }
 
     /** Distinct values of output column {@code column} of {@code plan}, at most {@code rows}. */

@@ -11,8 +11,6 @@ import io.locusdb.core.query.MaterializeJob;
 import io.locusdb.core.query.PartTargets;
 import io.locusdb.core.query.ScanPipeline;
 import io.locusdb.core.query.TaskRecord;
-import io.locusdb.core.query.agg.AggregateCall;
-import io.locusdb.core.query.agg.GroupTable;
 import io.locusdb.core.query.expr.Expr;
 import io.locusdb.core.query.expr.ExprCompiler;
 import io.locusdb.core.query.expr.SqlTypes;
@@ -32,8 +30,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
@@ -242,12 +240,26 @@ final class JoinPipeline implements AutoCloseable {
         int home = nodes.isEmpty() ? TaskGraph.ANY_NODE : nodes.getFirst();
         JoinHashTable[] byNode = new JoinHashTable[Math.max(1, executor.topology().nodeCount())];
         TaskClass buildClass = executor.taskClass(JOIN_BUILD_TASK_CLASS);
-        JoinHashTable table = runTask("join build", buildClass, home, ctx -> {
-            JoinHashTable built = new JoinHashTable(build.array(), build.rows(), buildKeys, keepBuild,
-                    query.memory(), indexMemory(home));
-            trace.accept(new TaskRecord(JOIN_BUILD_TASK_CLASS, -1, home, ctx.node(), ctx.stolen(), build.rows()));
-            return built;
-        });
+        int partitions = BuildPlacement.partitions(placement, build.rows(), nodes.size(),
+                executor.concurrencyHint());
+        // Partition p of the index goes to the memory of the node that builds it: the probe side's nodes in turn
+        // when the table is partitioned across them, else the first one.
+        IntUnaryOperator nodeOf = p -> placement == BuildPlacement.PARTITIONED ? nodes.get(p % nodes.size()) : home;
+        JoinHashTable table = JoinHashTable.partitioned(build.array(), build.rows(), buildKeys, keepBuild,
+                query.memory(), partitions, p -> indexMemory(nodeOf.applyAsInt(p)), (count, body) -> {
+                    TaskGraph graph = new TaskGraph("join build");
+                    TaskGraph.Node root = graph.root(buildClass, TaskGraph.ANY_NODE, ctx -> { });
+                    for (int p = 0; p < count; p++) {
+                        int partition = p;
+                        int node = nodeOf.applyAsInt(p);
+                        graph.node(buildClass, node, ctx -> {
+                            body.accept(partition);
+                            trace.accept(new TaskRecord(JOIN_BUILD_TASK_CLASS, partition, node, ctx.node(),
+                                    ctx.stolen(), -1));
+                        }, root);
+                    }
+                    executor.submit(graph, query).await();
+                });
         tables.add(table);
         if (home >= 0) {
             byNode[home] = table;
@@ -276,17 +288,6 @@ final class JoinPipeline implements AutoCloseable {
             return node >= 0 && byNode[node] != null ? byNode[node] : table;
         }));
         return source;
-    }
-
-    /** Runs {@code body} as one task of {@code taskClass} queued to {@code node}, and returns what it returns. */
-    private <T> T runTask(String name, TaskClass taskClass, int node, Function<TaskContext, T> body) {
-        Object[] result = new Object[1];
-        TaskGraph graph = new TaskGraph(name);
-        graph.root(taskClass, node, ctx -> result[0] = body.apply(ctx));
-        executor.submit(graph, query).await();
-        @SuppressWarnings("unchecked")
-        T value = (T) result[0];
-        return value;
     }
 
     /** Memory for a hash table's index on {@code node} (off-heap, bound there); the heap where none is known. */
@@ -669,33 +670,16 @@ final class JoinPipeline implements AutoCloseable {
 
         @Override
         public Step local() {
-            int[] keys = aggregate.keys();
-            List<AggregateCall> calls = aggregate.calls();
-            ColumnVector[] keyColumns = new ColumnVector[keys.length];
-            ColumnVector[] arguments = new ColumnVector[calls.size()];
+            AggregateMerge.Local local = merge.local(aggregate.keys(), aggregate.calls());
             return new Step() {
-                private GroupTable table = merge.localTable();
-
                 @Override
                 public void push(TaskContext ctx, ColumnVector[] columns, int rows) {
-                    for (int k = 0; k < keys.length; k++) {
-                        keyColumns[k] = columns[keys[k]];
-                    }
-                    for (int a = 0; a < calls.size(); a++) {
-                        int arg = calls.get(a).argument();
-                        arguments[a] = arg < 0 ? null : columns[arg];
-                    }
-                    table.add(keyColumns, arguments, rows);
-                    if (table.size() >= AggregateMerge.LOCAL_GROUPS_LIMIT) {
-                        merge.hand(ctx, table);
-                        table = merge.localTable();
-                    }
+                    local.add(ctx, columns, rows);
                 }
 
                 @Override
                 public void finish(TaskContext ctx) {
-                    merge.hand(ctx, table);
-                    table = merge.localTable();
+                    local.finish(ctx);
                 }
             };
         }

@@ -1,13 +1,9 @@
 package io.locusdb.core.query.plan;
 
 import io.locusdb.core.exec.GraphHandle;
-import io.locusdb.core.exec.MemoryBudget;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;
-import io.locusdb.core.exec.TaskClass;
 import io.locusdb.core.exec.TaskContext;
-import io.locusdb.core.exec.TaskGraph;
-import io.locusdb.core.exec.TaskLock;
 import io.locusdb.core.query.Batch;
 import io.locusdb.core.query.ColumnVector;
 import io.locusdb.core.query.MaterializeJob;
@@ -16,32 +12,21 @@ import io.locusdb.core.query.PartTargets;
 import io.locusdb.core.query.ScanPipeline;
 import io.locusdb.core.query.TaskRecord;
 import io.locusdb.core.query.agg.AggregateCall;
-import io.locusdb.core.query.agg.GroupTable;
-import io.locusdb.core.query.agg.StringIds;
-import io.locusdb.core.query.expr.Expr;
 import io.locusdb.core.query.expr.ExprCompiler;
-import io.locusdb.core.query.join.JoinHashTable;
-import io.locusdb.core.query.join.JoinProber;
 import io.locusdb.core.result.BatchSource;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.result.ResultColumn;
-import io.locusdb.core.storage.table.PartitionSpec;
-import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
-import io.locusdb.core.storage.table.TableVersion;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.natives.memory.NodeMemory;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
-import java.util.function.Supplier;
 import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 
@@ -50,7 +35,7 @@ import org.apache.calcite.rex.RexNode;
  * aggregation over a scan aggregates into a local table per materialize task (on the part's node); a local table
  * that outgrows the cache, and each task's last one, is merged into disjoint result tables, one merge task per
  * hash partition, queued round-robin to the nodes that hold the parts, while scanning goes on. What follows the
- * aggregation runs on the merged relation.
+ * aggregation runs on the merged relation. A plan over a join runs as a {@link JoinPipeline}.
  */
 public final class QueryRunner {
     public static final String MERGE_TASK_CLASS = AggregateMerge.TASK_CLASS;
@@ -299,37 +284,20 @@ public final class QueryRunner {
             targets = new AggregateMerge(executor, partitions, nodes, keyTypes, calls, query.memory(), trace);
             ScanPipeline.submit(executor, query, snapshot, program.ranges(), program.columns(true), part -> {
                 ScanProgram.Kernels kernels = program.kernels();
-                ColumnVector[] keyColumns = new ColumnVector[keys.length];
-                ColumnVector[] arguments = new ColumnVector[calls.size()];
+                AggregateMerge.Local local = targets.local(keys, calls);
                 return new MaterializeJob.BatchConsumer() {
-                    private GroupTable table = targets.localTable();
-
                     @Override
                     public void accept(TaskContext ctx, Batch batch) {
                         int n = kernels.apply(batch);
-                        if (n == 0) {
-                            return;
-                        }
-                        ColumnVector[] results = kernels.results();
-                        for (int k = 0; k < keys.length; k++) {
-                            keyColumns[k] = results[keys[k]];
-                        }
-                        for (int a = 0; a < calls.size(); a++) {
-                            int arg = calls.get(a).argument();
-                            arguments[a] = arg < 0 ? null : results[arg];
-                        }
-                        table.add(keyColumns, arguments, n);
-                        // Alternate the phases: a local table that outgrows the cache goes to the merge and the
-                        // task continues with a fresh one.
-                        if (table.size() >= AggregateMerge.LOCAL_GROUPS_LIMIT) {
-                            targets.hand(ctx, table);
-                            table = targets.localTable();
+                        if (n > 0) {
+                            // A local table that outgrows the cache goes to the merge while scanning goes on.
+                            local.add(ctx, kernels.results(), n);
                         }
                     }
 
                     @Override
                     public void finish(TaskContext ctx) {
-                        targets.hand(ctx, table);
+                        local.finish(ctx);
                     }
                 };
             }, trace, partTargets).await();

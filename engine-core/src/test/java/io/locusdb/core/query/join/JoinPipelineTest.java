@@ -14,6 +14,8 @@ import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.storage.TestStorage;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -117,7 +119,7 @@ class JoinPipelineTest {
     void aSmallBuildSideIsCopiedToEveryNodeAndEachProbeTaskReadsItsNodesCopy() {
         String sql = "SELECT count(*), sum(p_size) FROM lineitem JOIN part ON l_partkey = p_partkey";
         List<String> plan = rows("EXPLAIN " + sql).stream().map(r -> (String) r.get(0)).toList();
-        assertThat(plan).anyMatch(line -> line.contains("broadcast per node") && line.contains("nodes 1"));
+        assertThat(plan).anyMatch(line -> line.contains("broadcast per node") && line.contains("memory of node(s) 1"));
         long segmentsBefore = db.memory().usage().liveSegments();
         List<TaskRecord> tasks;
         List<List<Object>> result;
@@ -133,6 +135,41 @@ class JoinPipelineTest {
                 .allSatisfy(t -> assertThat(t.ranOnNode()).isEqualTo(t.homeNode()));
         // The copies' off-heap memory goes back when the query ends.
         assertThat(db.memory().usage().liveSegments()).isEqualTo(segmentsBefore);
+    }
+
+    @Test
+    void aBuildSideTooLargeToCopyIsPartitionedByHashAcrossTheNodes() {
+        String sql = "SELECT count(*), sum(a.o_custkey - b.o_custkey) FROM orders a JOIN orders b"
+                + " ON a.o_orderkey = b.o_orderkey";
+        List<String> plan = rows("EXPLAIN " + sql).stream().map(r -> (String) r.get(0)).toList();
+        assertThat(plan).anyMatch(line -> line.contains("partitioned by hash across nodes 0, 1"));
+        List<TaskRecord> tasks;
+        List<List<Object>> result;
+        try (QueryResult r = session.execute(sql)) {
+            result = r.toList();
+            tasks = r.tasks();
+        }
+        assertThat(result).containsExactly(List.of(15_000L, 0L));
+        assertThat(tasks).filteredOn(t -> t.taskClass().equals(QueryRunner.JOIN_BUILD_TASK_CLASS))
+                .extracting(TaskRecord::homeNode).containsExactlyInAnyOrder(0, 1);
+        assertThat(tasks).filteredOn(t -> t.taskClass().equals(QueryRunner.JOIN_BUILD_TASK_CLASS))
+                .allSatisfy(t -> assertThat(t.ranOnNode()).isEqualTo(t.homeNode()));
+    }
+
+    @Test
+    void inputEstimatesComeFromThePartsDictionaries() {
+        long actual = (Long) rows("SELECT count(*) FROM lineitem WHERE l_shipdate < DATE '1993-01-01'")
+                .getFirst().getFirst();
+        String join = rows("EXPLAIN SELECT count(*) FROM lineitem JOIN part ON l_partkey = p_partkey"
+                + " WHERE l_shipdate < DATE '1993-01-01'").stream().map(r -> (String) r.get(0))
+                .filter(line -> line.contains("HashJoin")).findFirst().orElseThrow();
+        Matcher estimate = Pattern.compile("estimated rows: left ([0-9,]+), right ([0-9,]+)").matcher(join);
+        assertThat(estimate.find()).as(join).isTrue();
+        long left = Long.parseLong(estimate.group(1).replace(",", ""));
+        long right = Long.parseLong(estimate.group(2).replace(",", ""));
+        // Shipping dates spread evenly over the dictionary: the share of IDs below the bound is the share of rows.
+        assertThat((double) left).isCloseTo(actual, within(actual * 0.2));
+        assertThat(right).isEqualTo(2_000L);
     }
 
     private static List<Object> nullable(Object... values) {

@@ -72,6 +72,16 @@ class JoinProberTest {
 
     @Test
     void aLargeTableWithItsBloomFilterFindsEveryKeyAndNoOther() {
+        largeTableFindsEveryKey(1, false);
+    }
+
+    @Test
+    void aTablePartitionedByHashAndItsCopyFindWhatTheWholeTableFinds() {
+        largeTableFindsEveryKey(4, false);
+        largeTableFindsEveryKey(8, true);
+    }
+
+    private static void largeTableFindsEveryKey(int partitions, boolean copy) {
         // 200,000 build rows: keys 0, 3, 6, ... each twice, plus NULLs; large enough for the filter in front.
         int rows = 200_000;
         ColumnVector build = new ColumnVector(ColumnType.BIGINT, rows);
@@ -83,7 +93,11 @@ class JoinProberTest {
             }
         }
         build.setSize(rows);
-        JoinHashTable table = new JoinHashTable(new ColumnVector[] {build}, rows, new int[] {0}, false, null);
+        JoinHashTable whole = JoinHashTable.partitioned(new ColumnVector[] {build}, rows, new int[] {0}, false,
+                null, partitions, p -> JoinHashTable.IndexMemory.HEAP, JoinHashTable.PartitionBuilds.SEQUENTIAL);
+        assertThat(whole.partitions()).isEqualTo(partitions);
+        JoinHashTable table = copy ? whole.copyInto(JoinHashTable.IndexMemory.HEAP) : whole;
+        assertThat(table.partitions()).isEqualTo(partitions);
         int probes = 400_000;
         ColumnVector probe = new ColumnVector(ColumnType.BIGINT, probes);
         for (int p = 0; p < probes; p++) {
