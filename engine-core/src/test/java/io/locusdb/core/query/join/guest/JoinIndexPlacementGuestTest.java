@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A hash table's index in the memory of the node that reads it, on real (emulated) NUMA nodes: the table built on
- * one node and its copy for another each have every page on their own node.
+ * one node and its copy for another each have every page of their index and row chain on their own node.
  */
 @Tag("numa-guest")
 class JoinIndexPlacementGuestTest {
@@ -35,27 +35,33 @@ class JoinIndexPlacementGuestTest {
             keys.setLong(r, r * 7L);
         }
         keys.setSize(rows);
+        // Every segment allocated, with the node it was asked for.
         List<NodeSegment> segments = new ArrayList<>();
+        List<Integer> nodes = new ArrayList<>();
         try (Arena arena = Arena.ofShared()) {
-            JoinHashTable.IndexMemory onNode1 = bytes -> {
-                NodeSegment s = memory.allocate(bytes, new MemoryPolicy.Bind(1), arena);
-                segments.add(s);
-                return s.segment();
-            };
-            JoinHashTable.IndexMemory onNode0 = bytes -> {
-                NodeSegment s = memory.allocate(bytes, new MemoryPolicy.Bind(0), arena);
-                segments.add(s);
-                return s.segment();
-            };
             JoinHashTable table = new JoinHashTable(new ColumnVector[] {keys}, rows, new int[] {0}, false, null,
-                    onNode1);
-            JoinHashTable copy = table.copyInto(onNode0);
+                    onNode(memory, arena, 1, segments, nodes));
+            JoinHashTable copy = table.copyInto(onNode(memory, arena, 0, segments, nodes));
             assertThat(copy).isNotSameAs(table);
-            assertThat(memory.locate(segments.get(0).segment()).fractionOnNode(1)).isEqualTo(1.0);
-            assertThat(memory.locate(segments.get(1).segment()).fractionOnNode(0)).isEqualTo(1.0);
-            System.out.println("join index on node 1: " + memory.locate(segments.get(0).segment())
-                    + "; its copy on node 0: " + memory.locate(segments.get(1).segment()));
+            // The index and the row chain of each.
+            assertThat(nodes).containsExactly(1, 1, 0, 0);
+            for (int i = 0; i < segments.size(); i++) {
+                assertThat(memory.locate(segments.get(i).segment()).fractionOnNode(nodes.get(i)))
+                        .as("segment %d on node %d", i, nodes.get(i)).isEqualTo(1.0);
+                System.out.println("join table segment " + i + " for node " + nodes.get(i) + ": "
+                        + memory.locate(segments.get(i).segment()));
+            }
         }
         assertThat(memory.usage().liveSegments()).isZero();
+    }
+
+    private static JoinHashTable.IndexMemory onNode(NodeMemory memory, Arena arena, int node,
+                                                    List<NodeSegment> segments, List<Integer> nodes) {
+        return bytes -> {
+            NodeSegment s = memory.allocate(bytes, new MemoryPolicy.Bind(node), arena);
+            segments.add(s);
+            nodes.add(node);
+            return s.segment();
+        };
     }
 }
