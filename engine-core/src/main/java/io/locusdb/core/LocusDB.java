@@ -1,5 +1,7 @@
 package io.locusdb.core;
 
+import io.locusdb.core.cpu.KernelSelection;
+import io.locusdb.core.cpu.Kernels;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.placer.AdaptiveDataPlacer;
 import io.locusdb.core.placer.PlacementActions;
@@ -42,10 +44,13 @@ public final class LocusDB implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(LocusDB.class.getName());
 
     private LocusDB(LocusConfig config) {
+        // An invalid kernel setting (locus.kernels, locus.kernel.*) refuses the start, naming the setting.
+        KernelSelection kernels = Kernels.selection();
         this.config = config;
         // DEBUG: every embedded open (and every test) would print it; ./locus serve prints the calibration itself.
         LOG.log(System.Logger.Level.DEBUG, "LocusDB on " + config.topology() + "; "
-                + config.calibrationSummary());
+                + config.calibrationSummary() + "; kernels: vectors " + kernels.width().setting() + ", PEXT "
+                + (kernels.pext() ? "used" : "not used"));
         this.memory = new NodeMemory(config.topology());
         this.catalog = new Catalog(memory);
         this.executor = NumaExecutor.start(config.executorConfig());

@@ -3,6 +3,7 @@ package io.locusdb.bench.query;
 import io.locusdb.bench.storage.LoadComparison;
 import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
+import io.locusdb.core.cpu.Kernels;
 import io.locusdb.core.PreparedQuery;
 import io.locusdb.core.Session;
 import io.locusdb.core.result.QueryResult;
@@ -126,11 +127,14 @@ public final class QueryComparison {
                 new Query("group-sum 10%", SHAPE_GROUP,
                         new Object[] {new BigDecimal("1000.00"), new BigDecimal("11000.00")})));
         all.addAll(JOINS);
+        // A TPC-H name selects that query only (Q1 is not Q10); other names select by prefix (select, group, join).
         List<Query> queries = all.stream().filter(q -> only.isEmpty() || only.stream().anyMatch(
-                o -> q.name().startsWith(o))).toList();
+                o -> o.matches("Q\\d+") ? q.name().equals(o) : q.name().startsWith(o))).toList();
         boolean joins = queries.stream().anyMatch(JOINS::contains);
         System.out.printf(Locale.ROOT, "lineitem SF%s, %d timed rounds per query after %.1f s of warm-up per engine%n",
                 sf, rounds, warmupSeconds);
+        // Which kernels ran: the figures depend on them (./locus cpu explains the choice).
+        System.out.print(Kernels.selection().describe());
         Map<String, double[]> summary = new LinkedHashMap<>();
         try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
             try (Statement s = duck.createStatement()) {

@@ -1,5 +1,8 @@
 package io.locusdb.bench.storage;
 
+import io.locusdb.core.cpu.KernelShape;
+import io.locusdb.core.cpu.KernelVariant;
+import io.locusdb.core.cpu.Kernels;
 import io.locusdb.core.storage.column.Column;
 import io.locusdb.core.storage.column.PackedCodes;
 import io.locusdb.core.storage.load.LoadProgress;
@@ -46,6 +49,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Columns: l_shipdate (12-bit codes, packed horizontally), l_quantity (6, vertically), l_discount (4,
  * vertically), l_extendedprice (20, horizontally), l_orderkey (21, horizontally); predicate: the middle half of each
  * dictionary.
+ *
+ * <p>Each kernel runs in every form ({@code form}: the one {@code ./locus cpu} chose here, and 512, 256, scalar)
+ * with PEXT/PDEP as chosen, on or off ({@code pext}); the baseline runs beside each, so every form's ratio is a
+ * same-run ratio. A form the CPU has no vectors for runs emulated (very slow): that row shows what forcing it costs.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -72,6 +79,20 @@ public class ScanBenchmark {
      */
     @Param({"1"})
     public int copies;
+
+    /** The kernel form: {@code chosen} (this CPU's), {@code 512}, {@code 256} or {@code scalar}. */
+    @Param({"chosen", "512", "256", "scalar"})
+    public String form;
+
+    /** PEXT/PDEP: {@code chosen} (this CPU's), {@code on} or {@code off} (the portable multiply and table). */
+    @Param({"chosen"})
+    public String pext;
+
+    private KernelVariant countVariant;
+    private KernelVariant selectVariant;
+    private KernelVariant decodeVariant;
+    private boolean usePext;
+    private int[] decoded;
 
     private Table table;
     private Arena copyArena;
@@ -127,6 +148,21 @@ public class ScanBenchmark {
             copiesOfCodes.add(copy);
         }
         selection = new long[(int) ((maxRows + 63) / 64)];
+        decoded = new int[DECODE_ROWS];
+        KernelVariant forced = form.equals("chosen") ? null : KernelVariant.fromSetting("form", form);
+        countVariant = forced != null ? forced : Kernels.RANGE_COUNT;
+        selectVariant = forced != null ? forced : Kernels.RANGE_SELECT;
+        decodeVariant = forced != null ? forced : Kernels.VERTICAL_DECODE;
+        usePext = switch (pext) {
+            case "chosen" -> Kernels.PEXT;
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException("pext must be chosen, on or off, not " + pext);
+        };
+        System.out.printf("[scan setup] kernels chosen here: count %s, select %s, vertical decode %s, pext %s;"
+                        + " this run: form %s, pext %s%n", Kernels.RANGE_COUNT.setting(),
+                Kernels.RANGE_SELECT.setting(), Kernels.selection().choice(KernelShape.VERTICAL_DECODE).variant()
+                        .setting(), Kernels.PEXT, form, usePext);
         System.out.printf("%n[scan setup] %d rows, %.1f MiB of packed codes over %d columns, %d copies%n", maxRows,
                 packedBytes / 1048576.0, codes.size(), copies);
     }
@@ -145,23 +181,12 @@ public class ScanBenchmark {
     }
 
     @Benchmark
-    public long rangeCountVector(Bytes counter) {
+    public long rangeCount(Bytes counter) {
         List<PackedCodes> codes = nextCopy();
         ScanBytes bytes = new ScanBytes();
         long matches = 0;
         for (int c = 0; c < codes.size(); c++) {
-            matches += PackedRangeScan.count(codes.get(c), ranges.get(c), bytes);
-        }
-        counter.bytes += packedBytes;
-        return matches;
-    }
-
-    @Benchmark
-    public long rangeCountScalar(Bytes counter) {
-        List<PackedCodes> codes = nextCopy();
-        long matches = 0;
-        for (int c = 0; c < codes.size(); c++) {
-            matches += PackedRangeScan.countScalar(codes.get(c), ranges.get(c));
+            matches += PackedRangeScan.count(codes.get(c), ranges.get(c), bytes, countVariant);
         }
         counter.bytes += packedBytes;
         return matches;
@@ -174,10 +199,33 @@ public class ScanBenchmark {
         long sample = 0;
         for (int c = 0; c < codes.size(); c++) {
             // As a query's first predicate: the bitmap's words are set, whatever the previous column left there.
-            PackedRangeScan.selectInto(codes.get(c), ranges.get(c), selection, bytes);
+            PackedRangeScan.select(codes.get(c), ranges.get(c), selection, bytes, true, selectVariant, usePext);
             sample += selection[selection.length / 2];
         }
         counter.bytes += packedBytes;
+        return sample;
+    }
+
+    private static final int DECODE_ROWS = 65_536;
+
+    /**
+     * Every code of the vertically packed columns back to IDs, a batch of {@link #DECODE_ROWS} rows at a time, as
+     * materialization decodes a dense span. Only the vertical columns' bytes count, so compare it with the
+     * baseline of {@code -p column=l_quantity} or {@code l_discount}.
+     */
+    @Benchmark
+    public long verticalDecode(Bytes counter) {
+        long sample = 0;
+        for (PackedCodes column : nextCopy()) {
+            if (!column.layout().isVertical()) {
+                continue;
+            }
+            for (long from = 0; from + DECODE_ROWS <= column.count(); from += DECODE_ROWS) {
+                column.unpackVertical(from, DECODE_ROWS, decoded, decodeVariant, usePext);
+                sample += decoded[DECODE_ROWS / 2];
+            }
+            counter.bytes += column.byteSize();
+        }
         return sample;
     }
 

@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
                 "  bench query [SF]       LocusDB vs DuckDB: TPC-H Q1, Q6 and the paper's scan shapes, 1 and 2 threads",
                 "  bench clients [...]    N JDBC clients run the checked TPC-H mix against a server: queries/s, p50/p99",
                 "  calibrate [--help]     the stealing-threshold calibration experiment and move/repartition speeds"},
-        subcommands = {TopologyCommand.class, LoadCommand.class, SqlCommand.class, ServeCommand.class,
+        subcommands = {TopologyCommand.class, CpuCommand.class, LoadCommand.class, SqlCommand.class, ServeCommand.class,
                 PasswdCommand.class, CommandLine.HelpCommand.class})
 public final class LocusCli implements Runnable {
     @CommandLine.Spec

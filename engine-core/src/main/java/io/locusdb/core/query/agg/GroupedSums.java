@@ -1,5 +1,7 @@
 package io.locusdb.core.query.agg;
 
+import io.locusdb.core.cpu.KernelVariant;
+import io.locusdb.core.cpu.Kernels;
 import io.locusdb.core.query.expr.Numerics;
 import java.util.Arrays;
 import jdk.incubator.vector.IntVector;
@@ -30,6 +32,11 @@ final class GroupedSums {
     /** Group numbers are ints: as many int lanes as long lanes, so a comparison's mask selects long lanes. */
     private static final VectorSpecies<Integer> INTS = LONGS.length() >= 2
             ? VectorSpecies.of(int.class, VectorShape.forBitSize(LONGS.vectorBitSize() / 2)) : null;
+    /**
+     * The masked-add form runs at the JVM's preferred width (a forced 512 or 256 does not change it); the scalar
+     * form ({@link Kernels#GROUPED_SUMS}) is the lanes loop for every group count.
+     */
+    private static final boolean VECTORS = INTS != null && Kernels.GROUPED_SUMS != KernelVariant.SCALAR;
 
     private GroupedSums() {
     }
@@ -84,7 +91,7 @@ final class GroupedSums {
             }
             return scratch;
         }
-        if (nulls == null && groupCount <= FEW_GROUPS && INTS != null) {
+        if (nulls == null && groupCount <= FEW_GROUPS && VECTORS) {
             addFew(sums, groupCount, groups, values, rows);
             return scratch;
         }
@@ -197,7 +204,7 @@ final class GroupedSums {
 
     /** Counts the rows of each group into {@code counts}. */
     static long[] count(long[] counts, int groupCount, int[] groups, int rows, long[] scratch) {
-        if (groupCount <= FEW_GROUPS && INTS != null) {
+        if (groupCount <= FEW_GROUPS && VECTORS) {
             countFew(counts, groupCount, groups, rows);
             return scratch;
         }

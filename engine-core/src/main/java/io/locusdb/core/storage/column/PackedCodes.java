@@ -1,6 +1,8 @@
 package io.locusdb.core.storage.column;
 
-import io.locusdb.core.cpu.CpuFeatures;
+import io.locusdb.core.cpu.KernelVariant;
+import io.locusdb.core.cpu.Kernels;
+import io.locusdb.core.cpu.PortableBits;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import jdk.incubator.vector.ByteVector;
@@ -17,7 +19,9 @@ public final class PackedCodes {
     /** 64 code bytes, one per row of a plane word; only where such byte masks are native (else emulated, slow). */
     private static final VectorSpecies<Byte> CODE_BYTES = ByteVector.SPECIES_512;
     private static final VectorSpecies<Integer> CODE_INTS = IntVector.SPECIES_512;
-    private static final boolean VECTOR_DECODE = CpuFeatures.BYTE_MASKS;
+    /** Half a plane word, 32 code bytes, for 256-bit vectors (AVX2 forms such masks with a shuffle and a compare). */
+    private static final VectorSpecies<Byte> HALF_BYTES = ByteVector.SPECIES_256;
+    private static final VectorSpecies<Integer> HALF_INTS = IntVector.SPECIES_256;
     /** Bit 0 of every byte: {@link Long#compress} / {@link Long#expand} move one plane bit per vertical code byte. */
     private static final long BYTE_LOW_BITS = 0x0101010101010101L;
 
@@ -98,9 +102,19 @@ public final class PackedCodes {
      * is decoded in vector registers: every plane word becomes a 64-lane byte mask that ORs its bit into the rows'
      * code bytes, and the bytes are widened to ints, about 0.3 instructions a row. Without 64-lane byte masks (and at
      * the ends of the span), eight rows at a time: one {@link Long#expand} (PDEP) per plane spreads its byte of
-     * those rows into the low bits of eight code bytes. Returns the words it read.
+     * those rows into the low bits of eight code bytes, or where PDEP is slow a 256-entry table does. Returns the
+     * words it read.
      */
     public long unpackVertical(long from, int n, int[] out) {
+        return unpackVertical(from, n, out, Kernels.VERTICAL_DECODE, Kernels.PEXT);
+    }
+
+    /**
+     * {@link #unpackVertical(long, int, int[])} in the form {@code variant} (512: 64-lane byte masks; 256: two
+     * 32-lane ones a word; scalar: eight rows at a time), spreading bits with PDEP or the table ({@code pdep}) where
+     * eight rows are decoded at a time, whatever this CPU would choose.
+     */
+    public long unpackVertical(long from, int n, int[] out, KernelVariant variant, boolean pdep) {
         if (!vertical) {
             throw new IllegalStateException("unpackVertical on horizontal codes " + layout);
         }
@@ -113,10 +127,10 @@ public final class PackedCodes {
             i++;
         }
         while (i + 8 <= n && ((from + i) & 63) != 0) {
-            unpackEight(from + i, out, i);
+            unpackEight(from + i, out, i, pdep);
             i += 8;
         }
-        if (VECTOR_DECODE) {
+        if (variant == KernelVariant.VECTOR_512) {
             MemorySegment segment = words;
             for (; i + 64 <= n; i += 64) {
                 long word = planeWord(from + i);
@@ -131,8 +145,11 @@ public final class PackedCodes {
                 }
             }
         }
+        if (variant == KernelVariant.VECTOR_256) {
+            i = unpackHalves(from, i, n, out);
+        }
         for (; i + 8 <= n; i += 8) {
-            unpackEight(from + i, out, i);
+            unpackEight(from + i, out, i, pdep);
         }
         for (; i < n; i++) {
             out[i] = get(from + i);
@@ -141,14 +158,47 @@ public final class PackedCodes {
         return n == 0 ? 0 : (((from + n - 1) >>> 6) - (from >>> 6) + 1) * codeBits;
     }
 
+    /**
+     * Whole 64-row words from {@code out[i]} (row {@code from + i}, a multiple of 64) as two halves of 32 rows in
+     * 256-bit vectors: each plane word's halves become 32-lane byte masks. Returns the index after the last word.
+     */
+    private int unpackHalves(long from, int i, int n, int[] out) {
+        MemorySegment segment = words;
+        for (; i + 64 <= n; i += 64) {
+            long word = planeWord(from + i);
+            ByteVector low = ByteVector.zero(HALF_BYTES);
+            ByteVector high = low;
+            for (int p = 0; p < codeBits; p++) {
+                long plane = segment.getAtIndex(ValueLayout.JAVA_LONG, word + (long) p * PackedLayout.PLANE_WORDS);
+                byte bit = (byte) (1 << p);
+                low = low.lanewise(VectorOperators.OR, bit, VectorMask.fromLong(HALF_BYTES, plane & 0xFFFF_FFFFL));
+                high = high.lanewise(VectorOperators.OR, bit, VectorMask.fromLong(HALF_BYTES, plane >>> 32));
+            }
+            for (int part = 0; part < 4; part++) {
+                low.convertShape(VectorOperators.ZERO_EXTEND_B2I, HALF_INTS, part).reinterpretAsInts()
+                        .intoArray(out, i + part * HALF_INTS.length());
+                high.convertShape(VectorOperators.ZERO_EXTEND_B2I, HALF_INTS, part).reinterpretAsInts()
+                        .intoArray(out, i + 32 + part * HALF_INTS.length());
+            }
+        }
+        return i;
+    }
+
     /** Rows {@code row..row+7} ({@code row} a multiple of 8) into {@code out[at..at+7]}. */
-    private void unpackEight(long row, int[] out, int at) {
+    private void unpackEight(long row, int[] out, int at, boolean pdep) {
         long word = planeWord(row);
         int shift = (int) (row & 56);
         long bytes = 0;
-        for (int p = 0; p < codeBits; p++) {
-            long plane = words.getAtIndex(ValueLayout.JAVA_LONG, word + (long) p * PackedLayout.PLANE_WORDS);
-            bytes |= Long.expand((plane >>> shift) & 0xFF, BYTE_LOW_BITS << p);
+        if (pdep) {
+            for (int p = 0; p < codeBits; p++) {
+                long plane = words.getAtIndex(ValueLayout.JAVA_LONG, word + (long) p * PackedLayout.PLANE_WORDS);
+                bytes |= Long.expand((plane >>> shift) & 0xFF, BYTE_LOW_BITS << p);
+            }
+        } else {
+            for (int p = 0; p < codeBits; p++) {
+                long plane = words.getAtIndex(ValueLayout.JAVA_LONG, word + (long) p * PackedLayout.PLANE_WORDS);
+                bytes |= PortableBits.spreadByte((int) (plane >>> shift)) << p;
+            }
         }
         for (int b = 0; b < 8; b++) {
             out[at + b] = (int) (bytes >>> (b << 3)) & 0xFF;
@@ -235,7 +285,8 @@ public final class PackedCodes {
 
     /**
      * Codes gather as bytes, eight rows to a word; every eight rows one {@link Long#compress} (PEXT) per plane pulls
-     * that plane's bit out of each byte, and every 64 rows the planes' words are stored. The last block is written
+     * that plane's bit out of each byte (a multiply where PEXT is slow), and every 64 rows the planes' words are
+     * stored. The last block is written
      * whole (its missing rows 0), since the segment may not come zeroed.
      */
     static final class VerticalWriter extends Writer {
@@ -268,8 +319,14 @@ public final class PackedCodes {
         /** The pending rows' bits into their byte of each plane word. */
         private void spreadPending() {
             int shift = (int) ((rows - 1) & 56);
-            for (int p = 0; p < codeBits; p++) {
-                planes[p] |= Long.compress(pending, BYTE_LOW_BITS << p) << shift;
+            if (Kernels.PEXT) {
+                for (int p = 0; p < codeBits; p++) {
+                    planes[p] |= Long.compress(pending, BYTE_LOW_BITS << p) << shift;
+                }
+            } else {
+                for (int p = 0; p < codeBits; p++) {
+                    planes[p] |= (long) PortableBits.gatherByteLowBits(pending >>> p) << shift;
+                }
             }
             pending = 0;
         }

@@ -1,15 +1,13 @@
 package io.locusdb.core.storage.scan;
 
-import io.locusdb.core.cpu.CpuFeatures;
+import io.locusdb.core.cpu.KernelVariant;
+import io.locusdb.core.cpu.Kernels;
+import io.locusdb.core.cpu.PortableBits;
 import io.locusdb.core.storage.column.PackedCodes;
 import io.locusdb.core.storage.column.PackedLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.util.Arrays;
-import jdk.incubator.vector.LongVector;
-import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Range predicates evaluated directly on packed value IDs, a whole word of codes at a time (BitWeaving/H):
@@ -27,18 +25,26 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p>Bounds are checked once per call, not per word. The vector loops have no branches and no masked operations;
  * counts are kept in per-field counters and summed once per block (see {@link #countWords}).
+ *
+ * <p>Each kernel comes in the forms of {@link KernelVariant}, chosen per CPU by {@link Kernels}; the vector loops of
+ * each width live in {@link HorizontalLanes512} and {@link HorizontalLanes256}.
  */
 public final class PackedRangeScan {
-    private static final VectorSpecies<Long> SPECIES = LongVector.SPECIES_PREFERRED;
-    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     /** Below this field width the per-field counters overflow too soon to pay off. */
-    private static final int MIN_VECTOR_FIELD_BITS = 5;
+    static final int MIN_VECTOR_FIELD_BITS = 5;
+    /** The longest vector of any form, in words: the vector loops take whole multiples of it. */
+    private static final int MAX_LANES = 8;
 
     private PackedRangeScan() {
     }
 
     /** Number of rows whose value ID is in {@code range}. */
     public static long count(PackedCodes codes, IdRange range, ScanBytes bytes) {
+        return count(codes, range, bytes, Kernels.RANGE_COUNT);
+    }
+
+    /** {@link #count} in the form {@code variant}, whatever this CPU would choose (tests, benchmarks). */
+    public static long count(PackedCodes codes, IdRange range, ScanBytes bytes, KernelVariant variant) {
         if (range.isEmpty() || codes.count() == 0) {
             return 0;
         }
@@ -47,15 +53,11 @@ public final class PackedRangeScan {
         long words = codes.wordCount();
         bytes.addPacked(words * Long.BYTES);
         if (layout.isVertical()) {
-            return VerticalRangeScan.count(codes.words(), layout.codeBits(), codes.count(), range.lo(), range.hi());
+            return VerticalRangeScan.count(codes.words(), layout.codeBits(), codes.count(), range.lo(), range.hi(),
+                    variant);
         }
-        long codeBits = layout.codeBitsMask();
-        long delimiters = layout.delimiterMask();
-        long lo = layout.repeat(range.lo());
-        long hiPlusOne = layout.repeat(range.hi() + 1L);
-        return CpuFeatures.LANE_POPCOUNT
-                ? countWordsPopcount(codes.words(), words, codeBits, delimiters, lo, hiPlusOne)
-                : countWords(codes.words(), words, codeBits, delimiters, lo, hiPlusOne);
+        return countWords(codes.words(), words, layout.codeBitsMask(), layout.delimiterMask(),
+                layout.repeat(range.lo()), layout.repeat(range.hi() + 1L), variant);
     }
 
     /**
@@ -64,122 +66,39 @@ public final class PackedRangeScan {
      * one {@code long}-indexed loop over the whole column.
      */
     static final int CHUNK_BYTES = 1 << 20;
-    /** Independent accumulators a step: one add chain per accumulator hides the add latency. */
-    private static final int UNROLL = 4;
-    /** Words of matches the PEXT select kernel computes ahead of compressing them (4 KiB: stays in L1). */
+    /** Words of matches the select kernel computes ahead of gathering them (4 KiB: stays in L1). */
     private static final int BUFFER_WORDS = 512;
     /** Words the select kernel appends to the bitmap at once; a multiple of the vector length. */
     private static final int STEP_WORDS = 4;
 
     /**
-     * Portable vector kernel. Instead of a per-lane popcount (not native before AVX-512 VPOPCNTDQ), each lane accumulates
-     * {@code match >>> codeBits}: a 0/1 in every field, so every field becomes a small counter. Four accumulators
-     * get one vector each a step, and a block is short enough ({@code (2^f - 1) / 4} steps for f-bit fields) that
-     * their sum still fits every field. That sum is folded once per block by adding neighbouring slots pairwise
-     * (log2 of the field count steps of four operations), where summing field by field cost three operations a
-     * field and, written once per accumulator, grew the method past C2's inlining limits (the vectors were then
-     * boxed). Narrow codes (fields too small to count far) use the scalar POPCNT loop.
-     */
-    static long countWords(MemorySegment segment, long words, long codeBits, long delimiters, long lo, long hiPlusOne) {
-        int bits = Long.numberOfTrailingZeros(delimiters);
-        int fieldBits = bits + 1;
-        if (fieldBits < MIN_VECTOR_FIELD_BITS) {
-            return countWordsScalar(segment, 0, words, codeBits, delimiters, lo, hiPlusOne);
-        }
-        int fields = 64 / fieldBits;
-        long belowLo = codeBits + lo;
-        long belowHi = codeBits + hiPlusOne;
-        int stepBytes = UNROLL * SPECIES.vectorByteSize();
-        int blockSteps = (int) Math.min(((1L << fieldBits) - 1) / UNROLL, CHUNK_BYTES / stepBytes);
-        int blockBytes = blockSteps * stepBytes;
-        long vectorBytes = words * Long.BYTES - words * Long.BYTES % stepBytes;
-        LongVector vLo = LongVector.broadcast(SPECIES, belowLo);
-        LongVector vHi = LongVector.broadcast(SPECIES, belowHi);
-        LongVector vDelimiters = LongVector.broadcast(SPECIES, delimiters);
-        int v1 = SPECIES.vectorByteSize();
-        int v2 = 2 * v1;
-        int v3 = 3 * v1;
-        LongVector total = LongVector.zero(SPECIES);
-        for (long base = 0; base < vectorBytes; base += CHUNK_BYTES) {
-            int chunk = (int) Math.min(CHUNK_BYTES, vectorBytes - base);
-            MemorySegment slice = segment.asSlice(base, chunk);
-            for (int block = 0; block < chunk; block += blockBytes) {
-                int end = Math.min(block + blockBytes, chunk);
-                LongVector a0 = LongVector.zero(SPECIES);
-                LongVector a1 = a0;
-                LongVector a2 = a0;
-                LongVector a3 = a0;
-                for (int o = block; o < end; o += stepBytes) {
-                    LongVector x0 = LongVector.fromMemorySegment(SPECIES, slice, o, ORDER);
-                    LongVector x1 = LongVector.fromMemorySegment(SPECIES, slice, o + v1, ORDER);
-                    LongVector x2 = LongVector.fromMemorySegment(SPECIES, slice, o + v2, ORDER);
-                    LongVector x3 = LongVector.fromMemorySegment(SPECIES, slice, o + v3, ORDER);
-                    a0 = a0.add(vHi.sub(x0).lanewise(VectorOperators.XOR, vLo.sub(x0)).and(vDelimiters)
-                            .lanewise(VectorOperators.LSHR, bits));
-                    a1 = a1.add(vHi.sub(x1).lanewise(VectorOperators.XOR, vLo.sub(x1)).and(vDelimiters)
-                            .lanewise(VectorOperators.LSHR, bits));
-                    a2 = a2.add(vHi.sub(x2).lanewise(VectorOperators.XOR, vLo.sub(x2)).and(vDelimiters)
-                            .lanewise(VectorOperators.LSHR, bits));
-                    a3 = a3.add(vHi.sub(x3).lanewise(VectorOperators.XOR, vLo.sub(x3)).and(vDelimiters)
-                            .lanewise(VectorOperators.LSHR, bits));
-                }
-                LongVector a = a0.add(a1).add(a2.add(a3));
-                for (int width = fieldBits; width < fields * fieldBits; width <<= 1) {
-                    long even = evenSlots(width);
-                    a = a.and(even).add(a.lanewise(VectorOperators.LSHR, width).and(even));
-                }
-                total = total.add(a);
-            }
-        }
-        long count = total.reduceLanes(VectorOperators.ADD);
-        return count + countWordsScalar(segment, vectorBytes / Long.BYTES, words, codeBits, delimiters, lo, hiPlusOne);
-    }
-
-    /**
-     * Vector kernel for CPUs with a per-lane popcount (VPOPCNTQ): each vector's match bits are counted where they
-     * are, whatever the field width, so there are no field counters to fold. It measured 0.85-0.95 of sequential
-     * read on every width from 4- to 21-bit codes, where the field-counter kernel fell to about 0.6 on narrow ones.
+     * The count in form {@code variant}. The vector forms without a per-lane popcount (not native before AVX-512
+     * VPOPCNTDQ) let each lane accumulate {@code match >>> codeBits}: a 0/1 in every field, so every field becomes a
+     * small counter. Four accumulators get one vector each a step, and a block is short enough
+     * ({@code (2^f - 1) / 4} steps for f-bit fields) that their sum still fits every field. That sum is folded once
+     * per block by adding neighbouring slots pairwise (log2 of the field count steps of four operations), where
+     * summing field by field cost three operations a field and, written once per accumulator, grew the method past
+     * C2's inlining limits (the vectors were then boxed). Narrow codes (fields too small to count far) use the
+     * scalar POPCNT loop.
      *
-     * <p>It reads the column as two streams, its first and its second half, two vectors of each a step. Java has no
-     * prefetch instruction, and with one stream the hardware prefetcher did not run far enough ahead of a kernel
-     * that works on every line: on lineitem's wide columns read from DRAM (four copies, 4x the benchmark's bytes)
-     * two streams counted at 0.79-0.82 of a plain one-stream read against 0.62-0.65 with one stream (a two-stream
-     * read itself reaching 1.21-1.25 of it), and a little faster when the columns sat in the L3 cache.
+     * <p>With a per-lane popcount (VPOPCNTQ) each vector's match bits are counted where they are, whatever the
+     * field width, so there are no field counters to fold. It measured 0.85-0.95 of sequential read on every width
+     * from 4- to 21-bit codes, where the field-counter kernel fell to about 0.6 on narrow ones. It reads the column
+     * as two streams, its first and its second half, two vectors of each a step. Java has no prefetch instruction,
+     * and with one stream the hardware prefetcher did not run far enough ahead of a kernel that works on every
+     * line: on lineitem's wide columns read from DRAM (four copies, 4x the benchmark's bytes) two streams counted at
+     * 0.79-0.82 of a plain one-stream read against 0.62-0.65 with one stream (a two-stream read itself reaching
+     * 1.21-1.25 of it), and a little faster when the columns sat in the L3 cache.
      */
-    static long countWordsPopcount(MemorySegment segment, long words, long codeBits, long delimiters, long lo,
-                                   long hiPlusOne) {
-        LongVector vLo = LongVector.broadcast(SPECIES, codeBits + lo);
-        LongVector vHi = LongVector.broadcast(SPECIES, codeBits + hiPlusOne);
-        LongVector vDelimiters = LongVector.broadcast(SPECIES, delimiters);
-        int v1 = SPECIES.vectorByteSize();
-        int stepBytes = 2 * v1;
-        long halfBytes = words * Long.BYTES / 2 / stepBytes * stepBytes;
-        LongVector a0 = LongVector.zero(SPECIES);
-        LongVector a1 = a0;
-        LongVector a2 = a0;
-        LongVector a3 = a0;
-        for (long base = 0; base < halfBytes; base += STREAM_CHUNK_BYTES) {
-            int chunk = (int) Math.min(STREAM_CHUNK_BYTES, halfBytes - base);
-            MemorySegment first = segment.asSlice(base, chunk);
-            MemorySegment second = segment.asSlice(halfBytes + base, chunk);
-            for (int o = 0; o < chunk; o += stepBytes) {
-                LongVector x0 = LongVector.fromMemorySegment(SPECIES, first, o, ORDER);
-                LongVector x1 = LongVector.fromMemorySegment(SPECIES, first, o + v1, ORDER);
-                LongVector x2 = LongVector.fromMemorySegment(SPECIES, second, o, ORDER);
-                LongVector x3 = LongVector.fromMemorySegment(SPECIES, second, o + v1, ORDER);
-                a0 = a0.add(vHi.sub(x0).lanewise(VectorOperators.XOR, vLo.sub(x0)).and(vDelimiters)
-                        .lanewise(VectorOperators.BIT_COUNT));
-                a1 = a1.add(vHi.sub(x1).lanewise(VectorOperators.XOR, vLo.sub(x1)).and(vDelimiters)
-                        .lanewise(VectorOperators.BIT_COUNT));
-                a2 = a2.add(vHi.sub(x2).lanewise(VectorOperators.XOR, vLo.sub(x2)).and(vDelimiters)
-                        .lanewise(VectorOperators.BIT_COUNT));
-                a3 = a3.add(vHi.sub(x3).lanewise(VectorOperators.XOR, vLo.sub(x3)).and(vDelimiters)
-                        .lanewise(VectorOperators.BIT_COUNT));
-            }
-        }
-        long count = a0.add(a1).add(a2.add(a3)).reduceLanes(VectorOperators.ADD);
-        return count + countWordsScalar(segment, 2 * halfBytes / Long.BYTES, words, codeBits, delimiters, lo,
-                hiPlusOne);
+    static long countWords(MemorySegment segment, long words, long codeBits, long delimiters, long lo, long hiPlusOne,
+                           KernelVariant variant) {
+        return switch (variant) {
+            case VECTOR_512 -> Kernels.LANE_POPCOUNT
+                    ? HorizontalLanes512.countPopcount(segment, words, codeBits, delimiters, lo, hiPlusOne)
+                    : HorizontalLanes512.countFields(segment, words, codeBits, delimiters, lo, hiPlusOne);
+            case VECTOR_256 -> HorizontalLanes256.countFields(segment, words, codeBits, delimiters, lo, hiPlusOne);
+            case SCALAR -> countWordsScalar(segment, 0, words, codeBits, delimiters, lo, hiPlusOne);
+        };
     }
 
     /** Bytes of each stream a two-stream loop walks with an int offset (two of them make {@link #CHUNK_BYTES}). */
@@ -199,7 +118,7 @@ public final class PackedRangeScan {
         return mask;
     }
 
-    private static long countWordsScalar(MemorySegment segment, long from, long to, long codeBits, long delimiters,
+    static long countWordsScalar(MemorySegment segment, long from, long to, long codeBits, long delimiters,
                                          long lo, long hiPlusOne) {
         long count = 0;
         for (long w = from; w < to; w++) {
@@ -232,7 +151,7 @@ public final class PackedRangeScan {
      * conjunction, so a count per predicate was work nobody used.
      */
     public static void select(PackedCodes codes, IdRange range, long[] selection, ScanBytes bytes) {
-        select(codes, range, selection, bytes, false);
+        select(codes, range, selection, bytes, false, Kernels.RANGE_SELECT, Kernels.PEXT);
     }
 
     /**
@@ -241,11 +160,15 @@ public final class PackedRangeScan {
      * neither zeroes the bitmap first nor pays for reading it back.
      */
     public static void selectInto(PackedCodes codes, IdRange range, long[] selection, ScanBytes bytes) {
-        select(codes, range, selection, bytes, true);
+        select(codes, range, selection, bytes, true, Kernels.RANGE_SELECT, Kernels.PEXT);
     }
 
-    private static void select(PackedCodes codes, IdRange range, long[] selection, ScanBytes bytes,
-                               boolean overwrite) {
+    /**
+     * {@link #selectInto} ({@code overwrite}) or {@link #select} in the form {@code variant}, moving bits with PEXT
+     * or without ({@code pext}), whatever this CPU would choose (tests, benchmarks).
+     */
+    public static void select(PackedCodes codes, IdRange range, long[] selection, ScanBytes bytes,
+                              boolean overwrite, KernelVariant variant, boolean pext) {
         long rows = codes.count();
         int rowWords = (int) ((rows + 63) / 64);
         if (selection.length < rowWords) {
@@ -264,11 +187,12 @@ public final class PackedRangeScan {
         bytes.addPacked(words * Long.BYTES);
         if (layout.isVertical()) {
             VerticalRangeScan.select(codes.words(), layout.codeBits(), rows, range.lo(), range.hi(), selection,
-                    overwrite);
+                    overwrite, variant);
             return;
         }
         selectWords(codes.words(), words, layout.codeBitsMask(), layout.delimiterMask(),
-                layout.repeat(range.lo()), layout.repeat(range.hi() + 1L), selection, overwrite, rowWords);
+                layout.repeat(range.lo()), layout.repeat(range.hi() + 1L), selection, overwrite, rowWords, variant,
+                pext);
     }
 
     /** One selection word, OR-ed in or overwritten: C2 inlines it, and the branch goes the same way every time. */
@@ -281,7 +205,8 @@ public final class PackedRangeScan {
     }
 
     static void selectWords(MemorySegment segment, long words, long codeBits, long delimiters, long lo,
-                            long hiPlusOne, long[] selection, boolean overwrite, int rowWords) {
+                            long hiPlusOne, long[] selection, boolean overwrite, int rowWords, KernelVariant variant,
+                            boolean pext) {
         // The streamed part stops before the last word, the only one that may hold padding codes: every selection
         // word it completes then holds real rows, so it never writes past the rows the caller sized for.
         long head = Math.max(0, words - 1);
@@ -289,41 +214,47 @@ public final class PackedRangeScan {
         long belowHi = codeBits + hiPlusOne;
         int fieldBits = Long.numberOfTrailingZeros(delimiters) + 1;
         long done = 0;
-        if (overwrite && ByteMaskSelect.supports(fieldBits)) {
+        if (overwrite && variant == KernelVariant.VECTOR_512 && pext && Kernels.BYTE_MASKS
+                && ByteMaskSelect.supports(fieldBits)) {
             done = ByteMaskSelect.selectInto(segment, head, belowLo, belowHi, delimiters, selection);
         }
-        // The PEXT kernel takes every word the byte-mask kernel left (all of them where it does not apply, and
+        // The gathering kernel takes every word the byte-mask kernel left (all of them where it does not apply, and
         // when OR-ing into the selection).
-        long compressed = head - done - (head - done) % Math.max(STEP_WORDS, SPECIES.length());
-        selectCompressed(segment, done, done + compressed, belowLo, belowHi, delimiters, selection, overwrite);
+        long compressed = head - done - (head - done) % Math.max(STEP_WORDS, MAX_LANES);
+        selectCompressed(segment, done, done + compressed, belowLo, belowHi, delimiters, selection, overwrite,
+                variant, pext);
         done += compressed;
         if (overwrite) {
             // The kernels wrote every word up to the one holding their last row (that one in part, the rest of it
             // clear); the tail ORs into the words after it, which must start clear.
             Arrays.fill(selection, (int) ((done * Long.bitCount(delimiters) + 63) >>> 6), rowWords, 0L);
         }
-        selectTail(segment, done, words, codeBits, delimiters, lo, hiPlusOne, selection);
+        selectTail(segment, done, words, codeBits, delimiters, lo, hiPlusOne, selection, pext);
     }
 
     /**
-     * Matches are computed a vector at a time into a small buffer that stays in L1 (the vector unit is otherwise
-     * idle here), then each word's delimiter bits are compressed with {@link Long#compress} (PEXT) into row bits.
-     * Four words' row bits are concatenated before they are appended to the bitmap stream, so the stream's shift,
-     * carry and store cost is paid once per four words. Words {@code from..to-1}; {@code from} starts a selection
-     * word (its first row is a multiple of 64).
+     * Matches are computed a vector at a time into a small buffer that stays in L1, then each word's delimiter bits
+     * become row bits: compressed with {@link Long#compress} (PEXT) where that is fast, else gathered with a
+     * multiply ({@link PortableBits#gatherDelimiters}), in the vector loop itself when one multiply does it (fields
+     * of 8 bits and more: every layout LocusDB picks for codes this wide). Four words' row bits are concatenated
+     * before they are appended to the bitmap stream, so the stream's shift, carry and store cost is paid once per
+     * four words. Words {@code from..to-1} ({@code to - from} a multiple of {@link #MAX_LANES}); {@code from}
+     * starts a selection word (its first row is a multiple of 64).
      */
     static void selectCompressed(MemorySegment segment, long from, long to, long belowLo, long belowHi,
-                                 long delimiters, long[] selection, boolean overwrite) {
+                                 long delimiters, long[] selection, boolean overwrite, KernelVariant variant,
+                                 boolean pext) {
         int perWord = Long.bitCount(delimiters);
         int perPair = 2 * perWord;
+        int fieldBits = Long.numberOfTrailingZeros(delimiters) + 1;
+        boolean gatherInVectors = !pext && variant != KernelVariant.SCALAR
+                && PortableBits.gathersWithOneMultiply(fieldBits);
+        long multiplier = PortableBits.gatherMultiplier(fieldBits);
+        int gatherShift = PortableBits.gatherShift(fieldBits);
         // Four words' rows fit one append unless codes are 1 or 2 bits wide (32 or 21 codes a word).
         boolean quadAppend = 4 * perWord <= 64;
         int perQuad = 4 * perWord;
         long[] buffer = new long[BUFFER_WORDS];
-        int vectorBytes = SPECIES.vectorByteSize();
-        LongVector vLo = LongVector.broadcast(SPECIES, belowLo);
-        LongVector vHi = LongVector.broadcast(SPECIES, belowHi);
-        LongVector vDelimiters = LongVector.broadcast(SPECIES, delimiters);
         long out = 0;
         int filled = 0;
         int index = (int) (from * perWord >>> 6);
@@ -331,16 +262,30 @@ public final class PackedRangeScan {
         for (long base = from * Long.BYTES; base < totalBytes; base += BUFFER_WORDS * Long.BYTES) {
             int chunk = (int) Math.min(BUFFER_WORDS * Long.BYTES, totalBytes - base);
             MemorySegment slice = segment.asSlice(base, chunk);
-            for (int o = 0, w = 0; o < chunk; o += vectorBytes, w += SPECIES.length()) {
-                LongVector x = LongVector.fromMemorySegment(SPECIES, slice, o, ORDER);
-                vHi.sub(x).lanewise(VectorOperators.XOR, vLo.sub(x)).and(vDelimiters).intoArray(buffer, w);
-            }
             int chunkWords = chunk / Long.BYTES;
+            if (gatherInVectors) {
+                if (variant == KernelVariant.VECTOR_512) {
+                    HorizontalLanes512.rowBits(slice, chunk, belowLo, belowHi, delimiters, fieldBits, multiplier,
+                            gatherShift, buffer);
+                } else {
+                    HorizontalLanes256.rowBits(slice, chunk, belowLo, belowHi, delimiters, fieldBits, multiplier,
+                            gatherShift, buffer);
+                }
+            } else {
+                switch (variant) {
+                    case VECTOR_512 -> HorizontalLanes512.matches(slice, chunk, belowLo, belowHi, delimiters, buffer);
+                    case VECTOR_256 -> HorizontalLanes256.matches(slice, chunk, belowLo, belowHi, delimiters, buffer);
+                    case SCALAR -> matchesScalar(slice, chunkWords, belowLo, belowHi, delimiters, buffer);
+                }
+                if (pext) {
+                    compressAll(buffer, chunkWords, delimiters);
+                } else {
+                    gatherAll(buffer, chunkWords, fieldBits);
+                }
+            }
             for (int w = 0; w < chunkWords; w += STEP_WORDS) {
-                long low = Long.compress(buffer[w], delimiters)
-                        | Long.compress(buffer[w + 1], delimiters) << perWord;
-                long high = Long.compress(buffer[w + 2], delimiters)
-                        | Long.compress(buffer[w + 3], delimiters) << perWord;
+                long low = buffer[w] | buffer[w + 1] << perWord;
+                long high = buffer[w + 2] | buffer[w + 3] << perWord;
                 if (quadAppend) {
                     long rowBits = low | high << perPair;
                     out |= rowBits << filled;
@@ -374,10 +319,31 @@ public final class PackedRangeScan {
         }
     }
 
+    private static void matchesScalar(MemorySegment slice, int words, long belowLo, long belowHi, long delimiters,
+                                      long[] out) {
+        for (int w = 0; w < words; w++) {
+            long x = slice.getAtIndex(ValueLayout.JAVA_LONG, w);
+            out[w] = ((belowHi - x) ^ (belowLo - x)) & delimiters;
+        }
+    }
+
+    private static void compressAll(long[] words, int count, long delimiters) {
+        for (int w = 0; w < count; w++) {
+            words[w] = Long.compress(words[w], delimiters);
+        }
+    }
+
+    private static void gatherAll(long[] words, int count, int fieldBits) {
+        for (int w = 0; w < count; w++) {
+            words[w] = PortableBits.gatherDelimiters(words[w], fieldBits);
+        }
+    }
+
     /** The last words (at least the last one), each OR-ed into the bitmap at its rows. */
     private static void selectTail(MemorySegment segment, long from, long to, long codeBits, long delimiters,
-                                   long lo, long hiPlusOne, long[] selection) {
+                                   long lo, long hiPlusOne, long[] selection, boolean pext) {
         int perWord = Long.bitCount(delimiters);
+        int fieldBits = Long.numberOfTrailingZeros(delimiters) + 1;
         long row = from * perWord;
         for (long w = from; w < to; w++, row += perWord) {
             long match = matchWord(segment.getAtIndex(ValueLayout.JAVA_LONG, w), codeBits, delimiters, lo,
@@ -385,7 +351,7 @@ public final class PackedRangeScan {
             if (match == 0) {
                 continue;
             }
-            long rowBits = Long.compress(match, delimiters);
+            long rowBits = pext ? Long.compress(match, delimiters) : PortableBits.gatherDelimiters(match, fieldBits);
             int bit = (int) (row & 63);
             int index = (int) (row >>> 6);
             selection[index] |= rowBits << bit;

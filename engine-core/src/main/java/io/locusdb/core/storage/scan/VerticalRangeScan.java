@@ -1,6 +1,7 @@
 package io.locusdb.core.storage.scan;
 
-import io.locusdb.core.cpu.CpuFeatures;
+import io.locusdb.core.cpu.KernelVariant;
+import io.locusdb.core.cpu.Kernels;
 import io.locusdb.core.storage.column.PackedLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -22,6 +23,10 @@ import jdk.incubator.vector.VectorSpecies;
  * the horizontal kernels spend per 64 bytes. On 4- and 6-bit codes from memory it read at 0.92-0.99 of a plain
  * sequential read while its selection stayed in cache; writing a column-sized selection (a bit per row against 4-6
  * bits read) costs the rest.
+ *
+ * <p>Two forms ({@link KernelVariant}): vectors of the CPU's width (512 or 256 bits; a forced 256 on an AVX-512 CPU
+ * still runs 512, there being no separate 256-bit copy of these loops), and scalar, a word of 64 rows at a time.
+ * No form needs PEXT/PDEP.
  */
 final class VerticalRangeScan {
     /** One plane is 512 bits; wider vectors than that would span two blocks' planes. */
@@ -36,8 +41,9 @@ final class VerticalRangeScan {
     }
 
     /** Rows {@code 0..rows-1} whose code is in {@code [lo, hi]} ({@code 1 <= lo <= hi <= maxCode}). */
-    static long count(MemorySegment segment, int codeBits, long rows, int lo, int hi) {
-        return count(segment, codeBits, rows, lo, hi, CpuFeatures.LANE_POPCOUNT);
+    static long count(MemorySegment segment, int codeBits, long rows, int lo, int hi, KernelVariant variant) {
+        return variant == KernelVariant.SCALAR ? countScalar(segment, codeBits, rows, lo, hi)
+                : count(segment, codeBits, rows, lo, hi, Kernels.LANE_POPCOUNT);
     }
 
     /**
@@ -116,7 +122,11 @@ final class VerticalRangeScan {
      * read as two streams, as in {@link #count}.
      */
     static void select(MemorySegment segment, int codeBits, long rows, int lo, int hi, long[] selection,
-                       boolean overwrite) {
+                       boolean overwrite, KernelVariant variant) {
+        if (variant == KernelVariant.SCALAR) {
+            selectScalar(segment, codeBits, rows, lo, hi, selection, overwrite);
+            return;
+        }
         long[] loBits = bitLanes(lo, codeBits, false);
         long[] notHiBits = bitLanes(hi, codeBits, true);
         int blockBytes = codeBits * PLANE_BYTES;
@@ -238,29 +248,43 @@ final class VerticalRangeScan {
         return lanes;
     }
 
-    /** Scalar reference with the same arithmetic, a word of 64 rows at a time. */
+    /** Scalar form (and reference) with the same arithmetic, a word of 64 rows at a time. */
     static long countScalar(MemorySegment segment, int codeBits, long rows, int lo, int hi) {
         long count = 0;
         long words = (rows + 63) >>> 6;
         for (long w = 0; w < words; w++) {
-            long planeZero = w / PackedLayout.PLANE_WORDS * codeBits * PackedLayout.PLANE_WORDS
-                    + w % PackedLayout.PLANE_WORDS;
-            long borrowLo = 0;
-            long borrowHi = 0;
-            for (int p = 0; p < codeBits; p++) {
-                long x = segment.getAtIndex(ValueLayout.JAVA_LONG, planeZero + (long) p * PackedLayout.PLANE_WORDS);
-                long l = ((lo >>> p) & 1) != 0 ? -1L : 0L;
-                long notH = ((hi >>> p) & 1) != 0 ? 0L : -1L;
-                borrowLo = (~x & l) | (~x & borrowLo) | (l & borrowLo);
-                borrowHi = (notH & x) | (notH & borrowHi) | (x & borrowHi);
-            }
-            long match = ~(borrowLo | borrowHi);
-            long rowsLeft = rows - w * 64;
-            if (rowsLeft < 64) {
-                match &= (1L << rowsLeft) - 1;
-            }
-            count += Long.bitCount(match);
+            count += Long.bitCount(matchScalar(segment, codeBits, rows, lo, hi, w));
         }
         return count;
+    }
+
+    /** {@link #select} a word of 64 rows at a time. */
+    static void selectScalar(MemorySegment segment, int codeBits, long rows, int lo, int hi, long[] selection,
+                             boolean overwrite) {
+        int words = (int) ((rows + 63) >>> 6);
+        for (int w = 0; w < words; w++) {
+            PackedRangeScan.store(selection, w, matchScalar(segment, codeBits, rows, lo, hi, w), overwrite);
+        }
+    }
+
+    /** The match bits of rows {@code 64w..64w+63}, bits past the last row clear. */
+    private static long matchScalar(MemorySegment segment, int codeBits, long rows, int lo, int hi, long w) {
+        long planeZero = w / PackedLayout.PLANE_WORDS * codeBits * PackedLayout.PLANE_WORDS
+                + w % PackedLayout.PLANE_WORDS;
+        long borrowLo = 0;
+        long borrowHi = 0;
+        for (int p = 0; p < codeBits; p++) {
+            long x = segment.getAtIndex(ValueLayout.JAVA_LONG, planeZero + (long) p * PackedLayout.PLANE_WORDS);
+            long l = ((lo >>> p) & 1) != 0 ? -1L : 0L;
+            long notH = ((hi >>> p) & 1) != 0 ? 0L : -1L;
+            borrowLo = (~x & l) | (~x & borrowLo) | (l & borrowLo);
+            borrowHi = (notH & x) | (notH & borrowHi) | (x & borrowHi);
+        }
+        long match = ~(borrowLo | borrowHi);
+        long rowsLeft = rows - w * 64;
+        if (rowsLeft < 64) {
+            match &= (1L << rowsLeft) - 1;
+        }
+        return match;
     }
 }

@@ -2,6 +2,7 @@ package io.locusdb.core.storage.scan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.locusdb.core.cpu.KernelVariant;
 import io.locusdb.core.storage.TestStorage;
 import io.locusdb.core.storage.column.PackedCodes;
 import io.locusdb.core.storage.column.PackedLayout;
@@ -9,6 +10,7 @@ import io.locusdb.natives.memory.MemoryPolicy;
 import io.locusdb.natives.memory.NodeMemory;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -60,7 +62,33 @@ class PackedRangeScanTest {
                     PackedRangeScan.select(packed, range, selection, bytes);
                     assertThat(selection).as("%s %s", layout, range).isEqualTo(expectedBits);
                     assertThat(bytes.packedBytes()).isEqualTo(2 * packed.byteSize());
+                    if (trial < 3) {
+                        assertEveryFormAgrees(packed, range, expected, expectedBits);
+                    }
                 }
+            }
+        }
+    }
+
+    /**
+     * Every form of the count and of the select (OR-ing into garbage-free words, and overwriting garbage), with PEXT
+     * and with the multiply gather, whatever this CPU would choose: correctness never depends on the machine.
+     */
+    private static void assertEveryFormAgrees(PackedCodes packed, IdRange range, long expected,
+                                              long[] expectedBits) {
+        for (KernelVariant variant : KernelVariant.values()) {
+            assertThat(PackedRangeScan.count(packed, range, new ScanBytes(), variant))
+                    .as("%s %s %s", variant, packed.layout(), range).isEqualTo(expected);
+            for (boolean pext : new boolean[] {true, false}) {
+                long[] ored = new long[expectedBits.length];
+                PackedRangeScan.select(packed, range, ored, new ScanBytes(), false, variant, pext);
+                assertThat(ored).as("select %s pext=%s %s %s", variant, pext, packed.layout(), range)
+                        .isEqualTo(expectedBits);
+                long[] overwritten = new long[expectedBits.length];
+                Arrays.fill(overwritten, 0x5A5A_5A5A_5A5A_5A5AL);
+                PackedRangeScan.select(packed, range, overwritten, new ScanBytes(), true, variant, pext);
+                assertThat(overwritten).as("selectInto %s pext=%s %s %s", variant, pext, packed.layout(), range)
+                        .isEqualTo(expectedBits);
             }
         }
     }

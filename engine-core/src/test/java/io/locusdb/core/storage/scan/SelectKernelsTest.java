@@ -2,6 +2,7 @@ package io.locusdb.core.storage.scan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.locusdb.core.cpu.KernelVariant;
 import io.locusdb.core.storage.TestStorage;
 import io.locusdb.core.storage.column.PackedCodes;
 import io.locusdb.core.storage.column.PackedLayout;
@@ -10,11 +11,16 @@ import io.locusdb.natives.memory.NodeMemory;
 import java.lang.foreign.Arena;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Each horizontal select and count kernel on its own, whichever the CPU would pick: the byte-mask kernel must set
- * exactly the selection words of the words it covers and write nothing else, the PEXT kernel must OR exactly the
+ * Each horizontal select and count kernel on its own, whichever the CPU would pick (a form this CPU has no vectors
+ * for runs emulated, slowly but exactly): the byte-mask kernel must set exactly the selection words of the words it
+ * covers and write nothing else, each gathering kernel (every width, with PEXT and without) must OR exactly the
  * rows of the words it covers into the selection (keeping bits already there) or with overwrite set exactly those
  * words, and the two count kernels must agree with a naive loop, for every field width
  * each kernel takes and for word counts around its blocks.
@@ -47,8 +53,9 @@ class SelectKernelsTest {
         }
     }
 
-    @Test
-    void thePextKernelPicksUpAtAnySelectionWordBoundary() {
+    @ParameterizedTest(name = "{0}, pext {1}")
+    @MethodSource("everyForm")
+    void everyGatheringKernelPicksUpAtAnySelectionWordBoundary(KernelVariant variant, boolean pext) {
         try (Arena arena = Arena.ofConfined()) {
             for (int bits = 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
                 PackedLayout layout = PackedLayout.horizontal(bits);
@@ -62,18 +69,18 @@ class SelectKernelsTest {
                 long to = from + (words - from - 1) / 8 * 8;
                 long[] selection = fixture.seededSelection();
                 PackedRangeScan.selectCompressed(fixture.codes.words(), from, to, fixture.belowLo(),
-                        fixture.belowHi(), layout.delimiterMask(), selection, false);
-                fixture.assertSelectedBetween(selection, from, to, "pext, bits=%d", bits);
+                        fixture.belowHi(), layout.delimiterMask(), selection, false, variant, pext);
+                fixture.assertSelectedBetween(selection, from, to, "%s pext=%s, bits=%d", variant, pext, bits);
                 long[] overwritten = fixture.garbageSelection();
                 PackedRangeScan.selectCompressed(fixture.codes.words(), from, to, fixture.belowLo(),
-                        fixture.belowHi(), layout.delimiterMask(), overwritten, true);
-                fixture.assertOverwritten(overwritten, from, to, "pext, bits=%d", bits);
+                        fixture.belowHi(), layout.delimiterMask(), overwritten, true, variant, pext);
+                fixture.assertOverwritten(overwritten, from, to, "%s pext=%s, bits=%d", variant, pext, bits);
             }
         }
     }
 
     @Test
-    void bothCountKernelsAgreeWithANaiveLoopOnEveryWidth() {
+    void everyCountKernelAgreesWithANaiveLoopOnEveryWidth() {
         try (Arena arena = Arena.ofConfined()) {
             for (int bits = 1; bits <= PackedLayout.MAX_CODE_BITS; bits++) {
                 PackedLayout layout = PackedLayout.horizontal(bits);
@@ -82,13 +89,28 @@ class SelectKernelsTest {
                     long expected = fixture.expectedMatches(0, words);
                     long[] args = {layout.codeBitsMask(), layout.delimiterMask(), layout.repeat(fixture.range.lo()),
                             layout.repeat(fixture.range.hi() + 1L)};
-                    assertThat(PackedRangeScan.countWordsPopcount(fixture.codes.words(), words, args[0], args[1],
-                            args[2], args[3])).as("popcount, bits=%d words=%d", bits, words).isEqualTo(expected);
-                    assertThat(PackedRangeScan.countWords(fixture.codes.words(), words, args[0], args[1], args[2],
-                            args[3])).as("field counters, bits=%d words=%d", bits, words).isEqualTo(expected);
+                    assertThat(HorizontalLanes512.countPopcount(fixture.codes.words(), words, args[0], args[1],
+                            args[2], args[3])).as("popcount 512, bits=%d words=%d", bits, words).isEqualTo(expected);
+                    assertThat(HorizontalLanes512.countFields(fixture.codes.words(), words, args[0], args[1],
+                            args[2], args[3])).as("field counters 512, bits=%d words=%d", bits, words)
+                            .isEqualTo(expected);
+                    assertThat(HorizontalLanes256.countFields(fixture.codes.words(), words, args[0], args[1],
+                            args[2], args[3])).as("field counters 256, bits=%d words=%d", bits, words)
+                            .isEqualTo(expected);
+                    for (KernelVariant variant : KernelVariant.values()) {
+                        assertThat(PackedRangeScan.countWords(fixture.codes.words(), words, args[0], args[1],
+                                args[2], args[3], variant)).as("%s, bits=%d words=%d", variant, bits, words)
+                                .isEqualTo(expected);
+                    }
                 }
             }
         }
+    }
+
+    /** Every vector width and the scalar form, each with PEXT and with the multiply gather. */
+    static Stream<Arguments> everyForm() {
+        return Arrays.stream(KernelVariant.values())
+                .flatMap(v -> Stream.of(Arguments.of(v, true), Arguments.of(v, false)));
     }
 
     private static long gcd(long a, long b) {

@@ -3,6 +3,7 @@ package io.locusdb.core.storage.scan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.locusdb.core.cpu.KernelVariant;
 import io.locusdb.core.storage.TestStorage;
 import io.locusdb.core.storage.column.PackedCodes;
 import io.locusdb.core.storage.column.PackedLayout;
@@ -110,12 +111,20 @@ class VerticalPackingTest {
                 for (int trial = 0; trial < 40; trial++) {
                     int from = random.nextInt(3000);
                     int n = random.nextInt(3000 - from + 1);
+                    long spanned = n == 0 ? 0 : (from + n - 1) / 64 - from / 64 + 1;
                     int[] out = new int[n + 3];
-                    long words = codes.packed.unpackVertical(from, n, out);
+                    assertThat(codes.packed.unpackVertical(from, n, out)).isEqualTo(spanned * bits);
                     assertThat(Arrays.copyOf(out, n)).as("bits=%d rows %d+%d", bits, from, n)
                             .isEqualTo(Arrays.copyOfRange(codes.values, from, from + n));
-                    long spanned = n == 0 ? 0 : (from + n - 1) / 64 - from / 64 + 1;
-                    assertThat(words).isEqualTo(spanned * bits);
+                    for (KernelVariant variant : KernelVariant.values()) {
+                        for (boolean pdep : new boolean[] {true, false}) {
+                            int[] formOut = new int[n + 3];
+                            assertThat(codes.packed.unpackVertical(from, n, formOut, variant, pdep))
+                                    .isEqualTo(spanned * bits);
+                            assertThat(Arrays.copyOf(formOut, n)).as("%s pdep=%s bits=%d rows %d+%d", variant, pdep,
+                                    bits, from, n).isEqualTo(Arrays.copyOfRange(codes.values, from, from + n));
+                        }
+                    }
                 }
             }
         }
@@ -182,25 +191,32 @@ class VerticalPackingTest {
                     .as("lane popcount: " + description, args).isEqualTo(expected);
             assertThat(PackedRangeScan.countScalar(packed, range)).as(description, args).isEqualTo(expected);
 
-            // OR-ing keeps the bits already there and writes no word past the rows.
-            long[] seeded = new long[words + 1];
-            for (int w = 0; w < words; w += 3) {
-                seeded[w] = 0x8000_0000_0000_0001L;
-            }
-            seeded[words] = GARBAGE;
-            long[] expectedSeeded = seeded.clone();
-            for (int w = 0; w < words; w++) {
-                expectedSeeded[w] |= expectedBits[w];
-            }
-            PackedRangeScan.select(packed, range, seeded, new ScanBytes());
-            assertThat(seeded).as("select: " + description, args).isEqualTo(expectedSeeded);
+            for (KernelVariant variant : KernelVariant.values()) {
+                assertThat(PackedRangeScan.count(packed, range, new ScanBytes(), variant))
+                        .as(variant + ": " + description, args).isEqualTo(expected);
+                // OR-ing keeps the bits already there and writes no word past the rows.
+                long[] seeded = new long[words + 1];
+                for (int w = 0; w < words; w += 3) {
+                    seeded[w] = 0x8000_0000_0000_0001L;
+                }
+                seeded[words] = GARBAGE;
+                long[] expectedSeeded = seeded.clone();
+                for (int w = 0; w < words; w++) {
+                    expectedSeeded[w] |= expectedBits[w];
+                }
+                PackedRangeScan.select(packed, range, seeded, new ScanBytes(), false, variant, false);
+                assertThat(seeded).as("select " + variant + ": " + description, args).isEqualTo(expectedSeeded);
 
-            long[] garbage = new long[words + 1];
-            Arrays.fill(garbage, GARBAGE);
-            long[] expectedInto = Arrays.copyOf(expectedBits, words + 1);
-            expectedInto[words] = GARBAGE;
-            PackedRangeScan.selectInto(packed, range, garbage, new ScanBytes());
-            assertThat(garbage).as("selectInto: " + description, args).isEqualTo(expectedInto);
+                long[] garbage = new long[words + 1];
+                Arrays.fill(garbage, GARBAGE);
+                long[] expectedInto = Arrays.copyOf(expectedBits, words + 1);
+                expectedInto[words] = GARBAGE;
+                PackedRangeScan.select(packed, range, garbage, new ScanBytes(), true, variant, false);
+                assertThat(garbage).as("selectInto " + variant + ": " + description, args).isEqualTo(expectedInto);
+            }
+            long[] selection = new long[words];
+            PackedRangeScan.select(packed, range, selection, new ScanBytes());
+            assertThat(selection).as("chosen form: " + description, args).isEqualTo(expectedBits);
         }
     }
 }
