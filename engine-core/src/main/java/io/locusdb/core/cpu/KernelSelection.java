@@ -95,15 +95,20 @@ public record KernelSelection(CpuInfo cpu, KernelVariant width, String widthReas
                 String how = shape == KernelShape.RANGE_COUNT && v == KernelVariant.VECTOR_512
                         ? (cpu.has("avx512_vpopcntdq") ? "lane popcounts (VPOPCNTQ)" : "per-field counters")
                         : shape == KernelShape.RANGE_COUNT && v == KernelVariant.VECTOR_256 ? "per-field counters"
-                        : shape == KernelShape.RANGE_COUNT ? "POPCNT a word" : "masked adds for up to four groups";
+                        : shape == KernelShape.RANGE_COUNT ? "POPCNT a word"
+                        : v == KernelVariant.SCALAR ? "four interleaved sums a group"
+                        : "masked adds for up to four groups, at the JVM's vector width";
                 yield new KernelChoice(shape, v, false, reason(why, v, width, how));
             }
             case RANGE_SELECT -> {
                 KernelVariant v = wanted != null ? wanted : width;
-                String how = (v == KernelVariant.VECTOR_512 && byteMasks && pext
-                        ? "64-lane byte masks (AVX-512BW) and a PEXT a vector, " : "")
-                        + (pext ? "PEXT per word" : "multiply gather per word, no PEXT");
-                yield new KernelChoice(shape, v, pext, reason(why, v, width, how));
+                String how = switch (v) {
+                    case VECTOR_512 -> (byteMasks && pext ? "64-lane byte masks (AVX-512BW) and a PEXT a vector, "
+                            : "") + (pext ? "PEXT per word" : "multiply gather in vectors, no PEXT");
+                    case VECTOR_256 -> "multiply gather in vectors (faster than PEXT here too)";
+                    case SCALAR -> pext ? "PEXT per word" : "multiply gather per word, no PEXT";
+                };
+                yield new KernelChoice(shape, v, pext && v != KernelVariant.VECTOR_256, reason(why, v, width, how));
             }
             case VERTICAL_DECODE -> {
                 KernelVariant v;

@@ -48,10 +48,14 @@ class KernelSelectionTest {
         KernelSelection fast = KernelSelection.decide(EPYC_ZEN3, 4, KernelSettings.AUTO, FAST_PEXT);
         assertThat(fast.pext()).isTrue();
         assertThat(fast.pextReason()).contains("0.40 ns", "1.10 ns");
-        assertThat(fast.choice(KernelShape.RANGE_SELECT).pext()).isTrue();
+        assertThat(fast.choice(KernelShape.RANGE_SELECT).pext()).as("256-bit select gathers in vectors").isFalse();
+        assertThat(fast.choice(KernelShape.VERTICAL_DECODE).pext()).isTrue();
         KernelSelection slow = KernelSelection.decide(EPYC_ZEN3, 4, KernelSettings.AUTO, SLOW_PEXT);
         assertThat(slow.pext()).isFalse();
-        assertThat(slow.choice(KernelShape.RANGE_SELECT).pext()).isFalse();
+        assertThat(slow.choice(KernelShape.VERTICAL_DECODE).pext()).isFalse();
+        KernelSelection scalarFast = KernelSelection.decide(EPYC_ZEN3, 4,
+                KernelSettings.parse(Map.of(KernelSettings.ALL, "scalar")), FAST_PEXT);
+        assertThat(scalarFast.choice(KernelShape.RANGE_SELECT).pext()).isTrue();
     }
 
     @Test

@@ -234,9 +234,10 @@ public final class PackedRangeScan {
 
     /**
      * Matches are computed a vector at a time into a small buffer that stays in L1, then each word's delimiter bits
-     * become row bits: compressed with {@link Long#compress} (PEXT) where that is fast, else gathered with a
-     * multiply ({@link PortableBits#gatherDelimiters}), in the vector loop itself when one multiply does it (fields
-     * of 8 bits and more: every layout LocusDB picks for codes this wide). Four words' row bits are concatenated
+     * become row bits: gathered with a multiply ({@link PortableBits#gatherDelimiters}) in the vector loop itself
+     * when one multiply does it (fields of 8 bits and more: every layout LocusDB picks for codes this wide) on
+     * 256-bit vectors, and on 512-bit ones without PEXT; else compressed with {@link Long#compress} (PEXT) where
+     * that is fast, or gathered a word at a time. Four words' row bits are concatenated
      * before they are appended to the bitmap stream, so the stream's shift, carry and store cost is paid once per
      * four words. Words {@code from..to-1} ({@code to - from} a multiple of {@link #MAX_LANES}); {@code from}
      * starts a selection word (its first row is a multiple of 64).
@@ -247,8 +248,13 @@ public final class PackedRangeScan {
         int perWord = Long.bitCount(delimiters);
         int perPair = 2 * perWord;
         int fieldBits = Long.numberOfTrailingZeros(delimiters) + 1;
-        boolean gatherInVectors = !pext && variant != KernelVariant.SCALAR
-                && PortableBits.gathersWithOneMultiply(fieldBits);
+        // On 256-bit vectors the multiply gather in the vector loop beats PEXT even where PEXT is fast: 0.48 of a
+        // plain read against 0.35 over lineitem's five columns (AMD EPYC Zen 3). At 512 bits, PEXT stays where
+        // it is fast, as before these forms (no AVX-512 host was there to compare them on).
+        boolean gatherInVectors = PortableBits.gathersWithOneMultiply(fieldBits)
+                && (variant == KernelVariant.VECTOR_256 || variant == KernelVariant.VECTOR_512 && !pext);
+        // The buffer holds matches still to compress with PEXT, or row bits already gathered.
+        boolean compress = pext && !gatherInVectors;
         long multiplier = PortableBits.gatherMultiplier(fieldBits);
         int gatherShift = PortableBits.gatherShift(fieldBits);
         // Four words' rows fit one append unless codes are 1 or 2 bits wide (32 or 21 codes a word).
@@ -275,17 +281,24 @@ public final class PackedRangeScan {
                 switch (variant) {
                     case VECTOR_512 -> HorizontalLanes512.matches(slice, chunk, belowLo, belowHi, delimiters, buffer);
                     case VECTOR_256 -> HorizontalLanes256.matches(slice, chunk, belowLo, belowHi, delimiters, buffer);
-                    case SCALAR -> matchesScalar(slice, chunkWords, belowLo, belowHi, delimiters, buffer);
+                    case SCALAR -> {
+                        if (pext) {
+                            matchesScalar(slice, chunkWords, belowLo, belowHi, delimiters, buffer);
+                        } else {
+                            gatheredScalar(slice, chunkWords, belowLo, belowHi, delimiters, fieldBits, buffer);
+                        }
+                    }
                 }
-                if (pext) {
-                    compressAll(buffer, chunkWords, delimiters);
-                } else {
+                if (!pext && variant != KernelVariant.SCALAR) {
                     gatherAll(buffer, chunkWords, fieldBits);
                 }
             }
             for (int w = 0; w < chunkWords; w += STEP_WORDS) {
-                long low = buffer[w] | buffer[w + 1] << perWord;
-                long high = buffer[w + 2] | buffer[w + 3] << perWord;
+                // With PEXT the matches are compressed here, as they are appended (C2 unswitches the loop on it).
+                long low = rowBits(buffer[w], compress, delimiters)
+                        | rowBits(buffer[w + 1], compress, delimiters) << perWord;
+                long high = rowBits(buffer[w + 2], compress, delimiters)
+                        | rowBits(buffer[w + 3], compress, delimiters) << perWord;
                 if (quadAppend) {
                     long rowBits = low | high << perPair;
                     out |= rowBits << filled;
@@ -327,10 +340,18 @@ public final class PackedRangeScan {
         }
     }
 
-    private static void compressAll(long[] words, int count, long delimiters) {
-        for (int w = 0; w < count; w++) {
-            words[w] = Long.compress(words[w], delimiters);
+    /** {@link #matchesScalar} with each word's matches gathered into row bits in the same pass (no PEXT). */
+    private static void gatheredScalar(MemorySegment slice, int words, long belowLo, long belowHi, long delimiters,
+                                       int fieldBits, long[] out) {
+        for (int w = 0; w < words; w++) {
+            long x = slice.getAtIndex(ValueLayout.JAVA_LONG, w);
+            out[w] = PortableBits.gatherDelimiters(((belowHi - x) ^ (belowLo - x)) & delimiters, fieldBits);
         }
+    }
+
+    /** A buffered word's row bits: its matches compressed with PEXT, or already gathered. */
+    private static long rowBits(long buffered, boolean compress, long delimiters) {
+        return compress ? Long.compress(buffered, delimiters) : buffered;
     }
 
     private static void gatherAll(long[] words, int count, int fieldBits) {
