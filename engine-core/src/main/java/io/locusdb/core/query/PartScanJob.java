@@ -7,8 +7,10 @@ import io.locusdb.core.exec.TaskClass;
 import io.locusdb.core.exec.TaskContext;
 import io.locusdb.core.exec.TaskGraph;
 import io.locusdb.core.storage.column.Column;
+import io.locusdb.core.storage.column.PackedCodes;
 import io.locusdb.core.storage.scan.IdRange;
 import io.locusdb.core.storage.scan.PackedRangeScan;
+import io.locusdb.core.storage.scan.ScanBytes;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
 import java.util.ArrayList;
@@ -43,16 +45,16 @@ public final class PartScanJob {
     }
 
     public static Result run(NumaExecutor executor, QueryContext query, TableSnapshot snapshot,
-                             List<ValueRange> conjunction, boolean keepSelection) {
+                             List<? extends ScanPredicate> conjunction, boolean keepSelection) {
         return run(executor, query, snapshot, conjunction, keepSelection, PartTargets.NONE);
     }
 
     /** As above, each part's task accounted to its target (the placer's histories). */
     public static Result run(NumaExecutor executor, QueryContext query, TableSnapshot snapshot,
-                             List<ValueRange> conjunction, boolean keepSelection, PartTargets targets) {
+                             List<? extends ScanPredicate> conjunction, boolean keepSelection, PartTargets targets) {
         List<TablePart> parts = snapshot.parts();
         int columns = snapshot.table().schema().size();
-        for (ValueRange range : conjunction) {
+        for (ScanPredicate range : conjunction) {
             if (range.column() < 0 || range.column() >= columns) {
                 throw new IllegalArgumentException("predicate on column " + range.column() + " of a "
                         + columns + "-column table");
@@ -74,17 +76,20 @@ public final class PartScanJob {
     }
 
     static PartResult scanPart(TaskContext ctx, TableSnapshot snapshot, TablePart part, int index,
-                                       List<ValueRange> conjunction, boolean keepSelection) {
+                                       List<? extends ScanPredicate> conjunction, boolean keepSelection) {
         long rows = part.rows();
         int words = (int) ((rows + 63) >>> 6);
         boolean deletions = part.delta().hasDeletions();
         long[] selection = null;
         long matches;
         if (conjunction.size() == 1 && !keepSelection && !deletions) {
-            ValueRange range = conjunction.getFirst();
+            ScanPredicate range = conjunction.getFirst();
             Column column = part.column(range.column());
-            IdRange ids = range.idRange(column.dictionary());
-            matches = PackedRangeScan.count(column.codes(), ids, ctx.bytes());
+            // The ID ranges of a union are disjoint: their counts add up.
+            matches = 0;
+            for (IdRange ids : range.idRanges(column.dictionary())) {
+                matches += PackedRangeScan.count(column.codes(), ids, ctx.bytes());
+            }
         } else {
             selection = new long[words];
             if (conjunction.isEmpty()) {
@@ -94,10 +99,9 @@ public final class PartScanJob {
                 }
             } else {
                 if (conjunction.size() == 1) {
-                    ValueRange range = conjunction.getFirst();
+                    ScanPredicate range = conjunction.getFirst();
                     Column column = part.column(range.column());
-                    PackedRangeScan.selectInto(column.codes(), range.idRange(column.dictionary()), selection,
-                            ctx.bytes());
+                    selectInto(column.codes(), range.idRanges(column.dictionary()), selection, ctx.bytes());
                     ctx.checkCancelled();
                 } else {
                     selectRows(ctx, part, conjunction, 0, rows, selection);
@@ -128,26 +132,25 @@ public final class PartScanJob {
      * part's end): the ranges' selection bits for those rows, written into {@code selection} at their own words,
      * so chunks of one part can run as separate tasks.
      */
-    static void selectRows(TaskContext ctx, TablePart part, List<ValueRange> conjunction, long from, long to,
+    static void selectRows(TaskContext ctx, TablePart part, List<? extends ScanPredicate> conjunction, long from, long to,
                            long[] selection) {
         long align = alignment(part, conjunction);
         long block = Math.max(align, BLOCK_ROWS / align * align);
         int blockWords = (int) ((Math.min(block, to - from) + 63) >>> 6);
         long[] local = new long[blockWords];
         long[] scratch = conjunction.size() > 1 ? new long[blockWords] : null;
-        IdRange[] ids = new IdRange[conjunction.size()];
-        for (int i = 0; i < ids.length; i++) {
-            ValueRange range = conjunction.get(i);
-            ids[i] = range.idRange(part.column(range.column()).dictionary());
+        List<List<IdRange>> ids = new ArrayList<>();
+        for (ScanPredicate range : conjunction) {
+            ids.add(range.idRanges(part.column(range.column()).dictionary()));
         }
         for (long start = from; start < to; start += block) {
             long end = Math.min(to, start + block);
             int words = (int) ((end - start + 63) >>> 6);
-            for (int i = 0; i < ids.length; i++) {
+            for (int i = 0; i < ids.size(); i++) {
                 long[] target = i == 0 ? local : scratch;
                 // Sets the block's words whatever they held: no zeroing first, no read-back.
-                PackedRangeScan.selectInto(part.column(conjunction.get(i).column()).codes().slice(start, end),
-                        ids[i], target, ctx.bytes());
+                selectInto(part.column(conjunction.get(i).column()).codes().slice(start, end), ids.get(i), target,
+                        ctx.bytes());
                 if (i > 0) {
                     for (int w = 0; w < words; w++) {
                         local[w] &= scratch[w];
@@ -160,15 +163,26 @@ public final class PartScanJob {
     }
 
     /**
+     * Sets the selection words of the codes' rows to the rows in any of {@code ranges} (disjoint): the first range
+     * sets them, the others OR into them; no range clears them.
+     */
+    private static void selectInto(PackedCodes codes, List<IdRange> ranges, long[] selection, ScanBytes bytes) {
+        PackedRangeScan.selectInto(codes, ranges.isEmpty() ? IdRange.EMPTY : ranges.getFirst(), selection, bytes);
+        for (int r = 1; r < ranges.size(); r++) {
+            PackedRangeScan.select(codes, ranges.get(r), selection, bytes);
+        }
+    }
+
+    /**
      * Rows per block of a conjunction: every predicate runs on one block before the next, so the block's bitmap
      * words and scratch stay in L1/L2 instead of streaming part-sized bitmaps through memory once per predicate.
      */
     private static final long BLOCK_ROWS = 64 * 1024;
 
     /** Row boundaries of phase-1 chunks must start a selection word and a packed word (or block) of every column read. */
-    static long alignment(TablePart part, List<ValueRange> conjunction) {
+    static long alignment(TablePart part, List<? extends ScanPredicate> conjunction) {
         long align = 64;
-        for (ValueRange range : conjunction) {
+        for (ScanPredicate range : conjunction) {
             long granule = part.column(range.column()).codes().layout().rowGranule();
             align = align / gcd(align, granule) * granule;
         }
@@ -181,7 +195,7 @@ public final class PartScanJob {
 
     /** Completes a part whose selection was filled chunk by chunk: deletions, match count, delta rows. */
     static PartResult finishPart(TaskContext ctx, TableSnapshot snapshot, TablePart part, int index,
-                                 List<ValueRange> conjunction, long[] selection, long bytesTouched) {
+                                 List<? extends ScanPredicate> conjunction, long[] selection, long bytesTouched) {
         long rows = part.rows();
         if (part.delta().hasDeletions()) {
             for (long r = 0; r < rows; r++) {
@@ -199,7 +213,7 @@ public final class PartScanJob {
                 selection, deltaMatches, bytesTouched);
     }
 
-    private static int[] scanDelta(TableSnapshot snapshot, TablePart part, List<ValueRange> conjunction) {
+    private static int[] scanDelta(TableSnapshot snapshot, TablePart part, List<? extends ScanPredicate> conjunction) {
         int deltaRows = snapshot.deltaRows(part);
         if (deltaRows == 0) {
             return new int[0];
@@ -212,7 +226,7 @@ public final class PartScanJob {
             }
             Object[] row = part.delta().row(i);
             boolean all = true;
-            for (ValueRange range : conjunction) {
+            for (ScanPredicate range : conjunction) {
                 if (!range.matches(row[range.column()])) {
                     all = false;
                     break;

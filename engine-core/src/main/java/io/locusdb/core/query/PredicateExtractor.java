@@ -14,6 +14,7 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUnknownAs;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.DateString;
@@ -22,7 +23,7 @@ import org.apache.calcite.util.Sarg;
 
 /**
  * Splits a filter condition over a table scan into the conjuncts the packed-code scan evaluates (a column compared
- * with a constant, or a single-range SEARCH, i.e. BETWEEN) and a residual for the rest, which later operators
+ * with a constant; a SEARCH, i.e. BETWEEN, an IN list or an OR of ranges on one column) and a residual for the rest, which later operators
  * evaluate on materialized rows. Constants become the column's physical values: scaled longs for DECIMAL (a bound
  * with more fractional digits than the column rounds inward and becomes inclusive), epoch days for DATE.
  */
@@ -31,14 +32,14 @@ public final class PredicateExtractor {
     }
 
     /** The pushed-down ranges and what is left ({@code residual} null when everything was pushed). */
-    public record Extracted(List<ValueRange> ranges, RexNode residual) {
+    public record Extracted(List<ScanPredicate> ranges, RexNode residual) {
     }
 
     public static Extracted extract(RexNode condition, Schema schema, RexBuilder rex) {
-        List<ValueRange> ranges = new ArrayList<>();
+        List<ScanPredicate> ranges = new ArrayList<>();
         List<RexNode> rest = new ArrayList<>();
         for (RexNode conjunct : RelOptUtil.conjunctions(condition)) {
-            ValueRange range = toRange(conjunct, schema);
+            ScanPredicate range = toRange(conjunct, schema);
             if (range != null) {
                 ranges.add(range);
             } else {
@@ -48,43 +49,28 @@ public final class PredicateExtractor {
         return new Extracted(List.copyOf(ranges), rest.isEmpty() ? null : RexUtil.composeConjunction(rex, rest));
     }
 
-    private static ValueRange toRange(RexNode node, Schema schema) {
+    private static ScanPredicate toRange(RexNode node, Schema schema) {
         if (!(node instanceof RexCall call)) {
             return null;
         }
         if (call.getKind() == SqlKind.SEARCH && call.operands.get(0) instanceof RexInputRef ref
                 && call.operands.get(1) instanceof RexLiteral literal) {
             Sarg<?> sarg = literal.getValueAs(Sarg.class);
-            if (sarg == null || sarg.nullAs != org.apache.calcite.rex.RexUnknownAs.UNKNOWN
-                    && sarg.nullAs != org.apache.calcite.rex.RexUnknownAs.FALSE
-                    || sarg.rangeSet.asRanges().size() != 1) {
+            if (sarg == null || sarg.nullAs != RexUnknownAs.UNKNOWN && sarg.nullAs != RexUnknownAs.FALSE
+                    || sarg.rangeSet.isEmpty()) {
                 return null;
             }
-            Range<?> range = sarg.rangeSet.asRanges().iterator().next();
             ColumnType type = schema.column(ref.getIndex()).type();
-            Comparable<?> lo = null;
-            boolean loInclusive = true;
-            Comparable<?> hi = null;
-            boolean hiInclusive = true;
-            if (range.hasLowerBound()) {
-                loInclusive = range.lowerBoundType() == BoundType.CLOSED;
-                Bound b = physical(range.lowerEndpoint(), type, true, loInclusive);
-                if (b == null) {
+            // An IN list or an OR of ranges on one column: a union the scan evaluates range by range.
+            List<ValueRange> ranges = new ArrayList<>();
+            for (Range<?> range : sarg.rangeSet.asRanges()) {
+                ValueRange r = toValueRange(ref.getIndex(), range, type);
+                if (r == null) {
                     return null;
                 }
-                lo = b.value;
-                loInclusive = b.inclusive;
+                ranges.add(r);
             }
-            if (range.hasUpperBound()) {
-                hiInclusive = range.upperBoundType() == BoundType.CLOSED;
-                Bound b = physical(range.upperEndpoint(), type, false, hiInclusive);
-                if (b == null) {
-                    return null;
-                }
-                hi = b.value;
-                hiInclusive = b.inclusive;
-            }
-            return new ValueRange(ref.getIndex(), lo, loInclusive, hi, hiInclusive);
+            return ranges.size() == 1 ? ranges.getFirst() : new ValueRangeUnion(ref.getIndex(), ranges);
         }
         SqlKind kind = call.getKind();
         if (!(kind == SqlKind.EQUALS || kind == SqlKind.LESS_THAN || kind == SqlKind.LESS_THAN_OR_EQUAL
@@ -124,6 +110,30 @@ public final class PredicateExtractor {
                 yield lo == null ? null : new ValueRange(column, lo.value, lo.inclusive, null, true);
             }
         };
+    }
+
+    private static ValueRange toValueRange(int column, Range<?> range, ColumnType type) {
+        Comparable<?> lo = null;
+        boolean loInclusive = true;
+        Comparable<?> hi = null;
+        boolean hiInclusive = true;
+        if (range.hasLowerBound()) {
+            Bound b = physical(range.lowerEndpoint(), type, true, range.lowerBoundType() == BoundType.CLOSED);
+            if (b == null) {
+                return null;
+            }
+            lo = b.value;
+            loInclusive = b.inclusive;
+        }
+        if (range.hasUpperBound()) {
+            Bound b = physical(range.upperEndpoint(), type, false, range.upperBoundType() == BoundType.CLOSED);
+            if (b == null) {
+                return null;
+            }
+            hi = b.value;
+            hiInclusive = b.inclusive;
+        }
+        return new ValueRange(column, lo, loInclusive, hi, hiInclusive);
     }
 
     private static Comparable<?> literalValue(RexLiteral literal) {

@@ -26,14 +26,14 @@ public final class ScanPipeline {
     }
 
     public static GraphHandle submit(NumaExecutor executor, QueryContext query, TableSnapshot snapshot,
-                                     List<ValueRange> ranges, MaterializeJob.Columns columns,
+                                     List<? extends ScanPredicate> ranges, MaterializeJob.Columns columns,
                                      MaterializeJob.ConsumerFactory consumers, Consumer<TaskRecord> trace) {
         return submit(executor, query, snapshot, ranges, columns, consumers, trace, PartTargets.NONE);
     }
 
     /** As above, each part's tasks accounted to its target (the placer's histories). */
     public static GraphHandle submit(NumaExecutor executor, QueryContext query, TableSnapshot snapshot,
-                                     List<ValueRange> ranges, MaterializeJob.Columns columns,
+                                     List<? extends ScanPredicate> ranges, MaterializeJob.Columns columns,
                                      MaterializeJob.ConsumerFactory consumers, Consumer<TaskRecord> trace,
                                      PartTargets targets) {
         int hint = executor.concurrencyHint();
@@ -45,14 +45,14 @@ public final class ScanPipeline {
 
     /** As above, with the number of phase-1 tasks per part chosen by {@code scanChunks} (tests force splits). */
     static GraphHandle submit(NumaExecutor executor, QueryContext query, TableSnapshot snapshot,
-                              List<ValueRange> ranges, MaterializeJob.Columns columns,
+                              List<? extends ScanPredicate> ranges, MaterializeJob.Columns columns,
                               MaterializeJob.ConsumerFactory consumers, Consumer<TaskRecord> trace,
                               ToIntFunction<TablePart> scanChunks) {
         return submit(executor, query, snapshot, ranges, columns, consumers, trace, scanChunks, PartTargets.NONE);
     }
 
     static GraphHandle submit(NumaExecutor executor, QueryContext query, TableSnapshot snapshot,
-                              List<ValueRange> ranges, MaterializeJob.Columns columns,
+                              List<? extends ScanPredicate> ranges, MaterializeJob.Columns columns,
                               MaterializeJob.ConsumerFactory consumers, Consumer<TaskRecord> trace,
                               ToIntFunction<TablePart> scanChunks, PartTargets targets) {
         List<TablePart> parts = snapshot.parts();
@@ -92,7 +92,7 @@ public final class ScanPipeline {
      */
     private static void chunkedScan(TaskGraph graph, TaskGraph.Node fork, TaskClass scan, TaskClass materialize,
                                     TableSnapshot snapshot, TablePart part, int index, int partCount, int chunks,
-                                    List<ValueRange> ranges, MaterializeJob.Columns columns,
+                                    List<? extends ScanPredicate> ranges, MaterializeJob.Columns columns,
                                     MaterializeJob.ConsumerFactory consumers, Consumer<TaskRecord> trace,
                                     UtilizationTarget target) {
         long rows = part.rows();

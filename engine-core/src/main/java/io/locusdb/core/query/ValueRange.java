@@ -5,6 +5,7 @@ import io.locusdb.core.storage.column.DoubleDictionary;
 import io.locusdb.core.storage.column.LongDictionary;
 import io.locusdb.core.storage.column.StringDictionary;
 import io.locusdb.core.storage.scan.IdRange;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -12,7 +13,8 @@ import java.util.Objects;
  * days since the epoch; Double; String): {@code lo <(=) v <(=) hi}, either bound open-ended when null. NULL never
  * matches. On a table part it becomes an {@link IdRange} with two binary searches in that part's dictionary.
  */
-public record ValueRange(int column, Comparable<?> lo, boolean loInclusive, Comparable<?> hi, boolean hiInclusive) {
+public record ValueRange(int column, Comparable<?> lo, boolean loInclusive, Comparable<?> hi, boolean hiInclusive)
+        implements ScanPredicate {
 
     public static ValueRange between(int column, Comparable<?> lo, Comparable<?> hi) {
         return new ValueRange(column, lo, true, hi, true);
@@ -28,6 +30,12 @@ public record ValueRange(int column, Comparable<?> lo, boolean loInclusive, Comp
 
     public static ValueRange equalTo(int column, Comparable<?> value) {
         return new ValueRange(column, value, true, value, true);
+    }
+
+    @Override
+    public List<IdRange> idRanges(Dictionary dictionary) {
+        IdRange ids = idRange(dictionary);
+        return ids.isEmpty() ? List.of() : List.of(ids);
     }
 
     /** The IDs of the part's dictionary that satisfy this range. */
@@ -107,7 +115,7 @@ public record ValueRange(int column, Comparable<?> lo, boolean loInclusive, Comp
         return false;
     }
 
-    /** Row-at-a-time form, for delta rows (boxed values as the delta keeps them). */
+    @Override
     @SuppressWarnings({"unchecked", "rawtypes"})
     public boolean matches(Object value) {
         if (value == null) {

@@ -2,7 +2,9 @@ package io.locusdb.core.query.plan;
 
 import io.locusdb.core.query.MaterializeJob;
 import io.locusdb.core.query.PartScanJob;
+import io.locusdb.core.query.ScanPredicate;
 import io.locusdb.core.query.ValueRange;
+import io.locusdb.core.query.ValueRangeUnion;
 import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.query.expr.ExprCompiler;
 import io.locusdb.core.storage.table.Schema;
@@ -216,6 +218,19 @@ public final class ExplainWriter {
             case DATE -> v instanceof Long l ? "DATE '" + java.time.LocalDate.ofEpochDay(l) + "'" : String.valueOf(v);
             case VARCHAR, CHAR -> "'" + v + "'";
             default -> String.valueOf(v);
+        };
+    }
+
+    private static String range(ScanPredicate p, Schema schema) {
+        return switch (p) {
+            case ValueRange r -> range(r, schema);
+            case ValueRangeUnion u -> {
+                StringBuilder s = new StringBuilder("(");
+                for (ValueRange r : u.ranges()) {
+                    s.append(s.length() > 1 ? " OR " : "").append(range(r, schema));
+                }
+                yield s.append(')').toString();
+            }
         };
     }
 

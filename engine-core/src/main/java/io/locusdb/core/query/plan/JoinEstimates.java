@@ -1,7 +1,7 @@
 package io.locusdb.core.query.plan;
 
 import io.locusdb.core.query.PredicateExtractor;
-import io.locusdb.core.query.ValueRange;
+import io.locusdb.core.query.ScanPredicate;
 import io.locusdb.core.storage.column.Dictionary;
 import io.locusdb.core.storage.scan.IdRange;
 import io.locusdb.core.storage.table.Table;
@@ -62,7 +62,7 @@ final class JoinEstimates {
      * condition.
      */
     static double scanRows(PhysicalPlan.Scan scan, RexBuilder rex) {
-        List<ValueRange> ranges = List.of();
+        List<ScanPredicate> ranges = List.of();
         RexNode residual = null;
         if (scan.condition() != null) {
             PredicateExtractor.Extracted extracted = PredicateExtractor.extract(scan.condition(),
@@ -73,11 +73,13 @@ final class JoinEstimates {
         double rows = 0;
         for (TablePart part : scan.table().version().parts()) {
             double share = 1;
-            for (ValueRange range : ranges) {
+            for (ScanPredicate range : ranges) {
                 Dictionary dictionary = part.column(range.column()).dictionary();
-                IdRange ids = range.idRange(dictionary);
-                share *= dictionary.size() == 0 || ids.isEmpty() ? 0
-                        : (double) (ids.hi() - ids.lo() + 1) / dictionary.size();
+                long selected = 0;
+                for (IdRange ids : range.idRanges(dictionary)) {
+                    selected += ids.hi() - ids.lo() + 1;
+                }
+                share *= dictionary.size() == 0 ? 0 : (double) selected / dictionary.size();
             }
             rows += (part.rows() + part.delta().visibleRows(Long.MAX_VALUE)) * share;
         }

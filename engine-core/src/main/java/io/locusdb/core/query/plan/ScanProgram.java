@@ -4,7 +4,7 @@ import io.locusdb.core.query.Batch;
 import io.locusdb.core.query.ColumnVector;
 import io.locusdb.core.query.MaterializeJob;
 import io.locusdb.core.query.PredicateExtractor;
-import io.locusdb.core.query.ValueRange;
+import io.locusdb.core.query.ScanPredicate;
 import io.locusdb.core.query.expr.Expr;
 import io.locusdb.core.query.expr.ExprCompiler;
 import io.locusdb.core.query.expr.SqlTypes;
@@ -25,7 +25,7 @@ import org.apache.calcite.rex.RexVisitorImpl;
  * ({@link #kernels()}), since kernels own their buffers.
  */
 public final class ScanProgram {
-    private final List<ValueRange> ranges;
+    private final List<ScanPredicate> ranges;
     private final int[] columns;
     private final RexNode residual;
     private final List<RexNode> outputs;
@@ -39,7 +39,7 @@ public final class ScanProgram {
         this.rex = rex;
         this.batchRows = batchRows;
         RexNode rest = null;
-        List<ValueRange> pushed = List.of();
+        List<ScanPredicate> pushed = List.of();
         if (scan.condition() != null) {
             PredicateExtractor.Extracted extracted = PredicateExtractor.extract(scan.condition(), schema, rex);
             pushed = extracted.ranges();
@@ -91,7 +91,7 @@ public final class ScanProgram {
         });
     }
 
-    public List<ValueRange> ranges() {
+    public List<ScanPredicate> ranges() {
         return ranges;
     }
 
