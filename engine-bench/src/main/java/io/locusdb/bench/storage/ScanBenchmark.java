@@ -91,7 +91,8 @@ public class ScanBenchmark {
     private KernelVariant countVariant;
     private KernelVariant selectVariant;
     private KernelVariant decodeVariant;
-    private boolean usePext;
+    private boolean selectPext;
+    private boolean decodePdep;
     private int[] decoded;
 
     private Table table;
@@ -153,16 +154,21 @@ public class ScanBenchmark {
         countVariant = forced != null ? forced : Kernels.RANGE_COUNT;
         selectVariant = forced != null ? forced : Kernels.RANGE_SELECT;
         decodeVariant = forced != null ? forced : Kernels.VERTICAL_DECODE;
-        usePext = switch (pext) {
-            case "chosen" -> Kernels.PEXT;
-            case "on" -> true;
-            case "off" -> false;
+        switch (pext) {
+            case "chosen" -> {
+                selectPext = Kernels.RANGE_SELECT_PEXT;
+                decodePdep = Kernels.PEXT;
+            }
+            case "on", "off" -> {
+                selectPext = pext.equals("on");
+                decodePdep = selectPext;
+            }
             default -> throw new IllegalArgumentException("pext must be chosen, on or off, not " + pext);
-        };
+        }
         System.out.printf("[scan setup] kernels chosen here: count %s, select %s, vertical decode %s, pext %s;"
                         + " this run: form %s, pext %s%n", Kernels.RANGE_COUNT.setting(),
                 Kernels.RANGE_SELECT.setting(), Kernels.selection().choice(KernelShape.VERTICAL_DECODE).variant()
-                        .setting(), Kernels.PEXT, form, usePext);
+                        .setting(), Kernels.PEXT, form, selectPext);
         System.out.printf("%n[scan setup] %d rows, %.1f MiB of packed codes over %d columns, %d copies%n", maxRows,
                 packedBytes / 1048576.0, codes.size(), copies);
     }
@@ -199,7 +205,7 @@ public class ScanBenchmark {
         long sample = 0;
         for (int c = 0; c < codes.size(); c++) {
             // As a query's first predicate: the bitmap's words are set, whatever the previous column left there.
-            PackedRangeScan.select(codes.get(c), ranges.get(c), selection, bytes, true, selectVariant, usePext);
+            PackedRangeScan.select(codes.get(c), ranges.get(c), selection, bytes, true, selectVariant, selectPext);
             sample += selection[selection.length / 2];
         }
         counter.bytes += packedBytes;
@@ -221,7 +227,7 @@ public class ScanBenchmark {
                 continue;
             }
             for (long from = 0; from + DECODE_ROWS <= column.count(); from += DECODE_ROWS) {
-                column.unpackVertical(from, DECODE_ROWS, decoded, decodeVariant, usePext);
+                column.unpackVertical(from, DECODE_ROWS, decoded, decodeVariant, decodePdep);
                 sample += decoded[DECODE_ROWS / 2];
             }
             counter.bytes += column.byteSize();

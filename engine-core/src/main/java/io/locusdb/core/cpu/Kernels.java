@@ -34,12 +34,14 @@ public final class Kernels {
     public static final KernelVariant RANGE_SELECT = SELECTION.choice(KernelShape.RANGE_SELECT).variant();
     public static final KernelVariant VERTICAL_DECODE = SELECTION.choice(KernelShape.VERTICAL_DECODE).variant();
     public static final KernelVariant GROUPED_SUMS = SELECTION.choice(KernelShape.GROUPED_SUMS).variant();
-    /** Whether PEXT/PDEP are used (select and scalar vertical decode); else their portable replacements. */
+    /** Whether the range select moves bits with PEXT (native PEXT at 512 bits; never at 256; as measured, scalar). */
+    public static final boolean RANGE_SELECT_PEXT = SELECTION.choice(KernelShape.RANGE_SELECT).pext();
+    /** Whether PEXT/PDEP are used a word at a time (vertical decode, loading); else their portable replacements. */
     public static final boolean PEXT = SELECTION.pext();
     /** A popcount per 64-bit lane (VPOPCNTQ) for the 512-bit count kernel. */
     public static final boolean LANE_POPCOUNT = SELECTION.lanePopcount();
-    /** 64-lane byte masks to and from a long (AVX-512BW), with PEXT: the byte-mask select kernel. */
-    public static final boolean BYTE_MASKS = SELECTION.byteMasks() && SELECTION.pext();
+    /** 64-lane byte masks to and from a long (AVX-512BW), with native PEXT: the byte-mask select kernel. */
+    public static final boolean BYTE_MASKS = SELECTION.byteMasks();
 
     private Kernels() {
     }

@@ -66,6 +66,13 @@ class KernelSelectionTest {
         assertThat(ice.byteMasks()).isTrue();
         assertThat(ice.choice(KernelShape.VERTICAL_DECODE).variant()).isEqualTo(KernelVariant.VECTOR_512);
         assertThat(ice.choice(KernelShape.RANGE_COUNT).reason()).contains("VPOPCNTQ");
+        KernelSelection iceSlowPerWord = KernelSelection.decide(XEON_ICELAKE, 8, KernelSettings.AUTO, SLOW_PEXT);
+        assertThat(iceSlowPerWord.pext()).isFalse();
+        assertThat(iceSlowPerWord.byteMasks()).as("one PEXT a vector needs PEXT native, not fast per word").isTrue();
+        assertThat(iceSlowPerWord.choice(KernelShape.RANGE_SELECT).pext()).as("512 keeps native PEXT").isTrue();
+        KernelSelection iceNoPext = KernelSelection.decide(XEON_ICELAKE, 8,
+                KernelSettings.parse(Map.of(KernelSettings.PEXT, "off")), FAST_PEXT);
+        assertThat(iceNoPext.byteMasks()).isFalse();
         KernelSelection sky = KernelSelection.decide(XEON_SKYLAKE, 8, KernelSettings.AUTO, FAST_PEXT);
         assertThat(sky.lanePopcount()).isFalse();
         assertThat(sky.choice(KernelShape.RANGE_COUNT).reason()).contains("per-field counters");

@@ -18,6 +18,7 @@ class ProcessKernelsTest {
         assertThat(Kernels.VERTICAL_DECODE).isEqualTo(selection.choice(KernelShape.VERTICAL_DECODE).variant());
         assertThat(Kernels.GROUPED_SUMS).isEqualTo(selection.choice(KernelShape.GROUPED_SUMS).variant());
         assertThat(Kernels.PEXT).isEqualTo(selection.pext());
+        assertThat(Kernels.RANGE_SELECT_PEXT).isEqualTo(selection.choice(KernelShape.RANGE_SELECT).pext());
         assertThat(selection.cpu()).isEqualTo(CpuInfo.current());
         KernelSettings settings = KernelSettings.fromEnvironment();
         settings.all().ifPresent(forced -> {
@@ -26,6 +27,8 @@ class ProcessKernelsTest {
             assertThat(Kernels.GROUPED_SUMS).isEqualTo(forced);
         });
         settings.pext().ifPresent(forced -> assertThat(Kernels.PEXT).isEqualTo(forced));
+        settings.pext().filter(forced -> !forced)
+                .ifPresent(off -> assertThat(Kernels.RANGE_SELECT_PEXT || Kernels.BYTE_MASKS).isFalse());
         assertThat(selection.describe()).contains("range-select", "pext/pdep");
     }
 }
