@@ -15,7 +15,8 @@ import java.util.function.Supplier;
  * <li>Vector width: 512 bits with AVX-512F where the JVM's preferred vectors are that wide, 256 with AVX2, else
  * scalar.</li>
  * <li>PEXT/PDEP: with BMI2, except on AMD families 21-24 (Excavator, Zen 1 and 2, Hygon Dhyana) where they are
- * microcoded, and except where they measured slower than their portable replacement.</li>
+ * microcoded. Where they are native, the 512-bit select (byte masks, one PEXT a vector) uses them; their uses a
+ * word at a time follow a measurement against their portable replacement.</li>
  * <li>Per shape: range count, range select and grouped sums at the CPU's width (count with VPOPCNTQ at 512 where
  * the CPU has it); vertical decode with 64-lane byte masks where AVX-512BW is there, else with 32-lane ones at 256
  * bits; horizontal decode and the dictionary lookup are scalar, their only form.</li>
