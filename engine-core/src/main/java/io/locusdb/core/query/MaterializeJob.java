@@ -40,6 +40,14 @@ public final class MaterializeJob {
     public interface BatchConsumer {
         void accept(TaskContext context, Batch batch) throws Exception;
 
+        /**
+         * Rows this consumer would drop for their code in one column, known before anything is decoded (a join's
+         * probe keeps only rows whose key some build row has); null when there is none. Asked once a chunk.
+         */
+        default IdFilter idFilter() {
+            return null;
+        }
+
         /** Called on the chunk's task after its last batch (e.g. to hand a local table to the merge). */
         default void finish(TaskContext context) throws Exception {
         }
@@ -49,6 +57,19 @@ public final class MaterializeJob {
     @FunctionalInterface
     public interface ConsumerFactory {
         BatchConsumer forPart(int part);
+    }
+
+    /**
+     * The dictionary IDs of one decoded column that rows must have to be decoded at all.
+     *
+     * @param column  the position of the column among those decoded (not the table's column number)
+     * @param allowed a bitmap over the column's dictionary IDs (ID i is bit {@code i & 63} of word {@code i >>> 6})
+     */
+    public record IdFilter(int column, long[] allowed) {
+        /** Whether {@code id}, which the column's dictionary holds, is allowed. */
+        boolean allows(int id) {
+            return (allowed[id >>> 6] & (1L << id)) != 0;
+        }
     }
 
     /** What to decode: table columns, and whether strings may stay encoded. */
@@ -127,6 +148,7 @@ public final class MaterializeJob {
         }
         Batch batch = new Batch(result.part(), List.copyOf(vectors), batchRows);
         DecodeCache cache = new DecodeCache(sources);
+        IdFilter idFilter = consumer.idFilter();
         long[] selection = result.selection();
         int[] rows = new int[batchRows];
         long bytes = 0;
@@ -157,6 +179,15 @@ public final class MaterializeJob {
             }
             if (filled == 0) {
                 break;
+            }
+            if (idFilter != null) {
+                // Codes first, values only for the rows that pass: a dictionary lookup is a cache miss when the
+                // dictionary is large, unpacking a code is not.
+                bytes += keepAllowed(sources[idFilter.column()], rows, filled, idFilter, cache);
+                filled = cache.kept;
+                if (filled == 0) {
+                    continue;
+                }
             }
             for (int i = 0; i < columns.length; i++) {
                 bytes += decode(sources[i], rows, filled, vectors.get(i), cache, i);
@@ -218,6 +249,8 @@ public final class MaterializeJob {
          * {@code r - spanStart}) instead of the selected ones in {@code ids}; -1 otherwise.
          */
         private int spanStart = -1;
+        /** Rows {@link #keepAllowed} kept. */
+        private int kept;
 
         int[] codes(int n) {
             if (codes.length < n) {
@@ -248,6 +281,38 @@ public final class MaterializeJob {
 
     static long decode(Column column, int[] rows, int count, ColumnVector target) {
         return decode(column, rows, count, target, new DecodeCache(new Column[] {column}), 0);
+    }
+
+    /**
+     * Keeps, in place at the front of {@code rows}, the rows whose code in {@code column} the filter allows; their
+     * number is left in {@code cache.kept}. Returns the bytes read.
+     */
+    static long keepAllowed(Column column, int[] rows, int count, IdFilter filter, DecodeCache cache) {
+        PackedCodes packed = column.codes();
+        PackedLayout layout = packed.layout();
+        int[] ids = scratchIds(count);
+        cache.spanStart = -1;
+        long wordsRead = layout.isVertical()
+                ? unpackVertical(packed, rows, count, ids, cache)
+                : unpack(packed.words(), rows, count, layout.codesPerWord(), layout.fieldBits(), layout.codeMask(),
+                        ids, cache);
+        int spanStart = cache.spanStart;
+        int kept = 0;
+        if (spanStart >= 0) {
+            int[] all = cache.codes;
+            for (int r = 0; r < count; r++) {
+                int row = rows[r];
+                rows[kept] = row;
+                kept += filter.allows(all[row - spanStart]) ? 1 : 0;
+            }
+        } else {
+            for (int r = 0; r < count; r++) {
+                rows[kept] = rows[r];
+                kept += filter.allows(ids[r]) ? 1 : 0;
+            }
+        }
+        cache.kept = kept;
+        return wordsRead * Long.BYTES;
     }
 
     /** Decodes the codes of {@code rows} (ascending) into {@code target}; returns the bytes read. */

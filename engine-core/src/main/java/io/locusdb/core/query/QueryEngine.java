@@ -8,6 +8,7 @@ import io.locusdb.core.placer.PlacementActions;
 import io.locusdb.core.placer.UtilizationTracker;
 import io.locusdb.core.query.expr.ConstantFolder;
 import io.locusdb.core.query.plan.ExplainWriter;
+import io.locusdb.core.query.plan.JoinOrderRule;
 import io.locusdb.core.query.plan.ParameterBinder;
 import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.query.plan.PhysicalPlanner;
@@ -48,7 +49,7 @@ public final class QueryEngine {
         this.executor = executor;
         this.loadThreads = loadThreads;
         this.batchRows = batchRows;
-        this.frontEnd = new SqlFrontEnd(catalog, ConstantFolder.INSTANCE, systemTables);
+        this.frontEnd = new SqlFrontEnd(catalog, ConstantFolder.INSTANCE, systemTables, List.of(JoinOrderRule.INSTANCE));
         this.runner = new QueryRunner(executor, catalog.memory(), batchRows,
                 (snapshot, part) -> tracker.target(snapshot.table(), part, snapshot.parts().size()));
         this.statements = new StatementRunner(catalog, loadThreads, actions);

@@ -96,17 +96,28 @@ public final class SqlFrontEnd {
             CoreRules.PROJECT_JOIN_TRANSPOSE);
 
     /**
-     * Simplify; then order the joins of each multi-way join by cost from the tables' row counts (Calcite's
-     * LoptOptimizeJoinRule over a MultiJoin), not by the order of the text; then simplify what that left.
+     * Simplify; then order the joins of each multi-way join by cost ({@code joinOrder}, then Calcite's
+     * LoptOptimizeJoinRule over the MultiJoins it left), not by the order of the text; then simplify what that left.
      */
-    private static final HepProgram SIMPLIFY = new HepProgramBuilder()
-            .addRuleCollection(SIMPLIFY_RULES)
-            .addMatchOrder(HepMatchOrder.BOTTOM_UP)
-            .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN)
-            .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
-            .addMatchOrder(HepMatchOrder.DEPTH_FIRST)
-            .addRuleCollection(SIMPLIFY_RULES)
-            .build();
+    private static HepProgram simplify(List<RelOptRule> joinOrder) {
+        HepProgramBuilder program = new HepProgramBuilder()
+                .addRuleCollection(SIMPLIFY_RULES)
+                // Projections between inner joins (column trimming, computed columns) up above them, so that a
+                // chain of joins becomes one MultiJoin; the simplification after ordering pushes them down again.
+                .addRuleCollection(List.of(CoreRules.JOIN_PROJECT_BOTH_TRANSPOSE,
+                        CoreRules.JOIN_PROJECT_LEFT_TRANSPOSE, CoreRules.JOIN_PROJECT_RIGHT_TRANSPOSE,
+                        CoreRules.PROJECT_MERGE))
+                .addMatchOrder(HepMatchOrder.BOTTOM_UP)
+                .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN);
+        for (RelOptRule rule : joinOrder) {
+            program.addRuleInstance(rule);
+        }
+        return program
+                .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
+                .addMatchOrder(HepMatchOrder.DEPTH_FIRST)
+                .addRuleCollection(SIMPLIFY_RULES)
+                .build();
+    }
 
     private static final Pattern SHORT_EXPLAIN = Pattern.compile("\\s*explain\\s+(?!plan\\b)",
             Pattern.CASE_INSENSITIVE);
@@ -129,6 +140,7 @@ public final class SqlFrontEnd {
 
     private final SchemaPlus schema;
     private final RexExecutor constantFolder;
+    private final HepProgram simplify;
 
     /**
      * @param constantFolder evaluates constant expressions while planning; it must compute exactly what the
@@ -140,10 +152,20 @@ public final class SqlFrontEnd {
 
     /** As above, with the database's system tables beside the catalog's. */
     public SqlFrontEnd(Catalog catalog, RexExecutor constantFolder, List<SystemTable> systemTables) {
+        this(catalog, constantFolder, systemTables, List.of());
+    }
+
+    /**
+     * As above; {@code joinOrder} are rules that order a {@code MultiJoin}'s joins from the engine's statistics,
+     * tried before Calcite's own ordering (which takes what they leave).
+     */
+    public SqlFrontEnd(Catalog catalog, RexExecutor constantFolder, List<SystemTable> systemTables,
+                       List<RelOptRule> joinOrder) {
         // Without caching, so tables created or dropped after this front end was built are seen.
         SchemaPlus root = CalciteSchema.createRootSchema(false, false).plus();
         this.schema = root.add("locus", new CatalogSchema(catalog, systemTables));
         this.constantFolder = constantFolder;
+        this.simplify = simplify(List.copyOf(joinOrder));
     }
 
     /**
@@ -203,7 +225,7 @@ public final class SqlFrontEnd {
             List<RelDataType> parameterTypes = validator.getParameterRowType(validated).getFieldList().stream()
                     .map(RelDataTypeField::getType).toList();
 
-            HepPlanner hep = new HepPlanner(SIMPLIFY);
+            HepPlanner hep = new HepPlanner(simplify);
             hep.setExecutor(constantFolder);
             RelOptCluster cluster = RelOptCluster.create(hep, new RexBuilder(types));
             SqlToRelConverter converter = new SqlToRelConverter(SqlFrontEnd::noViews, validator, catalogReader,

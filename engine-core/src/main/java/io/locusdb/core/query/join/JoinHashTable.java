@@ -2,6 +2,7 @@ package io.locusdb.core.query.join;
 
 import io.locusdb.core.exec.MemoryBudget;
 import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.storage.column.LongDictionary;
 import io.locusdb.core.storage.type.TypeKind;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -255,6 +256,59 @@ public final class JoinHashTable {
 
     public ColumnVector[] columns() {
         return buildColumns;
+    }
+
+    /** The number of key columns. */
+    public int keyCount() {
+        return keys.length;
+    }
+
+    /**
+     * The IDs of {@code dictionary}'s values that key column {@code key} of some build row equals, as a bitmap (ID
+     * i is bit {@code i & 63} of word {@code i >>> 6}): a probe row whose value of that key has another ID cannot
+     * match. Null when the key is not a LONG column, or when the table has at least half as many rows as the
+     * dictionary has values: then most IDs could be in it, and testing them would cost more than it saves.
+     */
+    public long[] allowedIds(int key, LongDictionary dictionary) {
+        ColumnVector column = keys[key];
+        int size = dictionary.size();
+        if (column.physical() != TypeKind.Physical.LONG || rows >= size / 2L) {
+            return null;
+        }
+        long[] allowed = new long[(size >>> 6) + 1];
+        long[] values = column.longs();
+        boolean[] nulls = column.nulls();
+        int searchSteps = 33 - Integer.numberOfLeadingZeros(size);
+        if ((long) rows * searchSteps < size) {
+            // Few build rows: each key's ID by binary search in the sorted dictionary.
+            for (int r = 0; r < rows; r++) {
+                int id = nulls[r] ? -1 : dictionary.idOf(values[r]);
+                if (id > 0) {
+                    allowed[id >>> 6] |= 1L << id;
+                }
+            }
+            return allowed;
+        }
+        // Otherwise the keys sorted, and one walk along both.
+        long[] sorted = new long[rows];
+        int n = 0;
+        for (int r = 0; r < rows; r++) {
+            if (!nulls[r]) {
+                sorted[n++] = values[r];
+            }
+        }
+        Arrays.sort(sorted, 0, n);
+        int id = 1;
+        for (int i = 0; i < n && id <= size; i++) {
+            long v = sorted[i];
+            while (id <= size && dictionary.value(id) < v) {
+                id++;
+            }
+            if (id <= size && dictionary.value(id) == v) {
+                allowed[id >>> 6] |= 1L << id;
+            }
+        }
+        return allowed;
     }
 
     public int rows() {

@@ -70,19 +70,7 @@ final class JoinEstimates {
             ranges = extracted.ranges();
             residual = extracted.residual();
         }
-        double rows = 0;
-        for (TablePart part : scan.table().version().parts()) {
-            double share = 1;
-            for (ScanPredicate range : ranges) {
-                Dictionary dictionary = part.column(range.column()).dictionary();
-                long selected = 0;
-                for (IdRange ids : range.idRanges(dictionary)) {
-                    selected += ids.hi() - ids.lo() + 1;
-                }
-                share *= dictionary.size() == 0 ? 0 : (double) selected / dictionary.size();
-            }
-            rows += (part.rows() + part.delta().visibleRows(Long.MAX_VALUE)) * share;
-        }
+        double rows = selectedRows(scan.table(), ranges);
         if (residual != null) {
             rows *= RelMdUtil.guessSelectivity(residual);
         }
@@ -121,8 +109,38 @@ final class JoinEstimates {
         return Math.min(distinct, Math.max(1, rows));
     }
 
+    /**
+     * The rows of {@code table} that {@code ranges} select: per part, its rows times, for each range, the share of
+     * the part's dictionary IDs in the range (values taken as equally frequent).
+     */
+    static double selectedRows(Table table, List<ScanPredicate> ranges) {
+        double rows = 0;
+        for (TablePart part : table.version().parts()) {
+            double share = 1;
+            for (ScanPredicate range : ranges) {
+                Dictionary dictionary = part.column(range.column()).dictionary();
+                long selected = 0;
+                for (IdRange ids : range.idRanges(dictionary)) {
+                    selected += ids.hi() - ids.lo() + 1;
+                }
+                share *= dictionary.size() == 0 ? 0 : (double) selected / dictionary.size();
+            }
+            rows += (part.rows() + part.delta().visibleRows(Long.MAX_VALUE)) * share;
+        }
+        return rows;
+    }
+
+    /** The rows of {@code table}: its parts' and their deltas' visible rows. */
+    static double tableRows(Table table) {
+        double rows = 0;
+        for (TablePart part : table.version().parts()) {
+            rows += part.rows() + part.delta().visibleRows(Long.MAX_VALUE);
+        }
+        return rows;
+    }
+
     /** The sum of the parts' dictionary sizes: exact for a partitioning column, an upper bound otherwise. */
-    private static double tableDistinct(Table table, int column) {
+    static double tableDistinct(Table table, int column) {
         double distinct = 0;
         for (TablePart part : table.version().parts()) {
             distinct += part.column(column).dictionary().size() + part.delta().visibleRows(Long.MAX_VALUE);

@@ -16,7 +16,10 @@ import io.locusdb.core.query.expr.ExprCompiler;
 import io.locusdb.core.query.expr.SqlTypes;
 import io.locusdb.core.query.join.JoinHashTable;
 import io.locusdb.core.query.join.JoinProber;
+import io.locusdb.core.query.join.JoinType;
 import io.locusdb.core.result.ResultColumn;
+import io.locusdb.core.storage.column.Column;
+import io.locusdb.core.storage.column.LongDictionary;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TablePart;
@@ -189,6 +192,9 @@ final class JoinPipeline implements AutoCloseable {
     }
 
     private void run(Source source, List<Stage> stages, Sink sink) {
+        if (source instanceof ScanSource scan && !stages.isEmpty() && stages.getFirst() instanceof ProbeStage probe) {
+            scan.probedBy(probe);
+        }
         source.run(part -> open(stages, 0, sink, part));
         // Outer joins that keep unmatched build rows emit them once every probe is done, through the rest of the
         // pipeline, lowest join first (a join above may still match them).
@@ -290,6 +296,14 @@ final class JoinPipeline implements AutoCloseable {
         return source;
     }
 
+    private static long bitCount(long[] bits) {
+        long count = 0;
+        for (long word : bits) {
+            count += Long.bitCount(word);
+        }
+        return count;
+    }
+
     /** Memory for a hash table's index on {@code node} (off-heap, bound there); the heap where none is known. */
     private JoinHashTable.IndexMemory indexMemory(int node) {
         if (memory == null || node < 0) {
@@ -385,10 +399,17 @@ final class JoinPipeline implements AutoCloseable {
 
     /** A table scan whose materialize tasks run the pipeline on the nodes of the parts they decode. */
     private final class ScanSource implements Source {
+        private final PhysicalPlan.Scan scan;
         private final ScanProgram program;
         private final TableSnapshot snapshot;
+        /** The join whose probe takes the scan's rows first, if one of its keys lets rows be dropped by code. */
+        private ProbeStage probe;
+        /** Per probe key the scan decodes: the key's number and the position of its column among those decoded. */
+        private final List<int[]> probeKeyColumns = new ArrayList<>();
+        private MaterializeJob.IdFilter[] idFilters;
 
         ScanSource(PhysicalPlan plan, PhysicalPlan.Scan scan, TableSnapshot snapshot) {
+            this.scan = scan;
             this.program = new ScanProgram(scan, scan.outputs(), plan.rex(), batchRows);
             if (snapshot == null) {
                 snapshot = scan.table().snapshot();
@@ -397,11 +418,70 @@ final class JoinPipeline implements AutoCloseable {
             this.snapshot = snapshot;
         }
 
+        /**
+         * {@code probe} takes this scan's rows first. If it drops rows without a match and one of its keys is a
+         * column the scan decodes, the materialize tasks test that column's codes against the IDs of the build
+         * keys' values in the part's dictionary before decoding anything else.
+         */
+        void probedBy(ProbeStage probe) {
+            if (!probe.dropsUnmatchedProbeRows()) {
+                return;
+            }
+            int[] keys = probe.probeKeys();
+            int[] decoded = program.tableColumns();
+            for (int k = 0; k < keys.length; k++) {
+                if (scan.outputs().get(keys[k]) instanceof RexInputRef ref) {
+                    for (int i = 0; i < decoded.length; i++) {
+                        if (decoded[i] == ref.getIndex()) {
+                            probeKeyColumns.add(new int[] {k, i});
+                            break;
+                        }
+                    }
+                }
+            }
+            if (!probeKeyColumns.isEmpty()) {
+                this.probe = probe;
+                this.idFilters = new MaterializeJob.IdFilter[snapshot.parts().size()];
+            }
+        }
+
+        /**
+         * Part {@code part}'s filter, computed by the first of its tasks to ask: of the keys that have one, the key
+         * whose build values hold the smallest share of the part's dictionary. Null when there is none.
+         */
+        private MaterializeJob.IdFilter idFilter(int part) {
+            if (probe == null || part < 0) {
+                return null;
+            }
+            synchronized (idFilters) {
+                if (idFilters[part] == null) {
+                    JoinHashTable table = probe.tableFor(part);
+                    MaterializeJob.IdFilter best = new MaterializeJob.IdFilter(-1, null);
+                    double bestShare = 1;
+                    for (int[] keyColumn : probeKeyColumns) {
+                        Column column = snapshot.parts().get(part).column(program.tableColumns()[keyColumn[1]]);
+                        if (column.dictionary() instanceof LongDictionary dictionary) {
+                            long[] allowed = table.allowedIds(keyColumn[0], dictionary);
+                            double share = allowed == null ? 1 : (double) bitCount(allowed) / dictionary.size();
+                            if (share < bestShare) {
+                                best = new MaterializeJob.IdFilter(keyColumn[1], allowed);
+                                bestShare = share;
+                            }
+                        }
+                    }
+                    // No filter is remembered as a filter of no column, so it is not computed again.
+                    idFilters[part] = best;
+                }
+                return idFilters[part].column() < 0 ? null : idFilters[part];
+            }
+        }
+
         @Override
         public void run(IntFunction<Step> chains) {
             ScanPipeline.submit(executor, query, snapshot, program.ranges(), program.columns(true), part -> {
                 ScanProgram.Kernels kernels = program.kernels();
                 Step head = chains.apply(part);
+                MaterializeJob.IdFilter filter = idFilter(part);
                 return new MaterializeJob.BatchConsumer() {
                     @Override
                     public void accept(TaskContext ctx, Batch batch) {
@@ -409,6 +489,11 @@ final class JoinPipeline implements AutoCloseable {
                         if (n > 0) {
                             head.push(ctx, kernels.results(), n);
                         }
+                    }
+
+                    @Override
+                    public MaterializeJob.IdFilter idFilter() {
+                        return filter;
                     }
 
                     @Override
@@ -579,6 +664,22 @@ final class JoinPipeline implements AutoCloseable {
 
         boolean keepsUnmatchedBuild() {
             return probeLeft ? join.type().keepsUnmatchedRight() : join.type().keepsUnmatchedLeft();
+        }
+
+        /** Whether a probe row that matches no build row leaves the join (not null-extended, not anti-joined). */
+        boolean dropsUnmatchedProbeRows() {
+            boolean keepsProbe = probeLeft ? join.type().keepsUnmatchedLeft() : join.type().keepsUnmatchedRight();
+            return !keepsProbe && join.type() != JoinType.ANTI;
+        }
+
+        /** The probe side's key columns, as the stage's input numbers them. */
+        int[] probeKeys() {
+            return probeLeft ? join.leftKeys() : join.rightKeys();
+        }
+
+        /** The table the tasks reading part {@code part} of the source probe. */
+        JoinHashTable tableFor(int part) {
+            return tableFor.apply(part);
         }
 
         private JoinProber prober(JoinHashTable table, JoinProber.Output output) {
