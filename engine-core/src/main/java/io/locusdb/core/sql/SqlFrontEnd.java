@@ -97,13 +97,14 @@ public final class SqlFrontEnd {
 
     /**
      * Simplify; then order the joins of each multi-way join by cost ({@code joinOrder}, then Calcite's
-     * LoptOptimizeJoinRule over the MultiJoins it left), not by the order of the text; then simplify what that left.
+     * LoptOptimizeJoinRule over the MultiJoins it left), not by the order of the text. The plan is then trimmed again
+     * (ordering pulled the projections up) and simplified by {@link #FINISH}.
      */
-    private static HepProgram simplify(List<RelOptRule> joinOrder) {
+    private static HepProgram orderJoins(List<RelOptRule> joinOrder) {
         HepProgramBuilder program = new HepProgramBuilder()
                 .addRuleCollection(SIMPLIFY_RULES)
                 // Projections between inner joins (column trimming, computed columns) up above them, so that a
-                // chain of joins becomes one MultiJoin; the simplification after ordering pushes them down again.
+                // chain of joins becomes one MultiJoin.
                 .addRuleCollection(List.of(CoreRules.JOIN_PROJECT_BOTH_TRANSPOSE,
                         CoreRules.JOIN_PROJECT_LEFT_TRANSPOSE, CoreRules.JOIN_PROJECT_RIGHT_TRANSPOSE,
                         CoreRules.PROJECT_MERGE))
@@ -112,12 +113,13 @@ public final class SqlFrontEnd {
         for (RelOptRule rule : joinOrder) {
             program.addRuleInstance(rule);
         }
-        return program
-                .addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE)
-                .addMatchOrder(HepMatchOrder.DEPTH_FIRST)
-                .addRuleCollection(SIMPLIFY_RULES)
-                .build();
+        return program.addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE).build();
     }
+
+    private static final HepProgram FINISH = new HepProgramBuilder()
+            .addMatchOrder(HepMatchOrder.DEPTH_FIRST)
+            .addRuleCollection(SIMPLIFY_RULES)
+            .build();
 
     private static final Pattern SHORT_EXPLAIN = Pattern.compile("\\s*explain\\s+(?!plan\\b)",
             Pattern.CASE_INSENSITIVE);
@@ -140,7 +142,7 @@ public final class SqlFrontEnd {
 
     private final SchemaPlus schema;
     private final RexExecutor constantFolder;
-    private final HepProgram simplify;
+    private final HepProgram orderJoins;
 
     /**
      * @param constantFolder evaluates constant expressions while planning; it must compute exactly what the
@@ -165,7 +167,7 @@ public final class SqlFrontEnd {
         SchemaPlus root = CalciteSchema.createRootSchema(false, false).plus();
         this.schema = root.add("locus", new CatalogSchema(catalog, systemTables));
         this.constantFolder = constantFolder;
-        this.simplify = simplify(List.copyOf(joinOrder));
+        this.orderJoins = orderJoins(List.copyOf(joinOrder));
     }
 
     /**
@@ -225,7 +227,7 @@ public final class SqlFrontEnd {
             List<RelDataType> parameterTypes = validator.getParameterRowType(validated).getFieldList().stream()
                     .map(RelDataTypeField::getType).toList();
 
-            HepPlanner hep = new HepPlanner(simplify);
+            HepPlanner hep = new HepPlanner(orderJoins);
             hep.setExecutor(constantFolder);
             RelOptCluster cluster = RelOptCluster.create(hep, new RexBuilder(types));
             SqlToRelConverter converter = new SqlToRelConverter(SqlFrontEnd::noViews, validator, catalogReader,
@@ -234,12 +236,18 @@ public final class SqlFrontEnd {
             RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
             RelNode converted = DecimalText.apply(
                     RelDecorrelator.decorrelateQuery(converter.flattenTypes(root.rel, true), relBuilder));
+            RelNode plan = root.withRel(converted).project();
             if (hasJoin(converted)) {
-                // Each join input keeps only the columns used above it, so scans decode no more than that.
-                converted = new RelFieldTrimmer(validator, relBuilder).trim(converted);
+                // Each join input keeps only the columns used above it, so that the join order's estimates and
+                // then the scans see no more than that; ordering pulls projections up, so trim again after it.
+                RelFieldTrimmer trimmer = new RelFieldTrimmer(validator, relBuilder);
+                hep.setRoot(root.withRel(trimmer.trim(converted)).project());
+                plan = trimmer.trim(hep.findBestExp());
             }
-            hep.setRoot(root.withRel(converted).project());
-            RelNode simplified = hep.findBestExp();
+            HepPlanner finish = new HepPlanner(FINISH);
+            finish.setExecutor(constantFolder);
+            finish.setRoot(plan);
+            RelNode simplified = finish.findBestExp();
             checkSupported(simplified);
             return new LogicalQuery(sql, simplified, root.validatedRowType.getFieldNames(), explain, parameterTypes);
         } catch (LocusSqlException e) {
