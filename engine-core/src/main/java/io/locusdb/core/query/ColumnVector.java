@@ -191,6 +191,30 @@ public final class ColumnVector {
         size = 0;
     }
 
+    /**
+     * Copies rows {@code from..from+count-1} of {@code source} (same physical type) into rows from {@code to}; decodes
+     * codes unless both vectors hold codes of one dictionary. Numbers are copied as blocks.
+     */
+    public void copyRows(ColumnVector source, int from, int to, int count) {
+        System.arraycopy(source.nulls, from, nulls, to, count);
+        for (int i = 0; i < count && !anyNull; i++) {
+            anyNull = nulls[to + i];
+        }
+        switch (type.physical()) {
+            case LONG -> System.arraycopy(source.longs, from, longs, to, count);
+            case DOUBLE -> System.arraycopy(source.doubles, from, doubles, to, count);
+            case STRING -> {
+                if (codes != null && source.codes != null && source.dictionary == dictionary) {
+                    System.arraycopy(source.codes, from, codes, to, count);
+                } else {
+                    for (int i = 0; i < count; i++) {
+                        copyRow(source, from + i, to + i);
+                    }
+                }
+            }
+        }
+    }
+
     /** Copies row {@code from} of {@code source} (same physical type) into row {@code to}; decodes codes. */
     public void copyRow(ColumnVector source, int from, int to) {
         boolean isNull = source.nulls[from];

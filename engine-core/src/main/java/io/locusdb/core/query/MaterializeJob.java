@@ -135,7 +135,14 @@ public final class MaterializeJob {
     public static void materialize(TaskContext ctx, TablePart part, PartScanJob.PartResult result, Chunk chunk,
                                    Columns what, BatchConsumer consumer) throws Exception {
         int[] columns = what.columns();
-        int batchRows = what.batchRows();
+        long[] selection = result.selection();
+        // Vectors no larger than the chunk's rows: a selective scan's chunk may hold a few hundred, and a vector of
+        // a full batch is zeroed when it is allocated.
+        long chunkRows = 0;
+        for (int w = chunk.fromWord(); w < chunk.toWord(); w++) {
+            chunkRows += Long.bitCount(selection[w]);
+        }
+        int batchRows = (int) Math.max(1, Math.min(what.batchRows(), chunkRows));
         List<ColumnVector> vectors = new ArrayList<>(columns.length);
         Column[] sources = new Column[columns.length];
         for (int i = 0; i < columns.length; i++) {
@@ -149,7 +156,6 @@ public final class MaterializeJob {
         Batch batch = new Batch(result.part(), List.copyOf(vectors), batchRows);
         DecodeCache cache = new DecodeCache(sources);
         IdFilter idFilter = consumer.idFilter();
-        long[] selection = result.selection();
         int[] rows = new int[batchRows];
         long bytes = 0;
         int word = chunk.fromWord();
@@ -196,7 +202,7 @@ public final class MaterializeJob {
         }
         ctx.bytes().addDictionary(bytes);
         if (chunk.withDelta() && result.deltaMatches().length > 0) {
-            emitDelta(ctx, part, result, columns, batchRows, consumer);
+            emitDelta(ctx, part, result, columns, what.batchRows(), consumer);
         }
         consumer.finish(ctx);
     }

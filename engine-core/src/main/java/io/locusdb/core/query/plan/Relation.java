@@ -72,10 +72,7 @@ public final class Relation {
         for (int c = 0; c < columns.size(); c++) {
             ColumnVector target = columns.get(c);
             target.ensureCapacity(base + count);
-            ColumnVector source = batch.get(c);
-            for (int i = 0; i < count; i++) {
-                target.copyRow(source, i, base + i);
-            }
+            target.copyRows(batch.get(c), 0, base, count);
             target.setSize(base + count);
         }
         rows = base + count;
