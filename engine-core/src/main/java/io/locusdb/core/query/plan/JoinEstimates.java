@@ -16,8 +16,9 @@ import org.apache.calcite.rex.RexNode;
  * Row estimates from what storage knows. A scan passes the share of each part's dictionary that its pushed-down
  * ranges select; an equi-join yields about
  * {@code |L| * |R| / max(distinct(L.key), distinct(R.key))} rows, distinct counts taken from the parts' dictionaries
- * (capped by the input's rows). Calcite's own guess (a fixed selectivity per equality) overestimates joins of joins
- * by orders of magnitude, which would build the large side.
+ * (capped by the input's rows); with several keys the divisors multiply, up to the larger input's rows. Calcite's
+ * own guess (a fixed selectivity per equality) overestimates joins of joins by orders of magnitude, which would
+ * build the large side.
  */
 final class JoinEstimates {
     private JoinEstimates() {
@@ -31,9 +32,13 @@ final class JoinEstimates {
         if (join.leftKeys().length == 0) {
             inner = left * right;
         } else {
-            double distinct = Math.max(1, Math.max(distinct(join.left(), join.leftKeys()[0], left),
-                    distinct(join.right(), join.rightKeys()[0], right)));
-            inner = left * right / distinct;
+            // Per key the larger distinct count; several keys together still have at most one value a row.
+            double divisor = 1;
+            for (int k = 0; k < join.leftKeys().length; k++) {
+                divisor *= Math.max(1, Math.max(distinct(join.left(), join.leftKeys()[k], left),
+                        distinct(join.right(), join.rightKeys()[k], right)));
+            }
+            inner = left * right / Math.min(divisor, Math.max(1, Math.max(left, right)));
         }
         return switch (join.type()) {
             case INNER -> inner;

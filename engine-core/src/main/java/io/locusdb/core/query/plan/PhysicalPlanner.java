@@ -12,6 +12,7 @@ import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.TypeKind;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -163,6 +164,9 @@ public final class PhysicalPlanner {
         }
         PhysicalPlan left = planTree(join.getLeft(), columns(join.getLeft(), List.of()), binder, resolve);
         PhysicalPlan right = planTree(join.getRight(), columns(join.getRight(), List.of()), binder, resolve);
+        if (leftKeys.size() > 1) {
+            oneIntegerKey(left, right, leftKeys, rightKeys, leftFields, rightFields, residual, rex);
+        }
         if (type == JoinType.INNER) {
             // Conjuncts over one side only (what pulling factors out of OR branches leaves, TPC-H Q19) filter that
             // side before the join.
@@ -197,6 +201,55 @@ public final class PhysicalPlanner {
                 rightKeys.stream().mapToInt(Integer::intValue).toArray(), rest,
                 join.getRowType().getFieldNames(), JoinEstimates.rows(left, estimate(metadata, join.getLeft())),
                 JoinEstimates.rows(right, estimate(metadata, join.getRight())));
+    }
+
+    /**
+     * Keys that are all integers (ids, dates), one of them about unique on one side: that one (the one with the most
+     * distinct values) stays the key, so that the hash table is the off-heap integer index, and the others become
+     * equalities of the residual, checked on the one candidate pair the key finds (TPC-H Q7's custkey and
+     * nationkey). A pair the residual rejects is unmatched, as one whose keys differ, for every join type.
+     */
+    private static void oneIntegerKey(PhysicalPlan left, PhysicalPlan right, List<Integer> leftKeys,
+                                      List<Integer> rightKeys, List<RelDataTypeField> leftFields,
+                                      List<RelDataTypeField> rightFields, List<RexNode> residual, RexBuilder rex) {
+        int best = -1;
+        double bestDistinct = -1;
+        for (int k = 0; k < leftKeys.size(); k++) {
+            if (SqlTypes.of(leftFields.get(leftKeys.get(k)).getType()).physical() != TypeKind.Physical.LONG
+                    || SqlTypes.of(rightFields.get(rightKeys.get(k)).getType()).physical() != TypeKind.Physical.LONG) {
+                return;
+            }
+            double distinct = Math.max(
+                    JoinEstimates.distinct(left, leftKeys.get(k), Double.MAX_VALUE),
+                    JoinEstimates.distinct(right, rightKeys.get(k), Double.MAX_VALUE));
+            if (distinct > bestDistinct) {
+                best = k;
+                bestDistinct = distinct;
+            }
+        }
+        // Only when that key is (about) unique on one side: else each probe finds several candidates, and checking
+        // them through the residual costs more than the composite key does.
+        double leftRows = JoinEstimates.rows(left, Double.MAX_VALUE);
+        double rightRows = JoinEstimates.rows(right, Double.MAX_VALUE);
+        if (JoinEstimates.distinct(left, leftKeys.get(best), leftRows) < 0.9 * leftRows
+                && JoinEstimates.distinct(right, rightKeys.get(best), rightRows) < 0.9 * rightRows) {
+            return;
+        }
+        for (int k = 0; k < leftKeys.size(); k++) {
+            if (k != best) {
+                int l = leftKeys.get(k);
+                int r = rightKeys.get(k);
+                residual.add(rex.makeCall(SqlStdOperatorTable.EQUALS,
+                        rex.makeInputRef(leftFields.get(l).getType(), l),
+                        rex.makeInputRef(rightFields.get(r).getType(), leftFields.size() + r)));
+            }
+        }
+        int l = leftKeys.get(best);
+        int r = rightKeys.get(best);
+        leftKeys.clear();
+        rightKeys.clear();
+        leftKeys.add(l);
+        rightKeys.add(r);
     }
 
     /**
