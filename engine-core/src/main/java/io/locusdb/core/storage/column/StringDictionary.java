@@ -9,9 +9,19 @@ import java.nio.charset.StandardCharsets;
  * unsigned UTF-8 bytes, which is Unicode code point order (binary collation).
  */
 public final class StringDictionary implements Dictionary {
+    /**
+     * Dictionaries of up to this many bytes of strings keep each value's String once decoded. A query that outputs or
+     * groups on such a column (names, addresses, comments of a dimension table) then neither allocates nor hashes a
+     * String per row, query after query: the String and its cached hash stay. Larger ones (lineitem's comments) would
+     * hold too much heap, and decode afresh.
+     */
+    static final long CACHED_BYTES = 16L << 20;
+
     private final MemorySegment offsets;
     private final MemorySegment bytes;
     private final int size;
+    /** Decoded values by ID, filled as they are asked for; allocated on the first one. Races only duplicate work. */
+    private volatile String[] decoded;
 
     public StringDictionary(MemorySegment offsets, MemorySegment bytes, int size) {
         if (offsets.byteSize() < (long) (size + 1) * Integer.BYTES) {
@@ -52,6 +62,23 @@ public final class StringDictionary implements Dictionary {
     }
 
     public String value(int id) {
+        String[] cache = decoded;
+        if (cache == null) {
+            if (heapBytes() > CACHED_BYTES) {
+                return decode(id);
+            }
+            cache = new String[size + 1];
+            decoded = cache;
+        }
+        String value = cache[id];
+        if (value == null) {
+            value = decode(id);
+            cache[id] = value;
+        }
+        return value;
+    }
+
+    private String decode(int id) {
         int start = offsets.getAtIndex(ValueLayout.JAVA_INT, id - 1);
         int end = offsets.getAtIndex(ValueLayout.JAVA_INT, id);
         byte[] utf8 = new byte[end - start];
