@@ -290,18 +290,26 @@ public final class MaterializeJob {
     }
 
     /**
+     * The codes of {@code rows} (ascending) into {@code ids}, or, when {@code cache.spanStart} is left at 0 or more,
+     * every code of their span into {@code cache.codes}. Returns the words read.
+     */
+    private static long unpackCodes(Column column, int[] rows, int count, int[] ids, DecodeCache cache) {
+        PackedCodes packed = column.codes();
+        PackedLayout layout = packed.layout();
+        cache.spanStart = -1;
+        return layout.isVertical()
+                ? unpackVertical(packed, rows, count, ids, cache)
+                : unpack(packed.words(), rows, count, layout.codesPerWord(), layout.fieldBits(), layout.codeMask(),
+                        ids, cache);
+    }
+
+    /**
      * Keeps, in place at the front of {@code rows}, the rows whose code in {@code column} the filter allows; their
      * number is left in {@code cache.kept}. Returns the bytes read.
      */
     static long keepAllowed(Column column, int[] rows, int count, IdFilter filter, DecodeCache cache) {
-        PackedCodes packed = column.codes();
-        PackedLayout layout = packed.layout();
         int[] ids = scratchIds(count);
-        cache.spanStart = -1;
-        long wordsRead = layout.isVertical()
-                ? unpackVertical(packed, rows, count, ids, cache)
-                : unpack(packed.words(), rows, count, layout.codesPerWord(), layout.fieldBits(), layout.codeMask(),
-                        ids, cache);
+        long wordsRead = unpackCodes(column, rows, count, ids, cache);
         int spanStart = cache.spanStart;
         int kept = 0;
         if (spanStart >= 0) {
@@ -323,15 +331,9 @@ public final class MaterializeJob {
 
     /** Decodes the codes of {@code rows} (ascending) into {@code target}; returns the bytes read. */
     static long decode(Column column, int[] rows, int count, ColumnVector target, DecodeCache cache, int index) {
-        PackedCodes packed = column.codes();
-        PackedLayout layout = packed.layout();
         boolean[] nulls = target.nulls();
         int[] ids = target.isEncoded() ? target.codes() : scratchIds(count);
-        cache.spanStart = -1;
-        long wordsRead = layout.isVertical()
-                ? unpackVertical(packed, rows, count, ids, cache)
-                : unpack(packed.words(), rows, count, layout.codesPerWord(), layout.fieldBits(), layout.codeMask(),
-                        ids, cache);
+        long wordsRead = unpackCodes(column, rows, count, ids, cache);
         int spanStart = cache.spanStart;
         if (spanStart >= 0) {
             int[] all = cache.codes;
