@@ -224,6 +224,11 @@ public final class Arithmetic extends Expr {
     }
 
     @Override
+    protected Expr copy(ExprCopier copier) {
+        return new Arithmetic(type, op, copier.copy(left), copier.copy(right));
+    }
+
+    @Override
     public String toString() {
         return "(" + left + " " + op.symbol + " " + right + ")";
     }

@@ -108,6 +108,11 @@ public final class CaseWhen extends Expr {
     }
 
     @Override
+    protected Expr copy(ExprCopier copier) {
+        return new CaseWhen(type, copier.copyAll(conditions), copier.copyAll(values), copier.copy(otherwise));
+    }
+
+    @Override
     public String toString() {
         StringBuilder s = new StringBuilder("CASE");
         for (int k = 0; k < conditions.size(); k++) {

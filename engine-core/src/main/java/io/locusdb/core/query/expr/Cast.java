@@ -151,6 +151,11 @@ public final class Cast extends Expr {
     }
 
     @Override
+    protected Expr copy(ExprCopier copier) {
+        return new Cast(type, copier.copy(input));
+    }
+
+    @Override
     public String toString() {
         return "CAST(" + input + " AS " + type + ")";
     }

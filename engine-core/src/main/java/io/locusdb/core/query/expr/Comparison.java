@@ -203,6 +203,11 @@ public final class Comparison extends Expr {
     }
 
     @Override
+    protected Expr copy(ExprCopier copier) {
+        return new Comparison(op, copier.copy(left), copier.copy(right));
+    }
+
+    @Override
     public String toString() {
         return left + " " + op.symbol + " " + right;
     }

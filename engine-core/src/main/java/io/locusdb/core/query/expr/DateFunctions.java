@@ -64,6 +64,11 @@ public final class DateFunctions {
         }
 
         @Override
+        protected Expr copy(ExprCopier copier) {
+            return new Extract(type, field, copier.copy(input));
+        }
+
+        @Override
         public String toString() {
             return "EXTRACT(" + field + " FROM " + input + ")";
         }
@@ -100,6 +105,11 @@ public final class DateFunctions {
                 }
             }
             return out;
+        }
+
+        @Override
+        protected Expr copy(ExprCopier copier) {
+            return new PlusInterval(copier.copy(date), days, months);
         }
 
         @Override

@@ -5,8 +5,9 @@ import io.locusdb.core.storage.type.ColumnType;
 
 /**
  * A compiled scalar expression evaluated a batch at a time: inputs are the batch's column vectors, the output a
- * vector of {@link #type()} in physical values. Each instance owns its output buffer, reused from batch to batch,
- * so an expression tree belongs to one task; compile another for another task. Kernels never throw on data except
+ * vector of {@link #type()} in physical values. The planner compiles each expression once, into the plan; each
+ * instance owns its output buffer, reused from batch to batch, so a task evaluates its own {@link ExprCopier copy}
+ * of the plan's tree. Kernels never throw on data except
  * for numeric overflow (division by zero gives NULL, as in DuckDB), so branches of a CASE may be evaluated for
  * every row.
  */
@@ -37,6 +38,12 @@ public abstract class Expr {
     public boolean isConstant() {
         return false;
     }
+
+    /**
+     * This node again, with fresh buffers and its children copied by {@code copier} (which keeps shared subtrees
+     * shared and may renumber inputs).
+     */
+    protected abstract Expr copy(ExprCopier copier);
 
     @Override
     public abstract String toString();

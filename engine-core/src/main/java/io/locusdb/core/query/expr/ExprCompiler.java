@@ -70,7 +70,7 @@ public final class ExprCompiler {
         }
         Expr memo = compiled.get(digest);
         if (memo == null) {
-            memo = new Memo(call(call));
+            memo = new Shared(call(call));
             compiled.put(digest, memo);
         }
         return memo;
@@ -488,56 +488,5 @@ public final class ExprCompiler {
 
     private static LocusSqlException unsupported(String what) {
         return new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, what + " is not supported yet");
-    }
-
-    /**
-     * A subexpression used more than once (TPC-H Q1's {@code l_extendedprice * (1 - l_discount)}): evaluated once
-     * per batch, the result reused while the same inputs are presented again.
-     */
-    private static final class Memo extends Expr {
-        private final Expr input;
-        private ColumnVector[] lastInputs;
-        private int lastRows = -1;
-        private ColumnVector last;
-
-        Memo(Expr input) {
-            super(input.type());
-            this.input = input;
-        }
-
-        @Override
-        public ColumnVector eval(ColumnVector[] inputs, int rows) {
-            if (inputs != lastInputs || rows != lastRows) {
-                last = input.eval(inputs, rows);
-                lastInputs = inputs;
-                lastRows = rows;
-            }
-            return last;
-        }
-
-        @Override
-        public String toString() {
-            return input.toString();
-        }
-    }
-
-    /** Same values, another type with the same representation (e.g. INTEGER widened to BIGINT). */
-    private static final class Retyped extends Expr {
-        private final Expr input;
-
-        Retyped(ColumnType type, Expr input) {
-            super(type);
-            this.input = input;
-        }
-
-        @Override
-        public io.locusdb.core.query.ColumnVector eval(io.locusdb.core.query.ColumnVector[] inputs, int rows) {
-            return input.eval(inputs, rows);
-        }
-
-        @Override
-        public String toString() {
-            return input.toString();
-        }
     }
 }

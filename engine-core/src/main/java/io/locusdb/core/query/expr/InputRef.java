@@ -24,6 +24,11 @@ public final class InputRef extends Expr {
     }
 
     @Override
+    protected Expr copy(ExprCopier copier) {
+        return new InputRef(copier.input(index), type, name);
+    }
+
+    @Override
     public String toString() {
         return name;
     }

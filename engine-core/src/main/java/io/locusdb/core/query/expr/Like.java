@@ -29,6 +29,13 @@ public final class Like extends Expr {
         this.matcher = compile(pattern, escape);
     }
 
+    private Like(Expr input, String pattern, Matcher matcher) {
+        super(ColumnType.BOOLEAN);
+        this.input = input;
+        this.pattern = pattern;
+        this.matcher = matcher;
+    }
+
     private static Matcher compile(String pattern, Character escape) {
         StringBuilder literal = new StringBuilder();
         StringBuilder regex = new StringBuilder();
@@ -115,6 +122,12 @@ public final class Like extends Expr {
             cachedCodes = new byte[dictionary.size() + 1];
         }
         return cachedCodes;
+    }
+
+    @Override
+    protected Expr copy(ExprCopier copier) {
+        // The matcher is immutable: the copy shares it and caches its own per-dictionary answers.
+        return new Like(copier.copy(input), pattern, matcher);
     }
 
     @Override

@@ -50,6 +50,11 @@ public final class Literal extends Expr {
     }
 
     @Override
+    protected Expr copy(ExprCopier copier) {
+        return new Literal(type, value);
+    }
+
+    @Override
     public String toString() {
         if (value == null) {
             return "NULL";

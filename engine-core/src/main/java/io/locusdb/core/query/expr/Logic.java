@@ -89,6 +89,11 @@ public final class Logic extends Expr {
     }
 
     @Override
+    protected Expr copy(ExprCopier copier) {
+        return new Logic(op, copier.copyAll(operands));
+    }
+
+    @Override
     public String toString() {
         return switch (op) {
             case AND, OR -> operands.stream().map(Object::toString)

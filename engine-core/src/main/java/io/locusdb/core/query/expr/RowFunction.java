@@ -58,6 +58,11 @@ public final class RowFunction extends Expr {
     }
 
     @Override
+    protected Expr copy(ExprCopier copier) {
+        return new RowFunction(name, type, copier.copyAll(args), nullIn, body);
+    }
+
+    @Override
     public String toString() {
         return name + args.stream().map(Object::toString).collect(Collectors.joining(", ", "(", ")"));
     }

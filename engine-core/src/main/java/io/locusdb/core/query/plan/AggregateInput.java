@@ -1,19 +1,19 @@
 package io.locusdb.core.query.plan;
 
 import io.locusdb.core.query.agg.AggregateCall;
+import io.locusdb.core.query.expr.Expr;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.apache.calcite.rex.RexNode;
 
 /**
  * What a scan under an aggregation must produce: only the outputs the group keys and aggregate arguments read,
  * with keys and arguments renumbered to them. Also says whether the aggregation is a bare COUNT(*), which phase 1
  * answers alone.
  */
-record AggregateInput(List<RexNode> outputs, int[] keys, List<AggregateCall> calls) {
+record AggregateInput(List<Expr> outputs, int[] keys, List<AggregateCall> calls) {
 
     static AggregateInput of(PhysicalPlan.Scan scan, PhysicalPlan.Aggregate aggregate) {
         TreeSet<Integer> used = new TreeSet<>();
@@ -26,7 +26,7 @@ record AggregateInput(List<RexNode> outputs, int[] keys, List<AggregateCall> cal
             }
         }
         Map<Integer, Integer> position = new TreeMap<>();
-        List<RexNode> outputs = new ArrayList<>();
+        List<Expr> outputs = new ArrayList<>();
         for (int i : used) {
             position.put(i, outputs.size());
             outputs.add(scan.outputs().get(i));

@@ -6,7 +6,6 @@ import io.locusdb.core.query.ScanPredicate;
 import io.locusdb.core.query.ValueRange;
 import io.locusdb.core.query.ValueRangeUnion;
 import io.locusdb.core.query.agg.AggregateCall;
-import io.locusdb.core.query.expr.ExprCompiler;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
@@ -14,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
-import org.apache.calcite.rel.RelFieldCollation;
 
 /**
  * EXPLAIN: the physical plan top-down, ending with the scan's per-part tasks and the node each is queued to (the
@@ -91,13 +89,10 @@ public final class ExplainWriter {
         for (int k = 0; k < join.leftKeys().length; k++) {
             keys.add(left.get(join.leftKeys()[k]) + " = " + right.get(join.rightKeys()[k]));
         }
-        List<String> joined = new ArrayList<>(left);
-        joined.addAll(right);
         PhysicalPlan probe = probeLeft ? join.left() : join.right();
         boolean scanProbe = JoinPipeline.streamsFromScan(probe);
         lines.add(indent + "HashJoin " + join.type() + " on " + (keys.isEmpty() ? "(no equality: every pair)"
-                : String.join(" AND ", keys)) + (join.residual() == null ? "" : "; residual "
-                + new ExprCompiler(join.left().rex(), joined).compile(join.residual()))
+                : String.join(" AND ", keys)) + (join.residual() == null ? "" : "; residual " + join.residual())
                 + String.format(Locale.ROOT, "; estimated rows: left %,.0f, right %,.0f", join.leftRows(),
                 join.rightRows()));
         if (JoinPipeline.coPartitionKey(join) >= 0) {
@@ -140,13 +135,12 @@ public final class ExplainWriter {
     }
 
     private static String describe(PhysicalPlan.Op op, List<String> input, PhysicalPlan plan, boolean parallel) {
-        ExprCompiler compiler = new ExprCompiler(plan.rex(), input);
         return switch (op) {
-            case PhysicalPlan.Filter f -> "Filter: " + compiler.compile(f.condition());
-            case PhysicalPlan.Project p -> "Project: " + compiler.compileAll(p.exprs()).stream()
+            case PhysicalPlan.Filter f -> "Filter: " + f.condition();
+            case PhysicalPlan.Project p -> "Project: " + p.exprs().stream()
                     .map(Object::toString).collect(Collectors.joining(", "));
-            case PhysicalPlan.Sort s -> "Sort: " + (s.collations().isEmpty() ? "none" : s.collations().stream()
-                    .map(c -> input.get(c.getFieldIndex()) + " " + direction(c)).collect(Collectors.joining(", ")))
+            case PhysicalPlan.Sort s -> "Sort: " + (s.keys().isEmpty() ? "none" : s.keys().stream()
+                    .map(k -> input.get(k.column()) + " " + direction(k)).collect(Collectors.joining(", ")))
                     + (s.offset() > 0 ? " OFFSET " + s.offset() : "") + (s.fetch() >= 0 ? " LIMIT " + s.fetch() : "");
             case PhysicalPlan.Aggregate a -> "Aggregate" + (parallel
                     ? " [local hash tables per pipeline task (on the scanned part's node), merged into disjoint result"
@@ -169,35 +163,30 @@ public final class ExplainWriter {
                 : input.get(c.argument())) + ")";
     }
 
-    private static String direction(RelFieldCollation c) {
-        return (c.getDirection().isDescending() ? "DESC" : "ASC") + switch (c.nullDirection) {
-            case FIRST -> " NULLS FIRST";
-            case LAST -> " NULLS LAST";
-            default -> "";
-        };
+    /** The direction, and where NULLs go when that is not the default (ASC NULLS LAST, DESC NULLS FIRST). */
+    private static String direction(PhysicalPlan.SortKey key) {
+        return (key.descending() ? "DESC" : "ASC") + (key.nullsFirst() == key.descending() ? ""
+                : key.nullsFirst() ? " NULLS FIRST" : " NULLS LAST");
     }
 
     private static void scan(List<String> lines, String indent, PhysicalPlan plan, PhysicalPlan.Scan scan,
                              boolean aggregated, int batchRows) {
         AggregateInput input = aggregated ? AggregateInput.of(scan, (PhysicalPlan.Aggregate) plan.ops().getFirst())
                 : null;
-        ScanProgram program = new ScanProgram(scan, input == null ? scan.outputs() : input.outputs(), plan.rex(),
-                batchRows);
+        ScanProgram program = new ScanProgram(scan, input == null ? scan.outputs() : input.outputs(), batchRows);
         Schema schema = scan.table().schema();
         lines.add(indent + "Scan " + scan.table().name());
         String ranges = program.ranges().isEmpty() ? "none (every row)" : program.ranges().stream()
                 .map(r -> range(r, schema)).collect(Collectors.joining(" AND "));
         lines.add(indent + "  phase 1 (" + PartScanJob.TASK_CLASS + " on packed value IDs, large parts split into row"
                 + " chunks by the concurrency hint): " + ranges);
-        var kernels = program.kernels();
         if (input != null && input.countsOnly(program)) {
             lines.add(indent + "  phase 2: none (phase 1 counts the rows; nothing is materialized)");
         } else {
             lines.add(indent + "  phase 2 (" + MaterializeJob.TASK_CLASS + ", chunks sized by the concurrency"
                     + " hint): decode " + String.join(", ", program.inputNames())
-                    + (program.residual() == null ? "" : "; filter "
-                    + new ExprCompiler(plan.rex(), program.inputNames()).compile(program.residual()))
-                    + "; output " + java.util.Arrays.stream(kernels.outputs()).map(Object::toString)
+                    + (program.residual() == null ? "" : "; filter " + program.residual())
+                    + "; output " + program.outputs().stream().map(Object::toString)
                     .collect(Collectors.joining(", ")));
         }
         try (TableSnapshot snapshot = scan.table().snapshot()) {

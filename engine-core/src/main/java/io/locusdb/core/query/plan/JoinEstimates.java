@@ -25,7 +25,7 @@ final class JoinEstimates {
     }
 
     /** The estimated rows of a join's result, given its inputs' estimates. */
-    static double rows(PhysicalPlan.Join join) {
+    static double rows(PlanDraft.Join join) {
         double left = join.leftRows();
         double right = join.rightRows();
         double inner;
@@ -53,10 +53,10 @@ final class JoinEstimates {
      * The estimated rows of a plan whose source is a join (before its operators) or that is a plain table scan;
      * {@code otherwise} for anything else.
      */
-    static double rows(PhysicalPlan plan, double otherwise) {
+    static double rows(PlanDraft plan, double otherwise) {
         return switch (plan.source()) {
-            case PhysicalPlan.Join join -> rows(join);
-            case PhysicalPlan.Scan scan when plan.ops().isEmpty() -> scanRows(scan, plan.rex());
+            case PlanDraft.Join join -> rows(join);
+            case PlanDraft.Scan scan when plan.ops().isEmpty() -> scanRows(scan, plan.rex());
             default -> otherwise;
         };
     }
@@ -66,7 +66,7 @@ final class JoinEstimates {
      * dictionary IDs in the range (values taken as equally frequent), times Calcite's guess for what is left of the
      * condition.
      */
-    static double scanRows(PhysicalPlan.Scan scan, RexBuilder rex) {
+    static double scanRows(PlanDraft.Scan scan, RexBuilder rex) {
         List<ScanPredicate> ranges = List.of();
         RexNode residual = null;
         if (scan.condition() != null) {
@@ -83,14 +83,14 @@ final class JoinEstimates {
     }
 
     /** Distinct values of output column {@code column} of {@code plan}, at most {@code rows}. */
-    static double distinct(PhysicalPlan plan, int column, double rows) {
+    static double distinct(PlanDraft plan, int column, double rows) {
         int index = column;
-        List<PhysicalPlan.Op> ops = plan.ops();
+        List<PlanDraft.Op> ops = plan.ops();
         for (int i = ops.size() - 1; i >= 0; i--) {
             switch (ops.get(i)) {
-                case PhysicalPlan.Filter f -> {
+                case PlanDraft.Filter f -> {
                 }
-                case PhysicalPlan.Project p -> {
+                case PlanDraft.Project p -> {
                     if (!(p.exprs().get(index) instanceof RexInputRef ref)) {
                         return rows;
                     }
@@ -102,9 +102,9 @@ final class JoinEstimates {
             }
         }
         double distinct = switch (plan.source()) {
-            case PhysicalPlan.Scan scan -> scan.outputs().get(index) instanceof RexInputRef ref
+            case PlanDraft.Scan scan -> scan.outputs().get(index) instanceof RexInputRef ref
                     ? tableDistinct(scan.table(), ref.getIndex()) : rows;
-            case PhysicalPlan.Join join -> {
+            case PlanDraft.Join join -> {
                 int leftColumns = join.left().columns().size();
                 yield index < leftColumns ? distinct(join.left(), index, join.leftRows())
                         : distinct(join.right(), index - leftColumns, join.rightRows());

@@ -12,8 +12,8 @@ import io.locusdb.core.query.PartTargets;
 import io.locusdb.core.query.ScanPipeline;
 import io.locusdb.core.query.TaskRecord;
 import io.locusdb.core.query.expr.Expr;
-import io.locusdb.core.query.expr.ExprCompiler;
-import io.locusdb.core.query.expr.SqlTypes;
+import io.locusdb.core.query.expr.ExprCopier;
+import io.locusdb.core.query.expr.InputRef;
 import io.locusdb.core.query.join.JoinHashTable;
 import io.locusdb.core.query.join.JoinProber;
 import io.locusdb.core.query.join.JoinType;
@@ -35,9 +35,6 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
-import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rex.RexInputRef;
-import org.apache.calcite.rex.RexNode;
 
 /**
  * A plan whose source is a join, run as one probe pipeline: a source (the scan of the table at the bottom of the
@@ -158,11 +155,11 @@ final class JoinPipeline implements AutoCloseable {
             int done = 0;
             for (PhysicalPlan.Op op : plan.ops()) {
                 switch (op) {
-                    case PhysicalPlan.Filter f -> stages.add(new FilterStage(f.condition(), plan.rex(), names));
+                    case PhysicalPlan.Filter f -> stages.add(new FilterStage(f.condition()));
                     case PhysicalPlan.Project p -> {
-                        stages.add(new ProjectStage(p.exprs(), plan.rex(), names));
+                        stages.add(new ProjectStage(p.exprs()));
                         names = p.names();
-                        types = p.exprs().stream().map(e -> SqlTypes.of(e.getType())).toList();
+                        types = p.exprs().stream().map(Expr::type).toList();
                     }
                     default -> {
                         return done;
@@ -361,7 +358,7 @@ final class JoinPipeline implements AutoCloseable {
         if (probeSnapshot.parts().size() != parts) {
             return null;
         }
-        ScanProgram buildProgram = new ScanProgram(buildScan, buildScan.outputs(), buildPlan.rex(), batchRows);
+        ScanProgram buildProgram = new ScanProgram(buildScan, batchRows);
         Relation[] builds = new Relation[parts];
         for (int p = 0; p < parts; p++) {
             builds[p] = Relation.empty(buildProgram.outputTypes(), buildScan.names()).chargedTo(query.memory());
@@ -410,7 +407,7 @@ final class JoinPipeline implements AutoCloseable {
 
         ScanSource(PhysicalPlan plan, PhysicalPlan.Scan scan, TableSnapshot snapshot) {
             this.scan = scan;
-            this.program = new ScanProgram(scan, scan.outputs(), plan.rex(), batchRows);
+            this.program = new ScanProgram(scan, batchRows);
             if (snapshot == null) {
                 snapshot = scan.table().snapshot();
                 snapshots.add(snapshot);
@@ -430,9 +427,9 @@ final class JoinPipeline implements AutoCloseable {
             int[] keys = probe.probeKeys();
             int[] decoded = program.tableColumns();
             for (int k = 0; k < keys.length; k++) {
-                if (scan.outputs().get(keys[k]) instanceof RexInputRef ref) {
+                if (scan.outputs().get(keys[k]) instanceof InputRef ref) {
                     for (int i = 0; i < decoded.length; i++) {
-                        if (decoded[i] == ref.getIndex()) {
+                        if (decoded[i] == ref.index()) {
                             probeKeyColumns.add(new int[] {k, i});
                             break;
                         }
@@ -580,10 +577,10 @@ final class JoinPipeline implements AutoCloseable {
     // ---- operators ----
 
     /** Rows for which a condition is true. */
-    private record FilterStage(RexNode condition, RexBuilder rex, List<String> names) implements Stage {
+    private record FilterStage(Expr condition) implements Stage {
         @Override
         public Step open(Step next, int part) {
-            Expr expr = new ExprCompiler(rex, names).compile(condition);
+            Expr expr = ExprCopier.forTask().copy(condition);
             return new Step() {
                 private int[] selected = new int[1024];
 
@@ -614,10 +611,10 @@ final class JoinPipeline implements AutoCloseable {
     }
 
     /** Expressions over each row. */
-    private record ProjectStage(List<RexNode> exprs, RexBuilder rex, List<String> names) implements Stage {
+    private record ProjectStage(List<Expr> exprs) implements Stage {
         @Override
         public Step open(Step next, int part) {
-            List<Expr> compiled = new ExprCompiler(rex, names).sharing(exprs).compileAll(exprs);
+            List<Expr> compiled = ExprCopier.forTask().copyAll(exprs);
             return new Step() {
                 private final ColumnVector[] out = new ColumnVector[compiled.size()];
 
@@ -647,7 +644,6 @@ final class JoinPipeline implements AutoCloseable {
         private final IntFunction<JoinHashTable> tableFor;
         private final List<ColumnType> probeTypes;
         private final List<ColumnType> buildTypes;
-        private final List<String> joinedNames;
 
         ProbeStage(PhysicalPlan.Join join, boolean probeLeft, JoinHashTable[] tables,
                    IntFunction<JoinHashTable> tableFor) {
@@ -657,9 +653,6 @@ final class JoinPipeline implements AutoCloseable {
             this.tableFor = tableFor;
             this.probeTypes = types(probeLeft ? join.left() : join.right());
             this.buildTypes = types(probeLeft ? join.right() : join.left());
-            List<String> names = new ArrayList<>(join.left().columns().stream().map(ResultColumn::name).toList());
-            names.addAll(join.right().columns().stream().map(ResultColumn::name).toList());
-            this.joinedNames = names;
         }
 
         boolean keepsUnmatchedBuild() {
@@ -683,9 +676,8 @@ final class JoinPipeline implements AutoCloseable {
         }
 
         private JoinProber prober(JoinHashTable table, JoinProber.Output output) {
-            // The residual is compiled per task: expressions keep buffers.
-            Expr residual = join.residual() == null ? null
-                    : new ExprCompiler(join.left().rex(), joinedNames).compile(join.residual());
+            // Each task evaluates its own copy of the residual: expressions keep buffers.
+            Expr residual = ExprCopier.forTask().copy(join.residual());
             return new JoinProber(table, join.type(), probeLeft, probeLeft ? join.leftKeys() : join.rightKeys(),
                     residual, probeTypes, buildTypes, output);
         }
@@ -869,12 +861,12 @@ final class JoinPipeline implements AutoCloseable {
         }
         int leftColumn = left.schema().indexOf(lv.spec().column());
         int rightColumn = right.schema().indexOf(rv.spec().column());
-        List<RexNode> leftOutputs = ((PhysicalPlan.Scan) join.left().source()).outputs();
-        List<RexNode> rightOutputs = ((PhysicalPlan.Scan) join.right().source()).outputs();
+        List<Expr> leftOutputs = ((PhysicalPlan.Scan) join.left().source()).outputs();
+        List<Expr> rightOutputs = ((PhysicalPlan.Scan) join.right().source()).outputs();
         for (int k = 0; k < join.leftKeys().length; k++) {
-            if (leftOutputs.get(join.leftKeys()[k]) instanceof RexInputRef l && l.getIndex() == leftColumn
-                    && rightOutputs.get(join.rightKeys()[k]) instanceof RexInputRef r
-                    && r.getIndex() == rightColumn) {
+            if (leftOutputs.get(join.leftKeys()[k]) instanceof InputRef l && l.index() == leftColumn
+                    && rightOutputs.get(join.rightKeys()[k]) instanceof InputRef r
+                    && r.index() == rightColumn) {
                 return k;
             }
         }

@@ -1,22 +1,25 @@
 package io.locusdb.core.query.plan;
 
+import io.locusdb.core.query.ScanPredicate;
 import io.locusdb.core.query.agg.AggregateCall;
+import io.locusdb.core.query.expr.Expr;
 import io.locusdb.core.query.join.JoinType;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.type.ColumnType;
 import java.util.List;
-import org.apache.calcite.rel.RelFieldCollation;
-import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rex.RexNode;
 
 /**
- * A query as LocusDB executes it: a source (a table scan with its filters and projections folded in, or literal
- * rows), then operators over the source's rows. An aggregation right above a scan runs in parallel, per part and
- * node; everything after it works on the (small) aggregated relation. Expressions are Calcite row expressions
- * with parameters already bound; each task compiles its own kernels from them.
+ * A query as LocusDB executes it: a source (a table scan with its filters and projections folded in, literal rows,
+ * or a join of two plans), then operators over the source's rows. An aggregation right above a scan runs in
+ * parallel, per part and node; everything after it works on the (small) aggregated relation.
+ * <p>
+ * The plan is LocusDB's own and immutable: expressions are compiled once, by the planner, with parameters bound;
+ * scan conditions are already split into the ranges phase 1 evaluates on packed codes and a residual. A task
+ * evaluates its own {@link io.locusdb.core.query.expr.ExprCopier copy} of an expression, since every expression
+ * node owns its output buffer.
  */
-public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> columns, RexBuilder rex) {
+public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> columns) {
 
     public sealed interface Source permits Scan, Values, Rows, Join {
     }
@@ -28,19 +31,20 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
      * filter selectivities), which choose the build side.
      */
     public record Join(PhysicalPlan left, PhysicalPlan right, JoinType type, int[] leftKeys, int[] rightKeys,
-                       RexNode residual, List<String> names, double leftRows, double rightRows) implements Source {
+                       Expr residual, List<String> names, double leftRows, double rightRows) implements Source {
     }
 
     /**
-     * A scan of {@code table}: rows passing every filter, as {@code outputs} (expressions over the table's
-     * columns).
+     * A scan of {@code table}: rows within every one of {@code ranges} (on table columns, evaluated on packed codes)
+     * for which {@code residual} (null: none) is true, as {@code outputs}. The residual and the outputs are
+     * expressions over the table's columns; they may share subexpressions.
      */
-    public record Scan(Table table, RexNode condition, List<RexNode> outputs, List<String> names)
-            implements Source {
+    public record Scan(Table table, List<ScanPredicate> ranges, Expr residual, List<Expr> outputs,
+                       List<String> names) implements Source {
     }
 
-    /** Literal rows (SELECT without FROM). */
-    public record Values(List<List<RexNode>> rows, List<ColumnType> types, List<String> names) implements Source {
+    /** Literal rows (SELECT without FROM), as physical values: Long, Double, String, or null. */
+    public record Values(List<Object[]> rows, List<ColumnType> types, List<String> names) implements Source {
     }
 
     /**
@@ -54,10 +58,10 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
     public sealed interface Op permits Filter, Project, Aggregate, Sort {
     }
 
-    public record Filter(RexNode condition) implements Op {
+    public record Filter(Expr condition) implements Op {
     }
 
-    public record Project(List<RexNode> exprs, List<String> names) implements Op {
+    public record Project(List<Expr> exprs, List<String> names) implements Op {
     }
 
     /** GROUP BY {@code keys} (input columns) computing {@code calls}; output: keys, then aggregates. */
@@ -65,7 +69,11 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
                             List<String> names) implements Op {
     }
 
-    /** ORDER BY, OFFSET and FETCH ({@code fetch} -1 when absent). */
-    public record Sort(List<RelFieldCollation> collations, long offset, long fetch) implements Op {
+    /** ORDER BY {@code keys}, then OFFSET and FETCH ({@code fetch} -1 when absent). */
+    public record Sort(List<SortKey> keys, long offset, long fetch) implements Op {
+    }
+
+    /** One ORDER BY key: an input column, its direction and where its NULLs go. */
+    public record SortKey(int column, boolean descending, boolean nullsFirst) {
     }
 }

@@ -43,7 +43,8 @@ import org.apache.calcite.util.ImmutableBitSet;
  * Calcite's simplified logical plan to a {@link PhysicalPlan}: a chain of single-input operators over a table scan,
  * VALUES, a system table or a join of two such plans. Filters and projections directly above a scan fold into it
  * (their expressions rewritten over the table's columns), the first aggregation above a scan becomes the parallel
- * aggregation, and the rest stays as relation operators.
+ * aggregation, and the rest stays as relation operators. The plan is drafted over Calcite's expressions, then
+ * {@link PlanLowering lowered}: this is where Calcite ends.
  */
 public final class PhysicalPlanner {
     private PhysicalPlanner() {
@@ -59,11 +60,11 @@ public final class PhysicalPlanner {
      */
     public static PhysicalPlan plan(RelNode root, List<String> columnNames, ParameterBinder binder,
                                     UnaryOperator<Table> resolve) {
-        return planTree(root, columns(root, columnNames), binder, resolve);
+        return PlanLowering.lower(planTree(root, columns(root, columnNames), binder, resolve));
     }
 
     /** One plan: the chain of single-input operators down to a leaf or a join, whose inputs are plans again. */
-    private static PhysicalPlan planTree(RelNode root, List<ResultColumn> columns, ParameterBinder binder,
+    private static PlanDraft planTree(RelNode root, List<ResultColumn> columns, ParameterBinder binder,
                                          UnaryOperator<Table> resolve) {
         List<RelNode> chain = new ArrayList<>();
         for (RelNode node = root; ; node = node.getInput(0)) {
@@ -76,10 +77,10 @@ public final class PhysicalPlanner {
         RexBuilder rex = root.getCluster().getRexBuilder();
         RelNode leaf = chain.getFirst();
         int next = 1;
-        PhysicalPlan.Source source;
+        PlanDraft.Source source;
         if (leaf instanceof TableScan scan && scan.getTable().unwrap(CatalogSchema.SystemCalciteTable.class) != null) {
             SystemTable system = scan.getTable().unwrap(CatalogSchema.SystemCalciteTable.class).table();
-            source = new PhysicalPlan.Rows(system.name(), system.rows().get(),
+            source = new PlanDraft.Rows(system.name(), system.rows().get(),
                     system.columns().stream().map(ColumnDef::type).toList(), scan.getRowType().getFieldNames());
         } else if (leaf instanceof TableScan scan) {
             Table table = resolve.apply(scan.getTable().unwrap(CatalogSchema.CatalogTable.class).table());
@@ -103,7 +104,7 @@ public final class PhysicalPlanner {
             }
             RexNode condition = filters.isEmpty() ? null : RexUtil.composeConjunction(rex, filters);
             List<String> names = chain.get(next - 1).getRowType().getFieldNames();
-            source = new PhysicalPlan.Scan(table, condition, current, names);
+            source = new PlanDraft.Scan(table, condition, current, names);
         } else if (leaf instanceof Values values) {
             List<List<RexNode>> rows = new ArrayList<>();
             for (List<RexLiteral> tuple : values.getTuples()) {
@@ -111,24 +112,24 @@ public final class PhysicalPlanner {
             }
             List<ColumnType> types = values.getRowType().getFieldList().stream()
                     .map(f -> SqlTypes.of(f.getType())).toList();
-            source = new PhysicalPlan.Values(rows, types, values.getRowType().getFieldNames());
+            source = new PlanDraft.Values(rows, types, values.getRowType().getFieldNames());
         } else if (leaf instanceof Join join) {
             source = join(join, binder, resolve);
         } else {
             throw unsupported("the plan node " + leaf.getRelTypeName());
         }
-        List<PhysicalPlan.Op> ops = new ArrayList<>();
+        List<PlanDraft.Op> ops = new ArrayList<>();
         for (int i = next; i < chain.size(); i++) {
             ops.add(op(chain.get(i), binder));
         }
-        return new PhysicalPlan(source, ops, columns, rex);
+        return new PlanDraft(source, ops, columns, rex);
     }
 
     /**
      * A join: its inputs planned on their own, the equality conditions between the two sides as key columns, and
      * what else the condition asks as a residual over the joined row (left columns, then right).
      */
-    private static PhysicalPlan.Join join(Join join, ParameterBinder binder, UnaryOperator<Table> resolve) {
+    private static PlanDraft.Join join(Join join, ParameterBinder binder, UnaryOperator<Table> resolve) {
         JoinType type = switch (join.getJoinType()) {
             case INNER -> JoinType.INNER;
             case LEFT -> JoinType.LEFT;
@@ -162,8 +163,8 @@ public final class PhysicalPlanner {
                         rex.makeInputRef(rightFields.get(r).getType(), leftFields.size() + r)));
             }
         }
-        PhysicalPlan left = planTree(join.getLeft(), columns(join.getLeft(), List.of()), binder, resolve);
-        PhysicalPlan right = planTree(join.getRight(), columns(join.getRight(), List.of()), binder, resolve);
+        PlanDraft left = planTree(join.getLeft(), columns(join.getLeft(), List.of()), binder, resolve);
+        PlanDraft right = planTree(join.getRight(), columns(join.getRight(), List.of()), binder, resolve);
         if (leftKeys.size() > 1) {
             oneIntegerKey(left, right, leftKeys, rightKeys, leftFields, rightFields, residual, rex);
         }
@@ -197,7 +198,7 @@ public final class PhysicalPlanner {
             right = withFilter(right, sideFilter(rest, leftFields.size(), rightFields.size(), rex));
         }
         RelMetadataQuery metadata = join.getCluster().getMetadataQuery();
-        return new PhysicalPlan.Join(left, right, type, leftKeys.stream().mapToInt(Integer::intValue).toArray(),
+        return new PlanDraft.Join(left, right, type, leftKeys.stream().mapToInt(Integer::intValue).toArray(),
                 rightKeys.stream().mapToInt(Integer::intValue).toArray(), rest,
                 join.getRowType().getFieldNames(), JoinEstimates.rows(left, estimate(metadata, join.getLeft())),
                 JoinEstimates.rows(right, estimate(metadata, join.getRight())));
@@ -209,7 +210,7 @@ public final class PhysicalPlanner {
      * equalities of the residual, checked on the one candidate pair the key finds (TPC-H Q7's custkey and
      * nationkey). A pair the residual rejects is unmatched, as one whose keys differ, for every join type.
      */
-    private static void oneIntegerKey(PhysicalPlan left, PhysicalPlan right, List<Integer> leftKeys,
+    private static void oneIntegerKey(PlanDraft left, PlanDraft right, List<Integer> leftKeys,
                                       List<Integer> rightKeys, List<RelDataTypeField> leftFields,
                                       List<RelDataTypeField> rightFields, List<RexNode> residual, RexBuilder rex) {
         int best = -1;
@@ -288,20 +289,20 @@ public final class PhysicalPlanner {
     }
 
     /** The plan with one more filter on its output: folded into a plain scan, else an operator on top. */
-    private static PhysicalPlan withFilter(PhysicalPlan plan, RexNode filter) {
+    private static PlanDraft withFilter(PlanDraft plan, RexNode filter) {
         if (filter == null) {
             return plan;
         }
-        if (plan.source() instanceof PhysicalPlan.Scan scan && plan.ops().isEmpty()) {
+        if (plan.source() instanceof PlanDraft.Scan scan && plan.ops().isEmpty()) {
             RexNode over = substitute(filter, scan.outputs());
             RexNode condition = scan.condition() == null ? over
                     : RexUtil.composeConjunction(plan.rex(), List.of(scan.condition(), over));
-            return new PhysicalPlan(new PhysicalPlan.Scan(scan.table(), condition, scan.outputs(), scan.names()),
+            return new PlanDraft(new PlanDraft.Scan(scan.table(), condition, scan.outputs(), scan.names()),
                     plan.ops(), plan.columns(), plan.rex());
         }
-        List<PhysicalPlan.Op> ops = new ArrayList<>(plan.ops());
-        ops.add(new PhysicalPlan.Filter(filter));
-        return new PhysicalPlan(plan.source(), ops, plan.columns(), plan.rex());
+        List<PlanDraft.Op> ops = new ArrayList<>(plan.ops());
+        ops.add(new PlanDraft.Filter(filter));
+        return new PlanDraft(plan.source(), ops, plan.columns(), plan.rex());
     }
 
     private static double estimate(RelMetadataQuery metadata, RelNode input) {
@@ -320,12 +321,12 @@ public final class PhysicalPlanner {
         return columns;
     }
 
-    private static PhysicalPlan.Op op(RelNode node, ParameterBinder binder) {
+    private static PlanDraft.Op op(RelNode node, ParameterBinder binder) {
         List<String> names = node.getRowType().getFieldNames();
         return switch (node) {
-            case Filter f -> new PhysicalPlan.Filter(binder.bind(f.getCondition()));
-            case Project p -> new PhysicalPlan.Project(p.getProjects().stream().map(binder::bind).toList(), names);
-            case Sort s -> new PhysicalPlan.Sort(s.getCollation().getFieldCollations(),
+            case Filter f -> new PlanDraft.Filter(binder.bind(f.getCondition()));
+            case Project p -> new PlanDraft.Project(p.getProjects().stream().map(binder::bind).toList(), names);
+            case Sort s -> new PlanDraft.Sort(s.getCollation().getFieldCollations(),
                     count(s.offset, binder, "OFFSET", 0), count(s.fetch, binder, "LIMIT", -1));
             case Aggregate a -> aggregate(a, names);
             default -> throw unsupported("the plan node " + node.getRelTypeName());
@@ -347,7 +348,7 @@ public final class PhysicalPlanner {
         return value.longValue();
     }
 
-    private static PhysicalPlan.Aggregate aggregate(Aggregate a, List<String> names) {
+    private static PlanDraft.Aggregate aggregate(Aggregate a, List<String> names) {
         if (a.getGroupType() != Aggregate.Group.SIMPLE) {
             throw unsupported("GROUPING SETS, ROLLUP and CUBE are");
         }
@@ -375,7 +376,7 @@ public final class PhysicalPlanner {
                     call.getName()));
         }
         List<ColumnType> types = a.getRowType().getFieldList().stream().map(f -> SqlTypes.of(f.getType())).toList();
-        return new PhysicalPlan.Aggregate(keys, calls, types, names);
+        return new PlanDraft.Aggregate(keys, calls, types, names);
     }
 
     /** Rewrites input references of {@code node} to the expressions they stand for. */

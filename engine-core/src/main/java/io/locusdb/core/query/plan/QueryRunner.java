@@ -12,7 +12,7 @@ import io.locusdb.core.query.PartTargets;
 import io.locusdb.core.query.ScanPipeline;
 import io.locusdb.core.query.TaskRecord;
 import io.locusdb.core.query.agg.AggregateCall;
-import io.locusdb.core.query.expr.ExprCompiler;
+import io.locusdb.core.query.expr.ExprCopier;
 import io.locusdb.core.result.BatchSource;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultBatch;
@@ -26,9 +26,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
-import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rex.RexLiteral;
-import org.apache.calcite.rex.RexNode;
 
 /**
  * Runs a {@link PhysicalPlan} on the executor. A plain scan streams its batches to the reader while it runs; an
@@ -90,7 +87,7 @@ public final class QueryRunner {
                     relation = aggregateScan(plan, scan, aggregate, query, trace);
                     done = 1;
                 } else if (ops.isEmpty() || ops.size() == 1 && ops.getFirst() instanceof PhysicalPlan.Sort sort
-                        && sort.collations().isEmpty()) {
+                        && sort.keys().isEmpty()) {
                     PhysicalPlan.Sort limit = ops.isEmpty() ? null : (PhysicalPlan.Sort) ops.getFirst();
                     return stream(plan, scan, limit, tasks, query, trace);
                 } else {
@@ -100,7 +97,7 @@ public final class QueryRunner {
             }
         }
         for (int i = done; i < ops.size(); i++) {
-            relation = apply(ops.get(i), relation, plan.rex());
+            relation = apply(ops.get(i), relation);
         }
         return QueryResult.rows(plan.columns(), relationSource(relation, plan.columns()), tasks);
     }
@@ -129,17 +126,17 @@ public final class QueryRunner {
             }
         }
         for (int i = done; i < ops.size(); i++) {
-            relation = apply(ops.get(i), relation, plan.rex());
+            relation = apply(ops.get(i), relation);
         }
         return relation;
     }
 
-    private Relation apply(PhysicalPlan.Op op, Relation in, RexBuilder rex) {
-        ExprCompiler compiler = new ExprCompiler(rex, in.names());
+    private Relation apply(PhysicalPlan.Op op, Relation in) {
         return switch (op) {
-            case PhysicalPlan.Filter f -> RelationOps.filter(in, compiler.compile(f.condition()));
-            case PhysicalPlan.Project p -> RelationOps.project(in, compiler.compileAll(p.exprs()), p.names());
-            case PhysicalPlan.Sort s -> RelationOps.sort(in, s.collations(), s.offset(), s.fetch());
+            case PhysicalPlan.Filter f -> RelationOps.filter(in, ExprCopier.forTask().copy(f.condition()));
+            case PhysicalPlan.Project p -> RelationOps.project(in, ExprCopier.forTask().copyAll(p.exprs()),
+                    p.names());
+            case PhysicalPlan.Sort s -> RelationOps.sort(in, s.keys(), s.offset(), s.fetch());
             case PhysicalPlan.Aggregate a -> RelationOps.aggregate(in, a.keys(), a.calls(), a.names(),
                     a.outputTypes());
         };
@@ -151,7 +148,7 @@ public final class QueryRunner {
         for (int c = 0; c < values.types().size(); c++) {
             ColumnVector v = new ColumnVector(values.types().get(c), Math.max(1, rows));
             for (int r = 0; r < rows; r++) {
-                Object value = ExprCompiler.literal((RexLiteral) values.rows().get(r).get(c)).value();
+                Object value = values.rows().get(r)[c];
                 if (value == null) {
                     v.setNull(r);
                 } else if (value instanceof Long l) {
@@ -193,7 +190,7 @@ public final class QueryRunner {
 
     private QueryResult stream(PhysicalPlan plan, PhysicalPlan.Scan scan, PhysicalPlan.Sort limit, List<TaskRecord> tasks,
                                QueryContext query, Consumer<TaskRecord> trace) {
-        ScanProgram program = new ScanProgram(scan, scan.outputs(), plan.rex(), batchRows);
+        ScanProgram program = new ScanProgram(scan, batchRows);
         StreamingSource source = new StreamingSource(STREAM_QUEUE_BATCHES, limit == null ? 0 : limit.offset(),
                 limit == null ? -1 : limit.fetch());
         List<ResultColumn> columns = plan.columns();
@@ -235,7 +232,7 @@ public final class QueryRunner {
 
     private Relation collect(PhysicalPlan plan, PhysicalPlan.Scan scan, QueryContext query,
                              Consumer<TaskRecord> trace) {
-        ScanProgram program = new ScanProgram(scan, scan.outputs(), plan.rex(), batchRows);
+        ScanProgram program = new ScanProgram(scan, batchRows);
         Relation relation = Relation.empty(program.outputTypes(), scan.names()).chargedTo(query.memory());
         try (TableSnapshot snapshot = scan.table().snapshot()) {
             collectInto(program, snapshot, part -> relation, query, trace);
@@ -268,8 +265,7 @@ public final class QueryRunner {
         AggregateInput input = AggregateInput.of(scan, aggregate);
         int[] keys = input.keys();
         List<AggregateCall> calls = input.calls();
-        List<RexNode> outputs = input.outputs();
-        ScanProgram program = new ScanProgram(scan, outputs, plan.rex(), batchRows);
+        ScanProgram program = new ScanProgram(scan, input.outputs(), batchRows);
         List<ColumnType> keyTypes = new ArrayList<>();
         for (int k : keys) {
             keyTypes.add(program.outputTypes().get(k));

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import org.apache.calcite.rel.RelFieldCollation;
 
 /** The operators that run on a whole {@link Relation} after aggregation: filter, project, sort, limit. */
 public final class RelationOps {
@@ -52,14 +51,14 @@ public final class RelationOps {
     }
 
     /** ORDER BY (stable), then OFFSET and FETCH. */
-    public static Relation sort(Relation in, List<RelFieldCollation> collations, long offset, long fetch) {
+    public static Relation sort(Relation in, List<PhysicalPlan.SortKey> keys, long offset, long fetch) {
         int rows = in.rows();
         Integer[] order = new Integer[rows];
         for (int i = 0; i < rows; i++) {
             order[i] = i;
         }
-        if (!collations.isEmpty()) {
-            Arrays.sort(order, comparator(in, collations));
+        if (!keys.isEmpty()) {
+            Arrays.sort(order, comparator(in, keys));
         }
         int from = (int) Math.min(rows, Math.max(0, offset));
         int to = fetch < 0 ? rows : (int) Math.min(rows, from + Math.min(fetch, rows));
@@ -76,17 +75,12 @@ public final class RelationOps {
         return new Relation(out, in.names(), count);
     }
 
-    private static Comparator<Integer> comparator(Relation in, List<RelFieldCollation> collations) {
+    private static Comparator<Integer> comparator(Relation in, List<PhysicalPlan.SortKey> keys) {
         Comparator<Integer> result = null;
-        for (RelFieldCollation fc : collations) {
-            ColumnVector v = in.columns().get(fc.getFieldIndex());
-            boolean descending = fc.getDirection().isDescending();
-            // Unspecified: NULL sorts as the largest value (ASC NULLS LAST, DESC NULLS FIRST), as in PostgreSQL.
-            boolean nullsFirst = switch (fc.nullDirection) {
-                case FIRST -> true;
-                case LAST -> false;
-                default -> descending;
-            };
+        for (PhysicalPlan.SortKey key : keys) {
+            ColumnVector v = in.columns().get(key.column());
+            boolean descending = key.descending();
+            boolean nullsFirst = key.nullsFirst();
             Comparator<Integer> values = valueComparator(v);
             Comparator<Integer> directed = descending ? values.reversed() : values;
             Comparator<Integer> field = (a, b) -> {

@@ -3,57 +3,46 @@ package io.locusdb.core.query.plan;
 import io.locusdb.core.query.Batch;
 import io.locusdb.core.query.ColumnVector;
 import io.locusdb.core.query.MaterializeJob;
-import io.locusdb.core.query.PredicateExtractor;
 import io.locusdb.core.query.ScanPredicate;
 import io.locusdb.core.query.expr.Expr;
-import io.locusdb.core.query.expr.ExprCompiler;
-import io.locusdb.core.query.expr.SqlTypes;
+import io.locusdb.core.query.expr.ExprCopier;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.type.ColumnType;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeSet;
-import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rex.RexInputRef;
-import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexShuttle;
-import org.apache.calcite.rex.RexVisitorImpl;
 
 /**
  * What the tasks of one scan do: the ranges phase 1 evaluates on packed codes, the table columns phase 2 decodes,
- * and the residual filter and output expressions over those decoded columns. Each task compiles its own kernels
- * ({@link #kernels()}), since kernels own their buffers.
+ * and the residual filter and output expressions renumbered to those decoded columns. The expressions are the
+ * plan's, compiled once; each task evaluates its own copy ({@link #kernels()}), since expressions own their
+ * buffers.
  */
 public final class ScanProgram {
     private final List<ScanPredicate> ranges;
     private final int[] columns;
-    private final RexNode residual;
-    private final List<RexNode> outputs;
+    private final Expr residual;
+    private final List<Expr> outputs;
     private final List<String> inputNames;
     private final List<ColumnType> outputTypes;
-    private final RexBuilder rex;
     private final int batchRows;
 
-    public ScanProgram(PhysicalPlan.Scan scan, List<RexNode> outputs, RexBuilder rex, int batchRows) {
+    /** The scan producing all of its outputs. */
+    public ScanProgram(PhysicalPlan.Scan scan, int batchRows) {
+        this(scan, scan.outputs(), batchRows);
+    }
+
+    /** The scan producing {@code outputs}, some of its own (a consumer that reads fewer columns). */
+    public ScanProgram(PhysicalPlan.Scan scan, List<Expr> outputs, int batchRows) {
         Schema schema = scan.table().schema();
-        this.rex = rex;
         this.batchRows = batchRows;
-        RexNode rest = null;
-        List<ScanPredicate> pushed = List.of();
-        if (scan.condition() != null) {
-            PredicateExtractor.Extracted extracted = PredicateExtractor.extract(scan.condition(), schema, rex);
-            pushed = extracted.ranges();
-            rest = extracted.residual();
+        this.ranges = scan.ranges();
+        List<Expr> all = new ArrayList<>(outputs);
+        if (scan.residual() != null) {
+            all.add(scan.residual());
         }
-        this.ranges = pushed;
-        TreeSet<Integer> used = new TreeSet<>();
-        collect(rest, used);
-        outputs.forEach(o -> collect(o, used));
-        if (used.isEmpty()) {
-            // Counting rows still needs one column to count in.
-            used.add(0);
-        }
-        this.columns = used.stream().mapToInt(Integer::intValue).toArray();
+        int[] used = ExprCopier.inputsOf(all);
+        // Counting rows still needs one column to count in.
+        this.columns = used.length == 0 ? new int[] {0} : used;
         int[] position = new int[schema.size()];
         List<String> names = new ArrayList<>();
         for (int i = 0; i < columns.length; i++) {
@@ -61,34 +50,10 @@ public final class ScanProgram {
             names.add(schema.column(columns[i]).name());
         }
         this.inputNames = names;
-        this.residual = remap(rest, position);
-        this.outputs = outputs.stream().map(o -> remap(o, position)).toList();
-        this.outputTypes = outputs.stream().map(o -> SqlTypes.of(o.getType())).toList();
-    }
-
-    private static void collect(RexNode node, TreeSet<Integer> used) {
-        if (node == null) {
-            return;
-        }
-        node.accept(new RexVisitorImpl<Void>(true) {
-            @Override
-            public Void visitInputRef(RexInputRef ref) {
-                used.add(ref.getIndex());
-                return null;
-            }
-        });
-    }
-
-    private static RexNode remap(RexNode node, int[] position) {
-        if (node == null) {
-            return null;
-        }
-        return node.accept(new RexShuttle() {
-            @Override
-            public RexNode visitInputRef(RexInputRef ref) {
-                return new RexInputRef(position[ref.getIndex()], ref.getType());
-            }
-        });
+        ExprCopier renumber = ExprCopier.renumbering(i -> position[i]);
+        this.residual = renumber.copy(scan.residual());
+        this.outputs = renumber.copyAll(outputs);
+        this.outputTypes = outputs.stream().map(Expr::type).toList();
     }
 
     public List<ScanPredicate> ranges() {
@@ -107,11 +72,11 @@ public final class ScanProgram {
         return inputNames;
     }
 
-    public RexNode residual() {
+    public Expr residual() {
         return residual;
     }
 
-    public List<RexNode> outputs() {
+    public List<Expr> outputs() {
         return outputs;
     }
 
@@ -119,15 +84,13 @@ public final class ScanProgram {
         return outputTypes;
     }
 
+    /** One task's copy of the residual and the outputs, with its buffers. */
     public Kernels kernels() {
-        List<RexNode> all = new ArrayList<>(outputs);
-        all.add(residual);
-        ExprCompiler compiler = new ExprCompiler(rex, inputNames).sharing(all);
-        return new Kernels(residual == null ? null : compiler.compile(residual),
-                compiler.compileAll(outputs).toArray(Expr[]::new), batchRows);
+        ExprCopier copier = ExprCopier.forTask();
+        return new Kernels(copier.copy(residual), copier.copyAll(outputs).toArray(Expr[]::new), batchRows);
     }
 
-    /** One task's compiled residual filter and outputs. */
+    /** One task's residual filter and outputs. */
     public static final class Kernels {
         private final Expr residual;
         private final Expr[] outputs;
