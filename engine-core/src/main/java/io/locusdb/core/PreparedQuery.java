@@ -1,5 +1,6 @@
 package io.locusdb.core;
 
+import io.locusdb.core.exec.ExecutionOptions;
 import io.locusdb.core.query.PreparedStatementPlan;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultColumn;

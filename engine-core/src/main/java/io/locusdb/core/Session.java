@@ -1,5 +1,6 @@
 package io.locusdb.core;
 
+import io.locusdb.core.exec.ExecutionOptions;
 import io.locusdb.core.query.QueryEngine;
 import io.locusdb.core.result.QueryResult;
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.locusdb.core.exec.stealing.StealingPolicies;
-import io.locusdb.core.query.TaskRecord;
+import io.locusdb.core.result.TaskRecord;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.sql.LocusSqlException;

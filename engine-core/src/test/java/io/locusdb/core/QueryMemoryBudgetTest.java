@@ -1,5 +1,6 @@
 package io.locusdb.core;
 
+import io.locusdb.core.exec.ExecutionOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -8,7 +8,7 @@ import io.locusdb.core.exec.stealing.StealingPolicies;
 import io.locusdb.core.placer.PlacerEvent;
 import io.locusdb.core.placer.PlacerSettings;
 import io.locusdb.core.placer.UtilizationTracker;
-import io.locusdb.core.query.PartScanJob;
+import io.locusdb.core.query.scan.PartScanJob;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.natives.topology.Topology;

@@ -1,6 +1,6 @@
 package io.locusdb.core.query;
 
-import io.locusdb.core.ExecutionOptions;
+import io.locusdb.core.exec.ExecutionOptions;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultColumn;
 import java.util.List;

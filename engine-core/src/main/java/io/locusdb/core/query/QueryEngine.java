@@ -1,17 +1,18 @@
 package io.locusdb.core.query;
 
-import io.locusdb.core.ExecutionOptions;
+import io.locusdb.core.vector.ColumnVector;
+import io.locusdb.core.exec.ExecutionOptions;
 import io.locusdb.core.exec.MemoryBudgetExceededException;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;
 import io.locusdb.core.placer.PlacementActions;
 import io.locusdb.core.placer.UtilizationTracker;
-import io.locusdb.core.query.expr.ConstantFolder;
+import io.locusdb.core.query.planner.ConstantFolder;
 import io.locusdb.core.query.plan.ExplainWriter;
-import io.locusdb.core.query.plan.JoinOrderRule;
-import io.locusdb.core.query.plan.ParameterBinder;
+import io.locusdb.core.query.planner.JoinOrderRule;
+import io.locusdb.core.query.planner.ParameterBinder;
 import io.locusdb.core.query.plan.PhysicalPlan;
-import io.locusdb.core.query.plan.PhysicalPlanner;
+import io.locusdb.core.query.planner.PhysicalPlanner;
 import io.locusdb.core.query.plan.QueryRunner;
 import io.locusdb.core.result.BatchSource;
 import io.locusdb.core.result.QueryResult;

@@ -1,7 +1,6 @@
 package io.locusdb.core.result;
 
-import io.locusdb.core.query.ColumnVector;
-import io.locusdb.core.query.TaskRecord;
+import io.locusdb.core.vector.ColumnVector;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -3,7 +3,7 @@ package io.locusdb.core.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.locusdb.core.query.expr.ConstantFolder;
+import io.locusdb.core.query.planner.ConstantFolder;
 import io.locusdb.core.storage.TestStorage;
 import io.locusdb.core.storage.load.LoadProgress;
 import io.locusdb.core.storage.load.TpchLoader;

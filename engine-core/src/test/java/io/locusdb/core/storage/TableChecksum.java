@@ -1,6 +1,6 @@
 package io.locusdb.core.storage;
 
-import io.locusdb.core.storage.load.PartitionRouter;
+import io.locusdb.core.storage.table.PartitionRouter;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;

@@ -1,6 +1,6 @@
 package io.locusdb.server.net;
 
-import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.result.ResultBatch;
 import io.locusdb.protocol.BatchEncoder;
 import io.locusdb.protocol.Protocol;

@@ -1,6 +1,6 @@
 package io.locusdb.server.net;
 
-import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.result.BatchSource;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultBatch;

@@ -1,6 +1,6 @@
 package io.locusdb.server.net;
 
-import io.locusdb.core.ExecutionOptions;
+import io.locusdb.core.exec.ExecutionOptions;
 import io.locusdb.core.LocusDB;
 import io.locusdb.server.metrics.ServerMetrics;
 import java.util.concurrent.atomic.AtomicBoolean;

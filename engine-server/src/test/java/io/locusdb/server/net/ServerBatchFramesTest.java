@@ -3,7 +3,7 @@ package io.locusdb.server.net;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.storage.type.ColumnType;

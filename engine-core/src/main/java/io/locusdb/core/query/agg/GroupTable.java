@@ -1,7 +1,7 @@
 package io.locusdb.core.query.agg;
 
 import io.locusdb.core.exec.MemoryBudget;
-import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.storage.column.StringDictionary;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;

@@ -1,6 +1,6 @@
 package io.locusdb.core.query.expr;
 
-import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.type.ColumnType;

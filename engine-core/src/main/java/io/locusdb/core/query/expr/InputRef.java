@@ -1,6 +1,6 @@
 package io.locusdb.core.query.expr;
 
-import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.storage.type.ColumnType;
 
 /** Column {@code index} of the input batch, passed through without a copy. */

@@ -1,6 +1,6 @@
 package io.locusdb.core.query.expr;
 
-import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.vector.ColumnVector;
 
 /**
  * A subexpression used more than once (TPC-H Q1's {@code l_extendedprice * (1 - l_discount)}): evaluated once

@@ -1,7 +1,7 @@
 package io.locusdb.core.query.join;
 
 import io.locusdb.core.exec.MemoryBudget;
-import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.storage.column.LongDictionary;
 import io.locusdb.core.storage.type.TypeKind;
 import java.lang.foreign.MemorySegment;

@@ -1,10 +1,10 @@
 package io.locusdb.core.query.plan;
 
-import io.locusdb.core.query.MaterializeJob;
-import io.locusdb.core.query.PartScanJob;
-import io.locusdb.core.query.ScanPredicate;
-import io.locusdb.core.query.ValueRange;
-import io.locusdb.core.query.ValueRangeUnion;
+import io.locusdb.core.query.scan.MaterializeJob;
+import io.locusdb.core.query.scan.PartScanJob;
+import io.locusdb.core.query.scan.ScanPredicate;
+import io.locusdb.core.query.scan.ValueRange;
+import io.locusdb.core.query.scan.ValueRangeUnion;
 import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.TablePart;

@@ -1,6 +1,6 @@
 package io.locusdb.core.query.plan;
 
-import io.locusdb.core.query.ScanPredicate;
+import io.locusdb.core.query.scan.ScanPredicate;
 import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.query.expr.Expr;
 import io.locusdb.core.query.join.JoinType;

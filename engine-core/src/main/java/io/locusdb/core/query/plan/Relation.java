@@ -1,7 +1,7 @@
 package io.locusdb.core.query.plan;
 
 import io.locusdb.core.exec.MemoryBudget;
-import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.storage.type.ColumnType;

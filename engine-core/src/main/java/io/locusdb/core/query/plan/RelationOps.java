@@ -1,6 +1,6 @@
 package io.locusdb.core.query.plan;
 
-import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.query.agg.GroupTable;
 import io.locusdb.core.query.agg.StringIds;

@@ -1,9 +1,9 @@
 package io.locusdb.core.query.plan;
 
-import io.locusdb.core.query.Batch;
-import io.locusdb.core.query.ColumnVector;
-import io.locusdb.core.query.MaterializeJob;
-import io.locusdb.core.query.ScanPredicate;
+import io.locusdb.core.vector.Batch;
+import io.locusdb.core.vector.ColumnVector;
+import io.locusdb.core.query.scan.MaterializeJob;
+import io.locusdb.core.query.scan.ScanPredicate;
 import io.locusdb.core.query.expr.Expr;
 import io.locusdb.core.query.expr.ExprCopier;
 import io.locusdb.core.storage.table.Schema;

@@ -1,6 +1,6 @@
 package io.locusdb.core.query.plan;
 
-import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.vector.ColumnVector;
 
 /** Turning a BOOLEAN vector into the positions of its true rows (NULL counts as not true). */
 final class Selection {

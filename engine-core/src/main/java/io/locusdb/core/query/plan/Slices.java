@@ -1,6 +1,6 @@
 package io.locusdb.core.query.plan;
 
-import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.result.ResultBatch;
 import java.util.ArrayList;
 import java.util.List;

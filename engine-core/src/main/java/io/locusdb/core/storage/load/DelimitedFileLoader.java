@@ -1,5 +1,6 @@
 package io.locusdb.core.storage.load;
 
+import io.locusdb.core.storage.table.PartitionRouter;
 import io.locusdb.core.storage.table.InitialPlacement;
 import io.locusdb.core.storage.table.PartPlacement;
 import io.locusdb.core.storage.table.PartitionSpec;

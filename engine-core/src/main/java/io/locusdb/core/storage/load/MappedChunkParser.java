@@ -1,5 +1,6 @@
 package io.locusdb.core.storage.load;
 
+import io.locusdb.core.storage.table.PartitionRouter;
 import io.locusdb.core.storage.column.DoubleColumnBuilder;
 import io.locusdb.core.storage.column.LongColumnBuilder;
 import io.locusdb.core.storage.column.StringColumnBuilder;

@@ -2,7 +2,7 @@ package io.locusdb.core.storage.placement;
 
 import io.locusdb.core.storage.column.Column;
 import io.locusdb.core.storage.load.PartAssembler;
-import io.locusdb.core.storage.load.PartitionRouter;
+import io.locusdb.core.storage.table.PartitionRouter;
 import io.locusdb.core.storage.table.PartDelta;
 import io.locusdb.core.storage.table.PartMemory;
 import io.locusdb.core.storage.table.PartPlacement;

@@ -3,7 +3,7 @@ package io.locusdb.core.query.expr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.storage.type.ColumnType;
 import org.junit.jupiter.api.Test;

@@ -3,14 +3,14 @@ package io.locusdb.core.query.join;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.locusdb.core.ExecutionOptions;
+import io.locusdb.core.exec.ExecutionOptions;
 import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
 import io.locusdb.core.Session;
 import io.locusdb.core.exec.stealing.StealingPolicies;
-import io.locusdb.core.query.MaterializeJob;
-import io.locusdb.core.query.PartScanJob;
-import io.locusdb.core.query.TaskRecord;
+import io.locusdb.core.query.scan.MaterializeJob;
+import io.locusdb.core.query.scan.PartScanJob;
+import io.locusdb.core.result.TaskRecord;
 import io.locusdb.core.query.plan.QueryRunner;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.sql.LocusSqlException;

@@ -2,7 +2,7 @@ package io.locusdb.core.query.join;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.storage.column.LongDictionary;
 import io.locusdb.core.storage.type.ColumnType;
 import java.lang.foreign.Arena;

@@ -2,7 +2,7 @@ package io.locusdb.core.sql.oracle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locusdb.core.query.expr.ConstantFolder;
+import io.locusdb.core.query.planner.ConstantFolder;
 import io.locusdb.core.sql.SqlFrontEnd;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.Table;

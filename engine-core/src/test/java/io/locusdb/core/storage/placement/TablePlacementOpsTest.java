@@ -61,7 +61,7 @@ class TablePlacementOpsTest {
         assertThat(TableChecksum.of(hashed)).isEqualTo(before);
         for (TablePart part : hashed.version().parts()) {
             for (long r = 0; r < part.rows(); r++) {
-                assertThat(io.locusdb.core.storage.load.PartitionRouter.hashPart(part.column(0).boxedValue(r),
+                assertThat(io.locusdb.core.storage.table.PartitionRouter.hashPart(part.column(0).boxedValue(r),
                         new PartitionSpec.Hash("l_orderkey", 4))).isEqualTo(part.index());
             }
         }

@@ -2,7 +2,7 @@ package io.locusdb.core.query.join.guest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.query.join.JoinHashTable;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.natives.memory.MemoryPolicy;

@@ -1,6 +1,5 @@
-package io.locusdb.core.query.plan;
+package io.locusdb.core.query.planner;
 
-import io.locusdb.core.query.PredicateExtractor;
 import io.locusdb.core.sql.CatalogSchema;
 import io.locusdb.core.storage.table.Table;
 import java.util.Arrays;

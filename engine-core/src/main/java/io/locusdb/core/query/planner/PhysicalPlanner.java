@@ -1,7 +1,7 @@
-package io.locusdb.core.query.plan;
+package io.locusdb.core.query.planner;
 
+import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.query.agg.AggregateCall;
-import io.locusdb.core.query.expr.SqlTypes;
 import io.locusdb.core.query.join.JoinKeys;
 import io.locusdb.core.query.join.JoinType;
 import io.locusdb.core.result.ResultColumn;

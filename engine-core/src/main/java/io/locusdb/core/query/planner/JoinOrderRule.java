@@ -1,4 +1,4 @@
-package io.locusdb.core.query.plan;
+package io.locusdb.core.query.planner;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,5 +1,6 @@
-package io.locusdb.core.query;
+package io.locusdb.core.query.scan;
 
+import io.locusdb.core.result.TaskRecord;
 import io.locusdb.core.exec.GraphHandle;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;

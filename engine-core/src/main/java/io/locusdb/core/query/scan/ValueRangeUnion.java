@@ -1,4 +1,4 @@
-package io.locusdb.core.query;
+package io.locusdb.core.query.scan;
 
 import io.locusdb.core.storage.column.Dictionary;
 import io.locusdb.core.storage.scan.IdRange;

@@ -1,5 +1,7 @@
-package io.locusdb.core.query;
+package io.locusdb.core.query.scan;
 
+import io.locusdb.core.vector.Batch;
+import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.exec.GraphHandle;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;

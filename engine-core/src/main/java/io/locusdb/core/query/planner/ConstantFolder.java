@@ -1,6 +1,7 @@
-package io.locusdb.core.query.expr;
+package io.locusdb.core.query.planner;
 
-import io.locusdb.core.query.ColumnVector;
+import io.locusdb.core.query.expr.Expr;
+import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.sql.LocusSqlException;
 import java.math.BigDecimal;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.locusdb.core.query;
+package io.locusdb.core.vector;
 
 import io.locusdb.core.storage.column.StringDictionary;
 import io.locusdb.core.storage.type.ColumnType;

@@ -1,5 +1,8 @@
-package io.locusdb.core.query;
+package io.locusdb.core.query.planner;
 
+import io.locusdb.core.query.scan.ScanPredicate;
+import io.locusdb.core.query.scan.ValueRange;
+import io.locusdb.core.query.scan.ValueRangeUnion;
 import com.google.common.collect.BoundType;
 import com.google.common.collect.Range;
 import io.locusdb.core.storage.table.Schema;

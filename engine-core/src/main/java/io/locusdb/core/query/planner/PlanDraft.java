@@ -1,5 +1,6 @@
-package io.locusdb.core.query.plan;
+package io.locusdb.core.query.planner;
 
+import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.query.join.JoinType;
 import io.locusdb.core.result.ResultColumn;

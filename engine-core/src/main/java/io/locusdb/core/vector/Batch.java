@@ -1,4 +1,4 @@
-package io.locusdb.core.query;
+package io.locusdb.core.vector;
 
 import java.util.List;
 

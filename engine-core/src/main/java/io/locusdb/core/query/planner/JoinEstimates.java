@@ -1,7 +1,6 @@
-package io.locusdb.core.query.plan;
+package io.locusdb.core.query.planner;
 
-import io.locusdb.core.query.PredicateExtractor;
-import io.locusdb.core.query.ScanPredicate;
+import io.locusdb.core.query.scan.ScanPredicate;
 import io.locusdb.core.storage.column.Dictionary;
 import io.locusdb.core.storage.scan.IdRange;
 import io.locusdb.core.storage.table.Table;

@@ -1,9 +1,11 @@
-package io.locusdb.core.query;
+package io.locusdb.core.query.scan;
 
+import io.locusdb.core.query.planner.PredicateExtractor;
+import io.locusdb.core.result.TaskRecord;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locusdb.core.exec.ExecutorConfig;
-import io.locusdb.core.query.expr.ConstantFolder;
+import io.locusdb.core.query.planner.ConstantFolder;
 import io.locusdb.core.sql.SqlFrontEnd;
 import org.apache.calcite.rel.RelNode;
 import io.locusdb.core.exec.NumaExecutor;

@@ -1,4 +1,4 @@
-package io.locusdb.core.query;
+package io.locusdb.core.query.scan;
 
 import io.locusdb.core.exec.GraphHandle;
 import io.locusdb.core.exec.NumaExecutor;

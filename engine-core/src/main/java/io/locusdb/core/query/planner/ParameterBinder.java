@@ -1,4 +1,4 @@
-package io.locusdb.core.query.plan;
+package io.locusdb.core.query.planner;
 
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;

@@ -1,9 +1,8 @@
-package io.locusdb.core.query.plan;
+package io.locusdb.core.query.planner;
 
-import io.locusdb.core.query.PredicateExtractor;
-import io.locusdb.core.query.ScanPredicate;
+import io.locusdb.core.query.plan.PhysicalPlan;
+import io.locusdb.core.query.scan.ScanPredicate;
 import io.locusdb.core.query.expr.Expr;
-import io.locusdb.core.query.expr.ExprCompiler;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.storage.table.ColumnDef;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.locusdb.core.storage.load;
+package io.locusdb.core.storage.table;
 
 import io.locusdb.core.storage.table.PartitionSpec;
 import java.nio.charset.StandardCharsets;
