@@ -44,8 +44,8 @@ record AggregateInput(List<Expr> outputs, int[] keys, List<AggregateCall> calls)
     }
 
     /** COUNT(*) only, no grouping, no residual filter: the phase-1 counts are the answer. */
-    boolean countsOnly(ScanProgram program) {
-        return keys.length == 0 && program.residual() == null && calls.stream()
+    boolean countsOnly(Expr residual) {
+        return keys.length == 0 && residual == null && calls.stream()
                 .allMatch(c -> c.function() == AggregateCall.Function.COUNT && c.argument() < 0);
     }
 }

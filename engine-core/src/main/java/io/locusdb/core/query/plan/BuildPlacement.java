@@ -32,7 +32,7 @@ enum BuildPlacement {
         if (probeNodes < 2) {
             return ONE_TABLE;
         }
-        boolean probeLeft = JoinPipeline.probeLeft(join);
+        boolean probeLeft = Pipelines.probeLeft(join);
         double buildRows = probeLeft ? join.rightRows() : join.leftRows();
         double probeRows = probeLeft ? join.leftRows() : join.rightRows();
         double remoteProbes = probeRows * (probeNodes - 1) / probeNodes;

@@ -82,7 +82,7 @@ public final class ExplainWriter {
     }
 
     private static void join(List<String> lines, String indent, PhysicalPlan.Join join, int batchRows) {
-        boolean probeLeft = JoinPipeline.probeLeft(join);
+        boolean probeLeft = Pipelines.probeLeft(join);
         List<String> left = join.left().columns().stream().map(c -> c.name()).toList();
         List<String> right = join.right().columns().stream().map(c -> c.name()).toList();
         List<String> keys = new ArrayList<>();
@@ -90,19 +90,19 @@ public final class ExplainWriter {
             keys.add(left.get(join.leftKeys()[k]) + " = " + right.get(join.rightKeys()[k]));
         }
         PhysicalPlan probe = probeLeft ? join.left() : join.right();
-        boolean scanProbe = JoinPipeline.streamsFromScan(probe);
+        boolean scanProbe = Pipelines.streamsFromScan(probe);
         lines.add(indent + "HashJoin " + join.type() + " on " + (keys.isEmpty() ? "(no equality: every pair)"
                 : String.join(" AND ", keys)) + (join.residual() == null ? "" : "; residual " + join.residual())
                 + String.format(Locale.ROOT, "; estimated rows: left %,.0f, right %,.0f", join.leftRows(),
                 join.rightRows()));
-        if (JoinPipeline.coPartitionKey(join) >= 0) {
+        if (Pipelines.coPartitionKey(join) >= 0) {
             lines.add(indent + "  co-partitioned (table group " + ((PhysicalPlan.Scan) join.left().source()).table()
                     .group() + "): per table-group part, the " + (probeLeft ? "right" : "left") + " input's part is"
                     + " built (" + QueryRunner.JOIN_BUILD_TASK_CLASS + " task) and the "
                     + (probeLeft ? "left" : "right")
                     + " input's part probes it, both on the part's node; no row crosses nodes");
         } else {
-            List<Integer> nodes = JoinPipeline.probeNodes(join);
+            List<Integer> nodes = Pipelines.probeNodes(join);
             String others = nodes.size() < 2 ? "" : nodes.subList(1, nodes.size()).stream().map(String::valueOf)
                     .collect(Collectors.joining(", "));
             String table = switch (BuildPlacement.of(join, nodes.size())) {
@@ -180,7 +180,7 @@ public final class ExplainWriter {
                 .map(r -> range(r, schema)).collect(Collectors.joining(" AND "));
         lines.add(indent + "  phase 1 (" + PartScanJob.TASK_CLASS + " on packed value IDs, large parts split into row"
                 + " chunks by the concurrency hint): " + ranges);
-        if (input != null && input.countsOnly(program)) {
+        if (input != null && input.countsOnly(scan.residual())) {
             lines.add(indent + "  phase 2: none (phase 1 counts the rows; nothing is materialized)");
         } else {
             lines.add(indent + "  phase 2 (" + MaterializeJob.TASK_CLASS + ", chunks sized by the concurrency"

@@ -28,16 +28,17 @@ import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /**
- * Runs a {@link PhysicalPlan} on the executor. A plain scan streams its batches to the reader while it runs; an
- * aggregation over a scan aggregates into a local table per materialize task (on the part's node); a local table
- * that outgrows the cache, and each task's last one, is merged into disjoint result tables, one merge task per
- * hash partition, queued round-robin to the nodes that hold the parts, while scanning goes on. What follows the
- * aggregation runs on the merged relation. A plan over a join runs as a {@link JoinPipeline}.
+ * Runs a {@link PhysicalPlan} on the executor. Scans and joins run as {@link Pipelines}: a plain scan streams its
+ * batches to the reader while it runs; an aggregation aggregates into a local table per pipeline task (on the
+ * part's node); a local table that outgrows the cache, and each task's last one, is merged into disjoint result
+ * tables, one merge task per hash partition, queued round-robin to the nodes that hold the parts, while scanning goes
+ * on. What follows the aggregation runs on the merged relation. A bare COUNT(*) of pushed-down ranges is answered by
+ * phase 1 alone.
  */
 public final class QueryRunner {
     public static final String MERGE_TASK_CLASS = AggregateMerge.TASK_CLASS;
-    public static final String JOIN_BUILD_TASK_CLASS = JoinPipeline.JOIN_BUILD_TASK_CLASS;
-    public static final String JOIN_PROBE_TASK_CLASS = JoinPipeline.JOIN_PROBE_TASK_CLASS;
+    public static final String JOIN_BUILD_TASK_CLASS = Pipelines.JOIN_BUILD_TASK_CLASS;
+    public static final String JOIN_PROBE_TASK_CLASS = Pipelines.JOIN_PROBE_TASK_CLASS;
     private static final int STREAM_QUEUE_BATCHES = 16;
 
     private final NumaExecutor executor;
@@ -62,47 +63,37 @@ public final class QueryRunner {
         this.partTargets = targets;
     }
 
+    NumaExecutor executor() {
+        return executor;
+    }
+
+    NodeMemory memory() {
+        return memory;
+    }
+
+    int batchRows() {
+        return batchRows;
+    }
+
+    PartTargets partTargets() {
+        return partTargets;
+    }
+
     public QueryResult run(PhysicalPlan plan, QueryContext query, List<TaskRecord> tasks) {
-        Consumer<TaskRecord> trace = tasks::add;
         List<PhysicalPlan.Op> ops = plan.ops();
-        Relation relation;
-        int done;
-        switch (plan.source()) {
-            case PhysicalPlan.Values values -> {
-                relation = values(values);
-                done = 0;
-            }
-            case PhysicalPlan.Rows rows -> {
-                relation = rows(rows);
-                done = 0;
-            }
-            case PhysicalPlan.Join join -> {
-                JoinPipeline.Outcome outcome = JoinPipeline.run(this, executor, memory, batchRows, partTargets, plan,
-                        query, trace);
-                relation = outcome.relation();
-                done = outcome.opsDone();
-            }
-            case PhysicalPlan.Scan scan -> {
-                if (!ops.isEmpty() && ops.getFirst() instanceof PhysicalPlan.Aggregate aggregate) {
-                    relation = aggregateScan(plan, scan, aggregate, query, trace);
-                    done = 1;
-                } else if (ops.isEmpty() || ops.size() == 1 && ops.getFirst() instanceof PhysicalPlan.Sort sort
-                        && sort.keys().isEmpty()) {
-                    PhysicalPlan.Sort limit = ops.isEmpty() ? null : (PhysicalPlan.Sort) ops.getFirst();
-                    return stream(plan, scan, limit, tasks, query, trace);
-                } else {
-                    relation = collect(plan, scan, query, trace);
-                    done = 0;
-                }
-            }
+        if (plan.source() instanceof PhysicalPlan.Scan scan && (ops.isEmpty() || ops.size() == 1
+                && ops.getFirst() instanceof PhysicalPlan.Sort sort && sort.keys().isEmpty())) {
+            // A plain scan (perhaps with OFFSET/LIMIT) streams its rows to the reader while it runs.
+            PhysicalPlan.Sort limit = ops.isEmpty() ? null : (PhysicalPlan.Sort) ops.getFirst();
+            StreamingSource source = new Pipelines(this, query, tasks::add).stream(scan, plan.columns(),
+                    limit == null ? 0 : limit.offset(), limit == null ? -1 : limit.fetch(), STREAM_QUEUE_BATCHES);
+            return QueryResult.rows(plan.columns(), source, tasks);
         }
-        for (int i = done; i < ops.size(); i++) {
-            relation = apply(ops.get(i), relation);
-        }
+        Relation relation = evaluate(plan, query, tasks::add);
         return QueryResult.rows(plan.columns(), relationSource(relation, plan.columns()), tasks);
     }
 
-    /** A plan's whole result as a relation (the inputs of a join). */
+    /** A plan's whole result as a relation (the result of a query that is not streamed; the inputs of a join). */
     Relation evaluate(PhysicalPlan plan, QueryContext query, Consumer<TaskRecord> trace) {
         List<PhysicalPlan.Op> ops = plan.ops();
         Relation relation;
@@ -110,25 +101,33 @@ public final class QueryRunner {
         switch (plan.source()) {
             case PhysicalPlan.Values values -> relation = values(values);
             case PhysicalPlan.Rows rows -> relation = rows(rows);
-            case PhysicalPlan.Join join -> {
-                JoinPipeline.Outcome outcome = JoinPipeline.run(this, executor, memory, batchRows, partTargets, plan,
-                        query, trace);
+            case PhysicalPlan.Scan scan when !ops.isEmpty()
+                    && ops.getFirst() instanceof PhysicalPlan.Aggregate aggregate
+                    && countsOnly(scan, aggregate) -> {
+                relation = countOnly(scan, aggregate, query, trace);
+                done = 1;
+            }
+            case PhysicalPlan.Scan scan -> {
+                Pipelines.Outcome outcome = pipelines(plan, query, trace);
                 relation = outcome.relation();
                 done = outcome.opsDone();
             }
-            case PhysicalPlan.Scan scan -> {
-                if (!ops.isEmpty() && ops.getFirst() instanceof PhysicalPlan.Aggregate aggregate) {
-                    relation = aggregateScan(plan, scan, aggregate, query, trace);
-                    done = 1;
-                } else {
-                    relation = collect(plan, scan, query, trace);
-                }
+            case PhysicalPlan.Join join -> {
+                Pipelines.Outcome outcome = pipelines(plan, query, trace);
+                relation = outcome.relation();
+                done = outcome.opsDone();
             }
         }
         for (int i = done; i < ops.size(); i++) {
             relation = apply(ops.get(i), relation);
         }
         return relation;
+    }
+
+    private Pipelines.Outcome pipelines(PhysicalPlan plan, QueryContext query, Consumer<TaskRecord> trace) {
+        try (Pipelines pipelines = new Pipelines(this, query, trace)) {
+            return pipelines.execute(plan);
+        }
     }
 
     private Relation apply(PhysicalPlan.Op op, Relation in) {
@@ -186,60 +185,6 @@ public final class QueryRunner {
         return new Relation(columns, source.names(), rows);
     }
 
-    // ---- plain scans ----
-
-    private QueryResult stream(PhysicalPlan plan, PhysicalPlan.Scan scan, PhysicalPlan.Sort limit, List<TaskRecord> tasks,
-                               QueryContext query, Consumer<TaskRecord> trace) {
-        ScanProgram program = new ScanProgram(scan, batchRows);
-        StreamingSource source = new StreamingSource(STREAM_QUEUE_BATCHES, limit == null ? 0 : limit.offset(),
-                limit == null ? -1 : limit.fetch());
-        List<ResultColumn> columns = plan.columns();
-        TableSnapshot snapshot = scan.table().snapshot();
-        GraphHandle handle;
-        try {
-            handle = ScanPipeline.submit(executor, query, snapshot, program.ranges(), program.columns(true),
-                    part -> {
-                        ScanProgram.Kernels kernels = program.kernels();
-                        return (ctx, batch) -> {
-                            int n = kernels.apply(batch);
-                            if (n == 0) {
-                                return;
-                            }
-                            ResultBatch out = copy(columns, kernels.results(), program.outputTypes(), n);
-                            executor.blocking().inactive(() -> {
-                                source.queue().put(out);
-                                return null;
-                            });
-                        };
-                    }, trace, partTargets);
-        } catch (RuntimeException | Error e) {
-            snapshot.close();
-            throw e;
-        }
-        handle.completion().whenComplete((ignored, error) -> snapshot.close());
-        source.start(handle);
-        return QueryResult.rows(columns, source, tasks);
-    }
-
-    private static ResultBatch copy(List<ResultColumn> columns, ColumnVector[] results, List<ColumnType> types,
-                                    int rows) {
-        List<ColumnVector> vectors = new ArrayList<>(results.length);
-        for (int c = 0; c < results.length; c++) {
-            vectors.add(RelationOps.copy(results[c], types.get(c), rows));
-        }
-        return new ResultBatch(columns, vectors, rows);
-    }
-
-    private Relation collect(PhysicalPlan plan, PhysicalPlan.Scan scan, QueryContext query,
-                             Consumer<TaskRecord> trace) {
-        ScanProgram program = new ScanProgram(scan, batchRows);
-        Relation relation = Relation.empty(program.outputTypes(), scan.names()).chargedTo(query.memory());
-        try (TableSnapshot snapshot = scan.table().snapshot()) {
-            collectInto(program, snapshot, part -> relation, query, trace);
-        }
-        return relation;
-    }
-
     /** Runs the scan and appends every part's output rows to {@code target.apply(part)}. */
     void collectInto(ScanProgram program, TableSnapshot snapshot, IntFunction<Relation> target,
                              QueryContext query, Consumer<TaskRecord> trace) {
@@ -259,54 +204,17 @@ public final class QueryRunner {
 
     // ---- aggregation ----
 
-    private Relation aggregateScan(PhysicalPlan plan, PhysicalPlan.Scan scan, PhysicalPlan.Aggregate aggregate,
-                                   QueryContext query, Consumer<TaskRecord> trace) {
-        // Only the scan outputs the aggregation reads are computed.
-        AggregateInput input = AggregateInput.of(scan, aggregate);
-        int[] keys = input.keys();
-        List<AggregateCall> calls = input.calls();
-        ScanProgram program = new ScanProgram(scan, input.outputs(), batchRows);
-        List<ColumnType> keyTypes = new ArrayList<>();
-        for (int k : keys) {
-            keyTypes.add(program.outputTypes().get(k));
-        }
-        if (input.countsOnly(program)) {
-            return countOnly(scan, program, aggregate, query, trace);
-        }
-        AggregateMerge targets;
-        try (TableSnapshot snapshot = scan.table().snapshot()) {
-            List<Integer> nodes = snapshot.parts().stream().map(TablePart::homeNode).distinct().sorted().toList();
-            int partitions = keys.length == 0 ? 1 : Math.max(1, executor.concurrencyHint());
-            targets = new AggregateMerge(executor, partitions, nodes, keyTypes, calls, query.memory(), trace);
-            ScanPipeline.submit(executor, query, snapshot, program.ranges(), program.columns(true), part -> {
-                ScanProgram.Kernels kernels = program.kernels();
-                AggregateMerge.Local local = targets.local(keys, calls);
-                return new MaterializeJob.BatchConsumer() {
-                    @Override
-                    public void accept(TaskContext ctx, Batch batch) {
-                        int n = kernels.apply(batch);
-                        if (n > 0) {
-                            // A local table that outgrows the cache goes to the merge while scanning goes on.
-                            local.add(ctx, kernels.results(), n);
-                        }
-                    }
-
-                    @Override
-                    public void finish(TaskContext ctx) {
-                        local.finish(ctx);
-                    }
-                };
-            }, trace, partTargets).await();
-        }
-        return targets.relation(aggregate);
+    /** COUNT(*) only, no grouping, no residual filter: the phase-1 counts are the answer. */
+    private static boolean countsOnly(PhysicalPlan.Scan scan, PhysicalPlan.Aggregate aggregate) {
+        return AggregateInput.of(scan, aggregate).countsOnly(scan.residual());
     }
 
     /** COUNT(*) of pushed-down ranges only: phase 1 counts, nothing is materialized. */
-    private Relation countOnly(PhysicalPlan.Scan scan, ScanProgram program, PhysicalPlan.Aggregate aggregate,
-                               QueryContext query, Consumer<TaskRecord> trace) {
+    private Relation countOnly(PhysicalPlan.Scan scan, PhysicalPlan.Aggregate aggregate, QueryContext query,
+                               Consumer<TaskRecord> trace) {
         long count;
         try (TableSnapshot snapshot = scan.table().snapshot()) {
-            PartScanJob.Result result = PartScanJob.run(executor, query, snapshot, program.ranges(), false,
+            PartScanJob.Result result = PartScanJob.run(executor, query, snapshot, scan.ranges(), false,
                     partTargets);
             for (PartScanJob.PartResult p : result.parts()) {
                 trace.accept(new TaskRecord(PartScanJob.TASK_CLASS, p.part(), p.homeNode(), p.ranOnNode(),

@@ -1,6 +1,8 @@
 package io.locusdb.core.query.plan;
 
+import io.locusdb.core.exec.GraphHandle;
 import io.locusdb.core.exec.NumaExecutor;
+import io.locusdb.core.exec.QueryCancelledException;
 import io.locusdb.core.exec.QueryContext;
 import io.locusdb.core.exec.TaskClass;
 import io.locusdb.core.exec.TaskContext;
@@ -17,7 +19,9 @@ import io.locusdb.core.query.expr.InputRef;
 import io.locusdb.core.query.join.JoinHashTable;
 import io.locusdb.core.query.join.JoinProber;
 import io.locusdb.core.query.join.JoinType;
+import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.result.ResultColumn;
+import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.storage.column.Column;
 import io.locusdb.core.storage.column.LongDictionary;
 import io.locusdb.core.storage.table.PartitionSpec;
@@ -37,14 +41,16 @@ import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
 
 /**
- * A plan whose source is a join, run as one probe pipeline: a source (the scan of the table at the bottom of the
- * probe sides, probed by its own materialize tasks on the nodes of its parts, or a computed input cut into ranges),
- * then operators each task runs on its chunks in turn (the probe of every hash join up the chain, filters,
- * projections), then a sink with global state and one local state per task (a parallel aggregation, or the
- * collected rows). Every build side is evaluated first, as a pipeline of its own, and its hash table built; nothing
- * between the bottom scan and the sink is materialized.
+ * Turns a plan into pipelines and runs them, each as task graphs whose tasks prefer the nodes of the data they read.
+ * A pipeline is a source (the scan of a table, its materialize tasks on the nodes of its parts; or a computed input
+ * cut into ranges), then operators each task runs on its chunks in turn (the probe of every hash join up the probe
+ * chain, filters, projections), then a sink with global state and one local state per task (a parallel
+ * aggregation, the collected rows, or the stream to the client). A join's build side is a pipeline of its own, run
+ * first, and its hash table built by join-build tasks; nothing between a pipeline's source and its sink is
+ * materialized. One instance serves one execution of one plan and owns what it allocates (hash tables, their
+ * off-heap indexes, table snapshots) until closed.
  */
-final class JoinPipeline implements AutoCloseable {
+final class Pipelines implements AutoCloseable {
     static final String JOIN_BUILD_TASK_CLASS = "join-build";
     static final String JOIN_PROBE_TASK_CLASS = "join-probe";
     /** Rows of a computed probe input per batch. */
@@ -77,6 +83,7 @@ final class JoinPipeline implements AutoCloseable {
 
     /** Where the pipeline's chunks come from; runs one task per chunk of input, each through its own steps. */
     private interface Source {
+        /** Runs the source's tasks, each pushing into the steps {@code chains} opens for its part. */
         void run(IntFunction<Step> chains);
 
         /** The nodes the source's tasks run on (where merges go), empty when it has none. */
@@ -99,45 +106,87 @@ final class JoinPipeline implements AutoCloseable {
     /** Owns the off-heap indexes of this run's hash tables; closed with the pipeline. */
     private Arena arena;
 
-    private JoinPipeline(QueryRunner runner, NumaExecutor executor, NodeMemory memory, int batchRows,
-                         PartTargets partTargets, QueryContext query, Consumer<TaskRecord> trace) {
+    /** Pipelines for one execution of a plan by {@code runner} (its executor, memory, batch size and targets). */
+    Pipelines(QueryRunner runner, QueryContext query, Consumer<TaskRecord> trace) {
         this.runner = runner;
-        this.memory = memory;
-        this.executor = executor;
-        this.batchRows = batchRows;
-        this.partTargets = partTargets;
+        this.memory = runner.memory();
+        this.executor = runner.executor();
+        this.batchRows = runner.batchRows();
+        this.partTargets = runner.partTargets();
         this.query = query;
         this.trace = trace;
     }
 
     /**
-     * Runs {@code plan}'s join and the row-by-row operators above it, into the first aggregation above them (done
-     * in parallel) or into a collected relation.
+     * Runs the pipeline of {@code plan}, whose source is a table scan or a join: the scan or the join's probe
+     * chain, the row-by-row operators above it, into the first aggregation above them (done in parallel) or into a
+     * collected relation. The operators after that are left to the caller.
      */
-    static Outcome run(QueryRunner runner, NumaExecutor executor, NodeMemory memory, int batchRows,
-                       PartTargets partTargets, PhysicalPlan plan, QueryContext query, Consumer<TaskRecord> trace) {
-        try (JoinPipeline pipeline = new JoinPipeline(runner, executor, memory, batchRows, partTargets, query,
-                trace)) {
-            return pipeline.execute(plan);
-        }
-    }
-
-    private Outcome execute(PhysicalPlan plan) {
-        PhysicalPlan.Join join = (PhysicalPlan.Join) plan.source();
+    Outcome execute(PhysicalPlan plan) {
         List<Stage> stages = new ArrayList<>();
-        Source source = joinChain(join, stages);
-        Flow flow = new Flow(join.names(), outputTypes(join));
-        int done = flow.addOps(plan, stages);
         List<PhysicalPlan.Op> ops = plan.ops();
+        Source source;
+        Flow flow;
+        switch (plan.source()) {
+            case PhysicalPlan.Join join -> {
+                source = joinChain(join, stages);
+                flow = new Flow(join.names(), outputTypes(join));
+            }
+            case PhysicalPlan.Scan scan -> {
+                if (!ops.isEmpty() && ops.getFirst() instanceof PhysicalPlan.Aggregate aggregate) {
+                    // Only the scan outputs the aggregation reads are computed.
+                    AggregateInput input = AggregateInput.of(scan, aggregate);
+                    ScanProgram program = new ScanProgram(scan, input.outputs(), batchRows);
+                    ScanSource scanSource = new ScanSource(scan, program, null);
+                    List<ColumnType> keyTypes = new ArrayList<>();
+                    for (int k : input.keys()) {
+                        keyTypes.add(program.outputTypes().get(k));
+                    }
+                    Sink sink = new AggregateSink(aggregate, input.keys(), input.calls(), keyTypes,
+                            scanSource.nodes());
+                    run(scanSource, stages, sink);
+                    return new Outcome(sink.result(), 1);
+                }
+                source = new ScanSource(scan, new ScanProgram(scan, batchRows), null);
+                flow = new Flow(scan.names(), scan.outputs().stream().map(Expr::type).toList());
+            }
+            default -> throw new IllegalArgumentException("no pipeline over " + plan.source());
+        }
+        int done = flow.addOps(plan, stages);
         Sink sink;
         if (done < ops.size() && ops.get(done) instanceof PhysicalPlan.Aggregate aggregate) {
-            sink = new AggregateSink(aggregate, flow.types, source.nodes());
+            List<ColumnType> keyTypes = new ArrayList<>();
+            for (int k : aggregate.keys()) {
+                keyTypes.add(flow.types.get(k));
+            }
+            sink = new AggregateSink(aggregate, aggregate.keys(), aggregate.calls(), keyTypes, source.nodes());
             done++;
         } else {
             sink = new CollectSink(flow.types, flow.names);
         }
         run(source, stages, sink);
         return new Outcome(sink.result(), done);
+    }
+
+    /**
+     * Starts a plain scan whose rows go to the client as they are found, skipping {@code offset} rows and stopping
+     * after {@code fetch} (-1: all). Returns at once; the pipelines close when the scan's tasks are done.
+     */
+    StreamingSource stream(PhysicalPlan.Scan scan, List<ResultColumn> columns, long offset, long fetch,
+                           int queueBatches) {
+        ScanProgram program = new ScanProgram(scan, batchRows);
+        StreamingSource target = new StreamingSource(queueBatches, offset, fetch);
+        GraphHandle handle;
+        try {
+            ScanSource source = new ScanSource(scan, program, null);
+            handle = source.start(part -> new StreamStep(target, columns, program.outputTypes()));
+        } catch (RuntimeException | Error e) {
+            close();
+            throw e;
+        }
+        handle.completion().whenComplete((ignored, error) -> close());
+        target.start(handle);
+        return target;
     }
 
     /** The names and types of the columns flowing at a point of the pipeline. */
@@ -324,7 +373,7 @@ final class JoinPipeline implements AutoCloseable {
         if (streamingOps(plan)) {
             switch (plan.source()) {
                 case PhysicalPlan.Scan scan -> {
-                    Source source = new ScanSource(plan, scan, snapshot);
+                    Source source = new ScanSource(scan, new ScanProgram(scan, batchRows), snapshot);
                     new Flow(scan.names(), List.of()).addOps(plan, stages);
                     return source;
                 }
@@ -387,7 +436,7 @@ final class JoinPipeline implements AutoCloseable {
                 }
             }
         }
-        ScanSource source = new ScanSource(probePlan, probeScan, probeSnapshot);
+        ScanSource source = new ScanSource(probeScan, new ScanProgram(probeScan, batchRows), probeSnapshot);
         stages.add(new ProbeStage(join, probeLeft(join), perPart, part -> perPart[part]));
         return source;
     }
@@ -405,9 +454,9 @@ final class JoinPipeline implements AutoCloseable {
         private final List<int[]> probeKeyColumns = new ArrayList<>();
         private MaterializeJob.IdFilter[] idFilters;
 
-        ScanSource(PhysicalPlan plan, PhysicalPlan.Scan scan, TableSnapshot snapshot) {
+        ScanSource(PhysicalPlan.Scan scan, ScanProgram program, TableSnapshot snapshot) {
             this.scan = scan;
-            this.program = new ScanProgram(scan, batchRows);
+            this.program = program;
             if (snapshot == null) {
                 snapshot = scan.table().snapshot();
                 snapshots.add(snapshot);
@@ -475,7 +524,12 @@ final class JoinPipeline implements AutoCloseable {
 
         @Override
         public void run(IntFunction<Step> chains) {
-            ScanPipeline.submit(executor, query, snapshot, program.ranges(), program.columns(true), part -> {
+            start(chains).await();
+        }
+
+        /** Submits the scan's tasks without waiting for them. */
+        GraphHandle start(IntFunction<Step> chains) {
+            return ScanPipeline.submit(executor, query, snapshot, program.ranges(), program.columns(true), part -> {
                 ScanProgram.Kernels kernels = program.kernels();
                 Step head = chains.apply(part);
                 MaterializeJob.IdFilter filter = idFilter(part);
@@ -498,7 +552,7 @@ final class JoinPipeline implements AutoCloseable {
                         head.finish(ctx);
                     }
                 };
-            }, trace, partTargets).await();
+            }, trace, partTargets);
         }
 
         @Override
@@ -748,22 +802,27 @@ final class JoinPipeline implements AutoCloseable {
     /** GROUP BY: a local table per task, handed to the disjoint merged tables as it outgrows the cache. */
     private final class AggregateSink implements Sink {
         private final PhysicalPlan.Aggregate aggregate;
+        private final int[] keys;
+        private final List<AggregateCall> calls;
         private final AggregateMerge merge;
 
-        AggregateSink(PhysicalPlan.Aggregate aggregate, List<ColumnType> inputTypes, List<Integer> nodes) {
+        /**
+         * {@code aggregate} as planned; {@code keys} and {@code calls} over the columns that reach the sink (a scan
+         * computes only those the aggregation reads), the keys of {@code keyTypes}.
+         */
+        AggregateSink(PhysicalPlan.Aggregate aggregate, int[] keys, List<AggregateCall> calls,
+                      List<ColumnType> keyTypes, List<Integer> nodes) {
             this.aggregate = aggregate;
-            List<ColumnType> keyTypes = new ArrayList<>();
-            for (int k : aggregate.keys()) {
-                keyTypes.add(inputTypes.get(k));
-            }
-            int partitions = aggregate.keys().length == 0 ? 1 : Math.max(1, executor.concurrencyHint());
-            this.merge = new AggregateMerge(executor, partitions, nodes, keyTypes, aggregate.calls(),
-                    query.memory(), trace);
+            this.keys = keys;
+            this.calls = calls;
+            int partitions = keys.length == 0 ? 1 : Math.max(1, executor.concurrencyHint());
+            // Merge tasks go round-robin to the nodes the pipeline's tasks run on.
+            this.merge = new AggregateMerge(executor, partitions, nodes, keyTypes, calls, query.memory(), trace);
         }
 
         @Override
         public Step local() {
-            AggregateMerge.Local local = merge.local(aggregate.keys(), aggregate.calls());
+            AggregateMerge.Local local = merge.local(keys, calls);
             return new Step() {
                 @Override
                 public void push(TaskContext ctx, ColumnVector[] columns, int rows) {
@@ -780,6 +839,44 @@ final class JoinPipeline implements AutoCloseable {
         @Override
         public Relation result() {
             return merge.relation(aggregate);
+        }
+    }
+
+    /**
+     * A stream to the client: each chunk copied into a result batch of its own (the task reuses its vectors) and
+     * queued; the task waits, as inactive, while the reader is behind.
+     */
+    private final class StreamStep implements Step {
+        private final StreamingSource target;
+        private final List<ResultColumn> columns;
+        private final List<ColumnType> types;
+
+        StreamStep(StreamingSource target, List<ResultColumn> columns, List<ColumnType> types) {
+            this.target = target;
+            this.columns = columns;
+            this.types = types;
+        }
+
+        @Override
+        public void push(TaskContext ctx, ColumnVector[] vectors, int rows) {
+            List<ColumnVector> copies = new ArrayList<>(vectors.length);
+            for (int c = 0; c < vectors.length; c++) {
+                copies.add(RelationOps.copy(vectors[c], types.get(c), rows));
+            }
+            ResultBatch out = new ResultBatch(columns, copies, rows);
+            try {
+                executor.blocking().inactive(() -> {
+                    target.queue().put(out);
+                    return null;
+                });
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new QueryCancelledException(query, "interrupted while waiting for the reader");
+            }
+        }
+
+        @Override
+        public void finish(TaskContext ctx) {
         }
     }
 
