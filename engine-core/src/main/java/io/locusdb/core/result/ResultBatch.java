@@ -1,5 +1,6 @@
 package io.locusdb.core.result;
 
+import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.storage.type.ColumnType;
 import java.math.BigDecimal;
@@ -7,17 +8,29 @@ import java.time.LocalDate;
 import java.util.List;
 
 /**
- * Some rows of a result, column by column, in physical values (scaled longs for DECIMAL, epoch days for DATE).
- * {@link #value} converts one to its Java type for row-at-a-time readers.
+ * Some rows of a result: a {@link Chunk} of the result's columns, in physical values (scaled longs for DECIMAL,
+ * epoch days for DATE). {@link #value} converts one to its Java type for row-at-a-time readers.
  */
-public record ResultBatch(List<ResultColumn> columns, List<ColumnVector> vectors, int rows) {
+public record ResultBatch(List<ResultColumn> columns, Chunk chunk) {
+    public ResultBatch(List<ResultColumn> columns, List<ColumnVector> vectors, int rows) {
+        this(columns, Chunk.of(vectors, rows));
+    }
+
+    public int rows() {
+        return chunk.rows();
+    }
+
+    public List<ColumnVector> vectors() {
+        return chunk.columns();
+    }
+
     public ColumnVector vector(int column) {
-        return vectors.get(column);
+        return chunk.column(column);
     }
 
     /** Column {@code column} of row {@code row} as Long/Integer/BigDecimal/Double/String/LocalDate/Boolean/null. */
     public Object value(int row, int column) {
-        ColumnVector v = vectors.get(column);
+        ColumnVector v = chunk.column(column);
         if (v.isNull(row)) {
             return null;
         }

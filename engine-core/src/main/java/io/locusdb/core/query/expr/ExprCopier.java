@@ -9,12 +9,13 @@ import java.util.function.IntUnaryOperator;
 
 /**
  * Copies compiled expression trees. A task evaluates its own copy of the plan's expressions, because every node
- * owns the buffer it writes. One copier copies a node once, so that a subexpression shared between a filter and
+ * owns the buffer it writes; the copier stays with the task's copies and is told of each new chunk. One copier copies a node once, so that a subexpression shared between a filter and
  * the outputs ({@link Shared}) stays shared in the copy. Input references may be renumbered on the way, to the
  * positions of the columns a scan decodes.
  */
 public final class ExprCopier {
     private final Map<Expr, Expr> copies = new IdentityHashMap<>();
+    private final List<Shared> shared = new ArrayList<>();
     private final IntUnaryOperator inputs;
 
     private ExprCopier(IntUnaryOperator inputs) {
@@ -63,6 +64,20 @@ public final class ExprCopier {
             visitor.copy(e);
         }
         return used.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * Says that the copies are about to be evaluated on a new chunk: shared subexpressions forget the result they
+     * computed for the last one. A task calls it before each chunk it evaluates its copies on.
+     */
+    public void newChunk() {
+        for (Shared s : shared) {
+            s.forget();
+        }
+    }
+
+    void register(Shared copy) {
+        shared.add(copy);
     }
 
     int input(int index) {

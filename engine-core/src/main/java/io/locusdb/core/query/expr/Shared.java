@@ -4,7 +4,9 @@ import io.locusdb.core.vector.ColumnVector;
 
 /**
  * A subexpression used more than once (TPC-H Q1's {@code l_extendedprice * (1 - l_discount)}): evaluated once
- * per batch, the result reused while the same inputs are presented again.
+ * per chunk, the result reused while the same inputs are presented again. Inputs are often the same vectors
+ * refilled chunk after chunk, so the identity of the inputs cannot tell chunks apart: the task's
+ * {@link ExprCopier#newChunk()} forgets the result.
  */
 public final class Shared extends Expr {
     private final Expr input;
@@ -27,9 +29,18 @@ public final class Shared extends Expr {
         return last;
     }
 
+    /** The next evaluation computes the input again. */
+    void forget() {
+        lastInputs = null;
+        lastRows = -1;
+        last = null;
+    }
+
     @Override
     protected Expr copy(ExprCopier copier) {
-        return new Shared(copier.copy(input));
+        Shared copy = new Shared(copier.copy(input));
+        copier.register(copy);
+        return copy;
     }
 
     @Override

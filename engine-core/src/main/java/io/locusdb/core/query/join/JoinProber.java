@@ -1,5 +1,6 @@
 package io.locusdb.core.query.join;
 
+import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.query.expr.Expr;
 import io.locusdb.core.storage.type.ColumnType;
@@ -18,7 +19,7 @@ public final class JoinProber {
     /** Where joined rows go; the vectors are the caller's to keep. */
     @FunctionalInterface
     public interface Output {
-        void accept(List<ColumnVector> columns, int rows);
+        void accept(Chunk joined);
     }
 
     private final JoinHashTable table;
@@ -66,7 +67,9 @@ public final class JoinProber {
     private static final int PAIRS_PER_CHUNK = 1 << 16;
 
     /** Joins {@code rows} probe rows. */
-    public void probe(ColumnVector[] probe, int rows) {
+    public void probe(Chunk chunk) {
+        ColumnVector[] probe = chunk.vectors();
+        int rows = chunk.rows();
         ColumnVector[] keys = new ColumnVector[probeKeyIndexes.length];
         for (int k = 0; k < keys.length; k++) {
             keys[k] = probe[probeKeyIndexes[k]];
@@ -165,7 +168,7 @@ public final class JoinProber {
             for (ColumnVector c : joined) {
                 c.setSize(pairs);
             }
-            output.accept(joined, pairs);
+            output.accept(Chunk.of(joined, pairs));
         }
     }
 
@@ -202,14 +205,14 @@ public final class JoinProber {
             probeSide.add(c.gather(selected, n));
         }
         if (!nullExtended) {
-            output.accept(probeSide, n);
+            output.accept(Chunk.of(probeSide, n));
             return;
         }
         List<ColumnVector> nulls = nullColumns(buildTypes, n);
         List<ColumnVector> out = new ArrayList<>(probeSide.size() + nulls.size());
         out.addAll(probeIsLeft ? probeSide : nulls);
         out.addAll(probeIsLeft ? nulls : probeSide);
-        output.accept(out, n);
+        output.accept(Chunk.of(out, n));
     }
 
     /** After every probe: the build rows no probe row matched, null-extended (outer joins keeping the build side). */
@@ -235,7 +238,7 @@ public final class JoinProber {
         List<ColumnVector> out = new ArrayList<>();
         out.addAll(probeIsLeft ? nulls : buildSide);
         out.addAll(probeIsLeft ? buildSide : nulls);
-        output.accept(out, n);
+        output.accept(Chunk.of(out, n));
     }
 
     private static List<ColumnVector> nullColumns(List<ColumnType> types, int rows) {

@@ -6,6 +6,7 @@ import io.locusdb.core.exec.TaskClass;
 import io.locusdb.core.exec.TaskContext;
 import io.locusdb.core.exec.TaskGraph;
 import io.locusdb.core.exec.TaskLock;
+import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.result.TaskRecord;
 import io.locusdb.core.query.agg.AggregateCall;
@@ -82,7 +83,9 @@ final class AggregateMerge {
             this.arguments = new ColumnVector[calls.size()];
         }
 
-        void add(TaskContext ctx, ColumnVector[] columns, int rows) {
+        void add(TaskContext ctx, Chunk chunk) {
+            ColumnVector[] columns = chunk.vectors();
+            int rows = chunk.rows();
             for (int k = 0; k < keys.length; k++) {
                 keyColumns[k] = columns[keys[k]];
             }

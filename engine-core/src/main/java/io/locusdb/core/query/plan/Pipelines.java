@@ -7,7 +7,7 @@ import io.locusdb.core.exec.QueryContext;
 import io.locusdb.core.exec.TaskClass;
 import io.locusdb.core.exec.TaskContext;
 import io.locusdb.core.exec.TaskGraph;
-import io.locusdb.core.vector.Batch;
+import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.query.scan.MaterializeJob;
 import io.locusdb.core.query.scan.PartTargets;
@@ -34,7 +34,6 @@ import io.locusdb.natives.memory.MemoryPolicy;
 import io.locusdb.natives.memory.NodeMemory;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
@@ -62,8 +61,8 @@ final class Pipelines implements AutoCloseable {
 
     /** One task's instance of an operator or sink: chunks in; the operator pushes its result on to the next. */
     private interface Step {
-        /** Columns and vectors stay the caller's: a step keeps nothing of them after it returns. */
-        void push(TaskContext ctx, ColumnVector[] columns, int rows);
+        /** The chunk and its vectors stay the caller's: a step keeps nothing of them after it returns. */
+        void push(TaskContext ctx, Chunk chunk);
 
         /** After the task's last chunk. */
         void finish(TaskContext ctx);
@@ -297,7 +296,7 @@ final class Pipelines implements AutoCloseable {
         // Partition p of the index goes to the memory of the node that builds it: the probe side's nodes in turn
         // when the table is partitioned across them, else the first one.
         IntUnaryOperator nodeOf = p -> placement == BuildPlacement.PARTITIONED ? nodes.get(p % nodes.size()) : home;
-        JoinHashTable table = JoinHashTable.partitioned(build.array(), build.rows(), buildKeys, keepBuild,
+        JoinHashTable table = JoinHashTable.partitioned(build.chunk().vectors(), build.rows(), buildKeys, keepBuild,
                 query.memory(), partitions, p -> indexMemory(nodeOf.applyAsInt(p)), (count, body) -> {
                     TaskGraph graph = new TaskGraph("join build");
                     TaskGraph.Node root = graph.root(buildClass, TaskGraph.ANY_NODE, ctx -> { });
@@ -421,7 +420,7 @@ final class Pipelines implements AutoCloseable {
             int part = p;
             int node = buildSnapshot.parts().get(p).homeNode();
             graph.node(buildClass, node, ctx -> {
-                perPart[part] = new JoinHashTable(builds[part].array(), builds[part].rows(), buildKeys, keepBuild,
+                perPart[part] = new JoinHashTable(builds[part].chunk().vectors(), builds[part].rows(), buildKeys, keepBuild,
                         query.memory(), indexMemory(node));
                 trace.accept(new TaskRecord(JOIN_BUILD_TASK_CLASS, part, node, ctx.node(), ctx.stolen(),
                         builds[part].rows()));
@@ -535,10 +534,10 @@ final class Pipelines implements AutoCloseable {
                 MaterializeJob.IdFilter filter = idFilter(part);
                 return new MaterializeJob.BatchConsumer() {
                     @Override
-                    public void accept(TaskContext ctx, Batch batch) {
-                        int n = kernels.apply(batch);
-                        if (n > 0) {
-                            head.push(ctx, kernels.results(), n);
+                    public void accept(TaskContext ctx, Chunk batch) {
+                        Chunk out = kernels.apply(batch);
+                        if (out.rows() > 0) {
+                            head.push(ctx, out);
                         }
                     }
 
@@ -587,7 +586,7 @@ final class Pipelines implements AutoCloseable {
             int tasks = (int) Math.max(1, Math.min(executor.concurrencyHint(),
                     (rows + PROBE_BATCH_ROWS - 1) / PROBE_BATCH_ROWS));
             int step = (rows + tasks - 1) / tasks;
-            ColumnVector[] columns = relation.array();
+            ColumnVector[] columns = relation.chunk().vectors();
             TaskClass probeClass = executor.taskClass(JOIN_PROBE_TASK_CLASS);
             TaskGraph graph = new TaskGraph("join probe");
             TaskGraph.Node root = graph.root(probeClass, TaskGraph.ANY_NODE, ctx -> { });
@@ -599,6 +598,7 @@ final class Pipelines implements AutoCloseable {
                     Step head = chains.apply(-1);
                     int[] selected = new int[PROBE_BATCH_ROWS];
                     ColumnVector[] batch = new ColumnVector[columns.length];
+                    Chunk chunk = new Chunk(batch, 0);
                     for (int from = first; from < end; from += PROBE_BATCH_ROWS) {
                         int n = Math.min(PROBE_BATCH_ROWS, end - from);
                         for (int i = 0; i < n; i++) {
@@ -607,7 +607,8 @@ final class Pipelines implements AutoCloseable {
                         for (int c = 0; c < columns.length; c++) {
                             batch[c] = columns[c].gather(selected, n);
                         }
-                        head.push(ctx, batch, n);
+                        chunk.rows(n);
+                        head.push(ctx, chunk);
                     }
                     head.finish(ctx);
                     trace.accept(new TaskRecord(JOIN_PROBE_TASK_CLASS, range, TaskGraph.ANY_NODE, ctx.node(),
@@ -634,25 +635,29 @@ final class Pipelines implements AutoCloseable {
     private record FilterStage(Expr condition) implements Stage {
         @Override
         public Step open(Step next, int part) {
-            Expr expr = ExprCopier.forTask().copy(condition);
+            ExprCopier copies = ExprCopier.forTask();
+            Expr expr = copies.copy(condition);
             return new Step() {
                 private int[] selected = new int[1024];
 
                 @Override
-                public void push(TaskContext ctx, ColumnVector[] columns, int rows) {
+                public void push(TaskContext ctx, Chunk chunk) {
+                    ColumnVector[] columns = chunk.vectors();
+                    int rows = chunk.rows();
+                    copies.newChunk();
                     ColumnVector keep = expr.eval(columns, rows);
                     if (selected.length < rows) {
                         selected = new int[rows];
                     }
                     int n = Selection.trueRows(keep, rows, selected);
                     if (n == rows) {
-                        next.push(ctx, columns, rows);
+                        next.push(ctx, chunk);
                     } else if (n > 0) {
                         ColumnVector[] out = new ColumnVector[columns.length];
                         for (int c = 0; c < columns.length; c++) {
                             out[c] = columns[c].gather(selected, n);
                         }
-                        next.push(ctx, out, n);
+                        next.push(ctx, new Chunk(out, n));
                     }
                 }
 
@@ -668,16 +673,20 @@ final class Pipelines implements AutoCloseable {
     private record ProjectStage(List<Expr> exprs) implements Stage {
         @Override
         public Step open(Step next, int part) {
-            List<Expr> compiled = ExprCopier.forTask().copyAll(exprs);
+            ExprCopier copies = ExprCopier.forTask();
+            List<Expr> compiled = copies.copyAll(exprs);
             return new Step() {
                 private final ColumnVector[] out = new ColumnVector[compiled.size()];
+                private final Chunk chunk = new Chunk(out, 0);
 
                 @Override
-                public void push(TaskContext ctx, ColumnVector[] columns, int rows) {
+                public void push(TaskContext ctx, Chunk in) {
+                    copies.newChunk();
                     for (int i = 0; i < out.length; i++) {
-                        out[i] = compiled.get(i).eval(columns, rows);
+                        out[i] = compiled.get(i).eval(in.vectors(), in.rows());
                     }
-                    next.push(ctx, out, rows);
+                    chunk.rows(in.rows());
+                    next.push(ctx, chunk);
                 }
 
                 @Override
@@ -742,12 +751,12 @@ final class Pipelines implements AutoCloseable {
             return new Step() {
                 private TaskContext current;
                 private final JoinProber prober = prober(table,
-                        (columns, rows) -> next.push(current, columns.toArray(ColumnVector[]::new), rows));
+                        joined -> next.push(current, joined));
 
                 @Override
-                public void push(TaskContext ctx, ColumnVector[] columns, int rows) {
+                public void push(TaskContext ctx, Chunk chunk) {
                     current = ctx;
-                    prober.probe(columns, rows);
+                    prober.probe(chunk);
                 }
 
                 @Override
@@ -760,7 +769,7 @@ final class Pipelines implements AutoCloseable {
         /** Every table's build rows that no probe row matched, null-extended, into {@code next}. */
         void emitUnmatched(TaskContext ctx, Step next) {
             for (JoinHashTable table : tables) {
-                prober(table, (columns, rows) -> next.push(ctx, columns.toArray(ColumnVector[]::new), rows))
+                prober(table, joined -> next.push(ctx, joined))
                         .emitUnmatchedBuildRows();
             }
         }
@@ -780,10 +789,9 @@ final class Pipelines implements AutoCloseable {
         public Step local() {
             return new Step() {
                 @Override
-                public void push(TaskContext ctx, ColumnVector[] columns, int rows) {
-                    List<ColumnVector> batch = Arrays.asList(columns);
+                public void push(TaskContext ctx, Chunk chunk) {
                     synchronized (relation) {
-                        relation.append(batch, rows);
+                        relation.append(chunk);
                     }
                 }
 
@@ -825,8 +833,8 @@ final class Pipelines implements AutoCloseable {
             AggregateMerge.Local local = merge.local(keys, calls);
             return new Step() {
                 @Override
-                public void push(TaskContext ctx, ColumnVector[] columns, int rows) {
-                    local.add(ctx, columns, rows);
+                public void push(TaskContext ctx, Chunk chunk) {
+                    local.add(ctx, chunk);
                 }
 
                 @Override
@@ -858,10 +866,11 @@ final class Pipelines implements AutoCloseable {
         }
 
         @Override
-        public void push(TaskContext ctx, ColumnVector[] vectors, int rows) {
-            List<ColumnVector> copies = new ArrayList<>(vectors.length);
-            for (int c = 0; c < vectors.length; c++) {
-                copies.add(RelationOps.copy(vectors[c], types.get(c), rows));
+        public void push(TaskContext ctx, Chunk chunk) {
+            int rows = chunk.rows();
+            List<ColumnVector> copies = new ArrayList<>(chunk.width());
+            for (int c = 0; c < chunk.width(); c++) {
+                copies.add(RelationOps.copy(chunk.column(c), types.get(c), rows));
             }
             ResultBatch out = new ResultBatch(columns, copies, rows);
             try {

@@ -4,7 +4,7 @@ import io.locusdb.core.exec.GraphHandle;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;
 import io.locusdb.core.exec.TaskContext;
-import io.locusdb.core.vector.Batch;
+import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.query.scan.MaterializeJob;
 import io.locusdb.core.query.scan.PartScanJob;
@@ -192,10 +192,10 @@ public final class QueryRunner {
             ScanProgram.Kernels kernels = program.kernels();
             Relation relation = target.apply(part);
             return (ctx, batch) -> {
-                int n = kernels.apply(batch);
-                if (n > 0) {
+                Chunk out = kernels.apply(batch);
+                if (out.rows() > 0) {
                     synchronized (relation) {
-                        relation.append(List.of(kernels.results()), n);
+                        relation.append(out);
                     }
                 }
             };

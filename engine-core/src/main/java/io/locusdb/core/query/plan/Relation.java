@@ -1,6 +1,7 @@
 package io.locusdb.core.query.plan;
 
 import io.locusdb.core.exec.MemoryBudget;
+import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.result.ResultColumn;
@@ -10,11 +11,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A computed intermediate result held whole in column vectors: what aggregation produces and what the operators
- * above it (HAVING, projections, ORDER BY, LIMIT) work on.
+ * A computed intermediate result held whole, as one growing {@link Chunk} with column names: what aggregation
+ * produces, what the operators above it (HAVING, projections, ORDER BY, LIMIT) work on, and a join's collected
+ * build side.
  */
 public final class Relation {
     private final List<ColumnVector> columns;
+    private final Chunk chunk;
     private final List<String> names;
     private int rows;
     /** Charged per appended row (null: not accounted): collected scans hold their rows whole until sorted. */
@@ -22,6 +25,7 @@ public final class Relation {
 
     public Relation(List<ColumnVector> columns, List<String> names, int rows) {
         this.columns = List.copyOf(columns);
+        this.chunk = new Chunk(this.columns.toArray(ColumnVector[]::new), rows);
         this.names = List.copyOf(names);
         this.rows = rows;
         for (ColumnVector c : columns) {
@@ -47,8 +51,9 @@ public final class Relation {
         return columns;
     }
 
-    public ColumnVector[] array() {
-        return columns.toArray(ColumnVector[]::new);
+    /** Every row, as a chunk over the relation's own vectors (valid until the next append). */
+    public Chunk chunk() {
+        return chunk;
     }
 
     public List<String> names() {
@@ -61,6 +66,11 @@ public final class Relation {
 
     public int rows() {
         return rows;
+    }
+
+    /** Appends the rows of {@code batch} (same column types), decoding encoded strings. */
+    public void append(Chunk batch) {
+        append(batch.columns(), batch.rows());
     }
 
     /** Appends the first {@code count} rows of {@code batch} (same column types), decoding encoded strings. */
@@ -76,6 +86,7 @@ public final class Relation {
             target.setSize(base + count);
         }
         rows = base + count;
+        chunk.rows(rows);
     }
 
     /** Eight bytes a value and a null flag; strings are counted at an average of 48 bytes (reference + object). */

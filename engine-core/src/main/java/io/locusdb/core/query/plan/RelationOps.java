@@ -19,7 +19,7 @@ public final class RelationOps {
 
     /** Rows where {@code condition} is true. */
     public static Relation filter(Relation in, Expr condition) {
-        ColumnVector[] inputs = in.array();
+        ColumnVector[] inputs = in.chunk().vectors();
         ColumnVector result = condition.eval(inputs, in.rows());
         int[] keep = new int[in.rows()];
         int n = Selection.trueRows(result, in.rows(), keep);
@@ -32,7 +32,7 @@ public final class RelationOps {
     }
 
     public static Relation project(Relation in, List<Expr> exprs, List<String> names) {
-        ColumnVector[] inputs = in.array();
+        ColumnVector[] inputs = in.chunk().vectors();
         List<ColumnVector> out = new ArrayList<>(exprs.size());
         for (Expr e : exprs) {
             out.add(copy(e.eval(inputs, in.rows()), e.type(), in.rows()));

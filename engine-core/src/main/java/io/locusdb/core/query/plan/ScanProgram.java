@@ -1,6 +1,6 @@
 package io.locusdb.core.query.plan;
 
-import io.locusdb.core.vector.Batch;
+import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.query.scan.MaterializeJob;
 import io.locusdb.core.query.scan.ScanPredicate;
@@ -87,20 +87,25 @@ public final class ScanProgram {
     /** One task's copy of the residual and the outputs, with its buffers. */
     public Kernels kernels() {
         ExprCopier copier = ExprCopier.forTask();
-        return new Kernels(copier.copy(residual), copier.copyAll(outputs).toArray(Expr[]::new), batchRows);
+        return new Kernels(copier, copier.copy(residual), copier.copyAll(outputs).toArray(Expr[]::new),
+                batchRows);
     }
 
     /** One task's residual filter and outputs. */
     public static final class Kernels {
+        private final ExprCopier copies;
         private final Expr residual;
         private final Expr[] outputs;
         private final ColumnVector[] results;
+        private final Chunk out;
         private int[] selected;
 
-        Kernels(Expr residual, Expr[] outputs, int batchRows) {
+        Kernels(ExprCopier copies, Expr residual, Expr[] outputs, int batchRows) {
+            this.copies = copies;
             this.residual = residual;
             this.outputs = outputs;
             this.results = new ColumnVector[outputs.length];
+            this.out = new Chunk(results, 0);
             this.selected = new int[batchRows];
         }
 
@@ -109,12 +114,13 @@ public final class ScanProgram {
         }
 
         /**
-         * Filters the batch in place by the residual and evaluates the outputs; returns the surviving row count,
-         * the outputs in {@link #results()}.
+         * Filters the chunk in place by the residual and evaluates the outputs: a chunk of the task's own, valid
+         * until the next call.
          */
-        public int apply(Batch batch) {
+        public Chunk apply(Chunk batch) {
             int rows = batch.rows();
-            ColumnVector[] inputs = batch.columns().toArray(ColumnVector[]::new);
+            ColumnVector[] inputs = batch.vectors();
+            copies.newChunk();
             if (residual != null && rows > 0) {
                 ColumnVector keep = residual.eval(inputs, rows);
                 if (selected.length < rows) {
@@ -126,16 +132,14 @@ public final class ScanProgram {
                         v.compact(selected, n);
                     }
                     rows = n;
+                    copies.newChunk();
                 }
             }
             for (int i = 0; i < outputs.length; i++) {
                 results[i] = rows == 0 ? null : outputs[i].eval(inputs, rows);
             }
-            return rows;
-        }
-
-        public ColumnVector[] results() {
-            return results;
+            out.rows(rows);
+            return out;
         }
     }
 }

@@ -1,6 +1,6 @@
 package io.locusdb.core.query.scan;
 
-import io.locusdb.core.vector.Batch;
+import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.exec.GraphHandle;
 import io.locusdb.core.exec.NumaExecutor;
@@ -40,7 +40,7 @@ public final class MaterializeJob {
     /** Receives the batches of one chunk, in row order, on that chunk's task. */
     @FunctionalInterface
     public interface BatchConsumer {
-        void accept(TaskContext context, Batch batch) throws Exception;
+        void accept(TaskContext context, Chunk chunk) throws Exception;
 
         /**
          * Rows this consumer would drop for their code in one column, known before anything is decoded (a join's
@@ -99,7 +99,7 @@ public final class MaterializeJob {
                 throw new IllegalArgumentException("part " + p + " was scanned without keeping its selection");
             }
             TablePart part = parts.get(p);
-            for (Chunk chunk : chunks(result, hint, parts.size())) {
+            for (SelectionRange chunk : chunks(result, hint, parts.size())) {
                 graph.node(materialize, part.homeNode(), ctx -> materialize(ctx, part, result, chunk, what,
                         consumers.forPart(result.part())), fork);
             }
@@ -109,32 +109,32 @@ public final class MaterializeJob {
     }
 
     /** A range of selection words, and whether the part's delta rows go with it (the last chunk's job). */
-    public record Chunk(int fromWord, int toWord, boolean withDelta) {
+    public record SelectionRange(int fromWord, int toWord, boolean withDelta) {
     }
 
     /** Splits a part's selection into about {@code hint / parts} chunks of at least {@link #MIN_CHUNK_ROWS}. */
-    public static List<Chunk> chunks(PartScanJob.PartResult result, int hint, int parts) {
+    public static List<SelectionRange> chunks(PartScanJob.PartResult result, int hint, int parts) {
         long[] selection = result.selection();
         int words = selection.length;
         long mainMatches = result.matches() - result.deltaMatches().length;
         int wanted = (int) Math.max(1, Math.min((hint + parts - 1) / Math.max(1, parts),
                 mainMatches / MIN_CHUNK_ROWS));
-        List<Chunk> chunks = new ArrayList<>(wanted);
+        List<SelectionRange> chunks = new ArrayList<>(wanted);
         int step = Math.max(1, (words + wanted - 1) / wanted);
         for (int from = 0; from < words; from += step) {
-            chunks.add(new Chunk(from, Math.min(words, from + step), false));
+            chunks.add(new SelectionRange(from, Math.min(words, from + step), false));
         }
         if (chunks.isEmpty()) {
-            chunks.add(new Chunk(0, 0, true));
+            chunks.add(new SelectionRange(0, 0, true));
         } else {
-            Chunk last = chunks.removeLast();
-            chunks.add(new Chunk(last.fromWord(), last.toWord(), true));
+            SelectionRange last = chunks.removeLast();
+            chunks.add(new SelectionRange(last.fromWord(), last.toWord(), true));
         }
         return chunks;
     }
 
     /** Decodes one chunk of a part's selection into batches for {@code consumer}. */
-    public static void materialize(TaskContext ctx, TablePart part, PartScanJob.PartResult result, Chunk chunk,
+    public static void materialize(TaskContext ctx, TablePart part, PartScanJob.PartResult result, SelectionRange chunk,
                                    Columns what, BatchConsumer consumer) throws Exception {
         int[] columns = what.columns();
         long[] selection = result.selection();
@@ -155,7 +155,7 @@ public final class MaterializeJob {
                 vectors.add(new ColumnVector(sources[i].type(), batchRows));
             }
         }
-        Batch batch = new Batch(result.part(), List.copyOf(vectors), batchRows);
+        Chunk batch = new Chunk(vectors.toArray(ColumnVector[]::new), 0);
         DecodeCache cache = new DecodeCache(sources);
         IdFilter idFilter = consumer.idFilter();
         int[] rows = new int[batchRows];
@@ -215,7 +215,7 @@ public final class MaterializeJob {
         for (int column : columns) {
             plain.add(new ColumnVector(part.column(column).type(), batchRows));
         }
-        Batch batch = new Batch(result.part(), List.copyOf(plain), batchRows);
+        Chunk batch = new Chunk(plain.toArray(ColumnVector[]::new), 0);
         int filled = 0;
         for (int d : result.deltaMatches()) {
             Object[] row = part.delta().row(d);
@@ -232,12 +232,13 @@ public final class MaterializeJob {
         }
     }
 
-    private static void emit(TaskContext ctx, BatchConsumer consumer, Batch batch, int rows) throws Exception {
-        for (ColumnVector v : batch.columns()) {
+    private static void emit(TaskContext ctx, BatchConsumer consumer, Chunk batch, int rows) throws Exception {
+        for (ColumnVector v : batch.vectors()) {
             v.setSize(rows);
         }
+        batch.rows(rows);
         consumer.accept(ctx, batch);
-        for (ColumnVector v : batch.columns()) {
+        for (ColumnVector v : batch.vectors()) {
             v.reset();
         }
         ctx.checkCancelled();

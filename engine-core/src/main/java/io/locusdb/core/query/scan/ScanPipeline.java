@@ -128,7 +128,7 @@ public final class ScanPipeline {
         if (result.matches() == 0) {
             return;
         }
-        for (MaterializeJob.Chunk chunk : MaterializeJob.chunks(result, ctx.concurrencyHint(), partCount)) {
+        for (MaterializeJob.SelectionRange chunk : MaterializeJob.chunks(result, ctx.concurrencyHint(), partCount)) {
             ctx.fork(materialize, part.homeNode(), target, c -> {
                 MaterializeJob.materialize(c, part, result, chunk, columns, consumers.forPart(index));
                 trace.accept(new TaskRecord(MaterializeJob.TASK_CLASS, index, part.homeNode(), c.node(),

@@ -2,6 +2,7 @@ package io.locusdb.core.query.join;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.storage.type.ColumnType;
 import java.util.ArrayList;
@@ -41,16 +42,16 @@ class JoinProberTest {
         JoinHashTable table = new JoinHashTable(build, build[0].size(), new int[] {0}, keepBuild, null);
         List<String> rows = new ArrayList<>();
         JoinProber prober = new JoinProber(table, type, probeLeft, new int[] {0}, null,
-                List.of(ColumnType.BIGINT), List.of(ColumnType.BIGINT), (columns, n) -> {
-                    for (int i = 0; i < n; i++) {
+                List.of(ColumnType.BIGINT), List.of(ColumnType.BIGINT), joined -> {
+                    for (int i = 0; i < joined.rows(); i++) {
                         StringBuilder row = new StringBuilder();
-                        for (ColumnVector c : columns) {
+                        for (ColumnVector c : joined.vectors()) {
                             row.append(row.isEmpty() ? "" : ",").append(c.isNull(i) ? "-" : c.longs()[i]);
                         }
                         rows.add(row.toString());
                     }
                 });
-        prober.probe(probe, probe[0].size());
+        prober.probe(new Chunk(probe, probe[0].size()));
         prober.emitUnmatchedBuildRows();
         return rows;
     }
@@ -107,15 +108,15 @@ class JoinProberTest {
         long[] matches = new long[probes];
         List<Long> buildOrder = new ArrayList<>();
         JoinProber prober = new JoinProber(table, JoinType.INNER, true, new int[] {0}, null,
-                List.of(ColumnType.BIGINT), List.of(ColumnType.BIGINT), (columns, n) -> {
-                    for (int i = 0; i < n; i++) {
-                        matches[(int) columns.get(0).longs()[i]]++;
-                        if (columns.get(0).longs()[i] == 3L * 500) {
-                            buildOrder.add(columns.get(1).longs()[i]);
+                List.of(ColumnType.BIGINT), List.of(ColumnType.BIGINT), joined -> {
+                    for (int i = 0; i < joined.rows(); i++) {
+                        matches[(int) joined.column(0).longs()[i]]++;
+                        if (joined.column(0).longs()[i] == 3L * 500) {
+                            buildOrder.add(joined.column(1).longs()[i]);
                         }
                     }
                 });
-        prober.probe(new ColumnVector[] {probe}, probes);
+        prober.probe(new Chunk(new ColumnVector[] {probe}, probes));
         for (int p = 0; p < probes; p++) {
             long expected = 0;
             if (p % 3 == 0 && p / 3 < rows / 2) {
@@ -142,11 +143,11 @@ class JoinProberTest {
         JoinHashTable table = new JoinHashTable(new ColumnVector[] {build}, 3, new int[] {0}, false, null);
         List<String> rows = new ArrayList<>();
         new JoinProber(table, JoinType.INNER, true, new int[] {0}, null, List.of(ColumnType.DOUBLE),
-                List.of(ColumnType.DOUBLE), (columns, n) -> {
-                    for (int i = 0; i < n; i++) {
-                        rows.add(columns.get(0).doubles()[i] + "=" + columns.get(1).doubles()[i]);
+                List.of(ColumnType.DOUBLE), joined -> {
+                    for (int i = 0; i < joined.rows(); i++) {
+                        rows.add(joined.column(0).doubles()[i] + "=" + joined.column(1).doubles()[i]);
                     }
-                }).probe(new ColumnVector[] {probe}, 3);
+                }).probe(new Chunk(new ColumnVector[] {probe}, 3));
         assertThat(rows).containsExactlyInAnyOrder("-0.0=0.0", "NaN=NaN");
     }
 }
