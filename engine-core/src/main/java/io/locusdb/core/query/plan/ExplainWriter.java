@@ -48,9 +48,9 @@ public final class ExplainWriter {
             };
         }
         int depth = 0;
-        int parallelAggregate = parallelAggregate(plan);
+        int sink = pipelineSink(plan);
         for (int i = ops.size() - 1; i >= 0; i--) {
-            String line = describe(ops.get(i), inputs.get(i), plan, i == parallelAggregate);
+            String line = describe(ops.get(i), inputs.get(i), plan, i == sink);
             lines.add(baseIndent + "  ".repeat(depth++) + line);
         }
         String indent = baseIndent + "  ".repeat(depth);
@@ -58,27 +58,27 @@ public final class ExplainWriter {
             case PhysicalPlan.Values values -> lines.add(indent + "Values: " + values.rows().size() + " row(s)");
             case PhysicalPlan.Rows rows -> lines.add(indent + "SystemTable: " + rows.table() + ", "
                     + rows.rows().size() + " row(s) now");
-            case PhysicalPlan.Scan scan -> scan(lines, indent, plan, scan, parallelAggregate == 0, batchRows);
+            case PhysicalPlan.Scan scan -> scan(lines, indent, plan, scan,
+                    sink == 0 && ops.getFirst() instanceof PhysicalPlan.Aggregate, batchRows);
             case PhysicalPlan.Join join -> join(lines, indent, join, batchRows);
         }
     }
 
     /**
-     * The index of the operator that aggregates in parallel, or -1: an aggregation right above a scan, or the first
-     * one above a join and the filters and projections its pipeline runs.
+     * The index of the operator that is the sink of the plan's pipeline, or -1: above a scan or a join, the first one
+     * after the filters and projections the pipeline runs.
      */
-    private static int parallelAggregate(PhysicalPlan plan) {
-        List<PhysicalPlan.Op> ops = plan.ops();
-        int first = 0;
-        if (plan.source() instanceof PhysicalPlan.Join) {
-            while (first < ops.size() && (ops.get(first) instanceof PhysicalPlan.Filter
-                    || ops.get(first) instanceof PhysicalPlan.Project)) {
-                first++;
-            }
-        } else if (!(plan.source() instanceof PhysicalPlan.Scan)) {
+    private static int pipelineSink(PhysicalPlan plan) {
+        if (!(plan.source() instanceof PhysicalPlan.Join) && !(plan.source() instanceof PhysicalPlan.Scan)) {
             return -1;
         }
-        return first < ops.size() && ops.get(first) instanceof PhysicalPlan.Aggregate ? first : -1;
+        List<PhysicalPlan.Op> ops = plan.ops();
+        int first = 0;
+        while (first < ops.size() && (ops.get(first) instanceof PhysicalPlan.Filter
+                || ops.get(first) instanceof PhysicalPlan.Project)) {
+            first++;
+        }
+        return first < ops.size() ? first : -1;
     }
 
     private static void join(List<String> lines, String indent, PhysicalPlan.Join join, int batchRows) {
@@ -134,14 +134,17 @@ public final class ExplainWriter {
         explain(join.right(), batchRows, indent + "    ", lines);
     }
 
-    private static String describe(PhysicalPlan.Op op, List<String> input, PhysicalPlan plan, boolean parallel) {
+    private static String describe(PhysicalPlan.Op op, List<String> input, PhysicalPlan plan, boolean sink) {
+        boolean parallel = sink && op instanceof PhysicalPlan.Aggregate;
         return switch (op) {
             case PhysicalPlan.Filter f -> "Filter: " + f.condition();
             case PhysicalPlan.Project p -> "Project: " + p.exprs().stream()
                     .map(Object::toString).collect(Collectors.joining(", "));
             case PhysicalPlan.Sort s -> "Sort: " + (s.keys().isEmpty() ? "none" : s.keys().stream()
                     .map(k -> input.get(k.column()) + " " + direction(k)).collect(Collectors.joining(", ")))
-                    + (s.offset() > 0 ? " OFFSET " + s.offset() : "") + (s.fetch() >= 0 ? " LIMIT " + s.fetch() : "");
+                    + (s.offset() > 0 ? " OFFSET " + s.offset() : "") + (s.fetch() >= 0 ? " LIMIT " + s.fetch() : "")
+                    + (sink && Pipelines.topN(s) ? " [top " + (s.offset() + s.fetch()) + " kept per pipeline task,"
+                    + " those merged and sorted]" : "");
             case PhysicalPlan.Aggregate a -> "Aggregate" + (parallel
                     ? " [local hash tables per pipeline task (on the scanned part's node), merged into disjoint result"
                     + " tables by hash partition (task class " + QueryRunner.MERGE_TASK_CLASS + ")]"

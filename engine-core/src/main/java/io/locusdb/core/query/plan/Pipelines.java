@@ -54,6 +54,10 @@ final class Pipelines implements AutoCloseable {
     static final String JOIN_PROBE_TASK_CLASS = "join-probe";
     /** Rows of a computed probe input per batch. */
     private static final int PROBE_BATCH_ROWS = 4096;
+    /** ORDER BY ... LIMIT n with offset + n up to this runs as a top-N per task; beyond it, every row is collected. */
+    private static final long TOP_N_MAX_ROWS = 100_000;
+    /** A top-N task sorts its buffer no more often than once per this many rows. */
+    private static final int TOP_N_MIN_BUFFER_ROWS = 4096;
 
     /** What the pipeline produced and how many of the plan's operators it ran. */
     record Outcome(Relation relation, int opsDone) {
@@ -160,6 +164,9 @@ final class Pipelines implements AutoCloseable {
             }
             sink = new AggregateSink(aggregate, aggregate.keys(), aggregate.calls(), keyTypes, source.nodes());
             done++;
+        } else if (done < ops.size() && ops.get(done) instanceof PhysicalPlan.Sort sort && topN(sort)) {
+            // The sort itself runs again, on the few rows the tasks kept.
+            sink = new TopNSink(flow.types, flow.names, sort.keys(), (int) (sort.offset() + sort.fetch()));
         } else {
             sink = new CollectSink(flow.types, flow.names);
         }
@@ -807,6 +814,55 @@ final class Pipelines implements AutoCloseable {
         }
     }
 
+    /**
+     * ORDER BY ... LIMIT: each task keeps the first {@code limit} rows of what it saw (sorting its buffer whenever
+     * that holds twice as many), and hands them to the global state when done; no task holds more than about
+     * {@code 2 * limit} rows, and the result holds at most {@code limit} per task.
+     */
+    private final class TopNSink implements Sink {
+        private final List<ColumnType> types;
+        private final List<String> names;
+        private final List<PhysicalPlan.SortKey> keys;
+        private final int limit;
+        private final Relation kept;
+
+        TopNSink(List<ColumnType> types, List<String> names, List<PhysicalPlan.SortKey> keys, int limit) {
+            this.types = types;
+            this.names = names;
+            this.keys = keys;
+            this.limit = limit;
+            this.kept = Relation.empty(types, names).chargedTo(query.memory());
+        }
+
+        @Override
+        public Step local() {
+            return new Step() {
+                private Relation buffer = Relation.empty(types, names);
+
+                @Override
+                public void push(TaskContext ctx, Chunk chunk) {
+                    buffer.append(chunk);
+                    if (buffer.rows() >= Math.max(2L * limit, TOP_N_MIN_BUFFER_ROWS)) {
+                        buffer = RelationOps.sort(buffer, keys, 0, limit);
+                    }
+                }
+
+                @Override
+                public void finish(TaskContext ctx) {
+                    Relation best = RelationOps.sort(buffer, keys, 0, limit);
+                    synchronized (kept) {
+                        kept.append(best.chunk());
+                    }
+                }
+            };
+        }
+
+        @Override
+        public Relation result() {
+            return kept;
+        }
+    }
+
     /** GROUP BY: a local table per task, handed to the disjoint merged tables as it outgrows the cache. */
     private final class AggregateSink implements Sink {
         private final PhysicalPlan.Aggregate aggregate;
@@ -890,6 +946,11 @@ final class Pipelines implements AutoCloseable {
     }
 
     // ---- decisions shared with EXPLAIN ----
+
+    /** Whether a sort is an ORDER BY with a LIMIT small enough for each task to keep its own first rows. */
+    static boolean topN(PhysicalPlan.Sort sort) {
+        return !sort.keys().isEmpty() && sort.fetch() >= 0 && sort.offset() + sort.fetch() <= TOP_N_MAX_ROWS;
+    }
 
     /** Which side of a join is probed (the other is built). */
     static boolean probeLeft(PhysicalPlan.Join join) {

@@ -1,0 +1,95 @@
+package io.locusdb.core.query.plan;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.locusdb.core.LocusConfig;
+import io.locusdb.core.LocusDB;
+import io.locusdb.core.Session;
+import io.locusdb.core.result.QueryResult;
+import io.locusdb.core.storage.TestStorage;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ORDER BY ... LIMIT over a scan or a join keeps only each task's first rows: the answer is the one a full sort
+ * gives, for every direction, NULL placement and offset.
+ */
+class TopNSinkTest {
+    private static LocusDB db;
+    private static Session session;
+
+    @BeforeAll
+    static void load() {
+        db = LocusDB.open(LocusConfig.of(TestStorage.twoNodes()).withDeltaMerge(null));
+        session = db.connect();
+        session.execute("LOAD TPCH SCALE 0.01 PARTS 2").close();
+        session.execute("CREATE TABLE t (k INTEGER, v INTEGER, s VARCHAR)").close();
+        StringBuilder insert = new StringBuilder("INSERT INTO t VALUES ");
+        for (int i = 0; i < 10_000; i++) {
+            insert.append(i == 0 ? "" : ", ").append('(').append(i).append(", ")
+                    .append(i % 7 == 0 ? "NULL" : String.valueOf((i * 37) % 101)).append(", '")
+                    .append((char) ('a' + i % 26)).append("')");
+        }
+        session.execute(insert.toString()).close();
+    }
+
+    @AfterAll
+    static void close() {
+        session.close();
+        db.close();
+    }
+
+    private static List<List<Object>> rows(String sql) {
+        try (QueryResult r = session.execute(sql)) {
+            return r.toList();
+        }
+    }
+
+    private static void agreesWithAFullSort(String select, String orderBy, int offset, int limit) {
+        List<List<Object>> all = rows(select + " ORDER BY " + orderBy);
+        List<List<Object>> top = rows(select + " ORDER BY " + orderBy + " LIMIT " + limit + " OFFSET " + offset);
+        assertThat(top).as(orderBy + " LIMIT " + limit + " OFFSET " + offset)
+                .isEqualTo(all.subList(Math.min(offset, all.size()), Math.min(offset + limit, all.size())));
+    }
+
+    @Test
+    void aScanWithLimitGivesTheFirstRowsOfTheFullSort() {
+        String select = "SELECT l_orderkey, l_linenumber, l_extendedprice, l_shipmode FROM lineitem";
+        agreesWithAFullSort(select, "l_extendedprice DESC, l_orderkey, l_linenumber", 0, 10);
+        agreesWithAFullSort(select, "l_shipmode, l_extendedprice, l_orderkey, l_linenumber", 3, 7);
+        agreesWithAFullSort(select, "l_orderkey DESC, l_linenumber DESC", 0, 1);
+        // More than a task's buffer holds before it sorts.
+        agreesWithAFullSort(select, "l_extendedprice, l_orderkey, l_linenumber", 5_000, 3_000);
+        agreesWithAFullSort(select, "l_extendedprice, l_orderkey, l_linenumber", 0, 0);
+    }
+
+    @Test
+    void nullsGoWhereTheOrderSays() {
+        agreesWithAFullSort("SELECT k, v FROM t", "v, k", 0, 20);
+        agreesWithAFullSort("SELECT k, v FROM t", "v DESC, k", 0, 20);
+        agreesWithAFullSort("SELECT k, v FROM t", "v NULLS FIRST, k DESC", 10, 2_000);
+        agreesWithAFullSort("SELECT k, v FROM t", "v DESC NULLS LAST, k", 9_990, 100);
+    }
+
+    @Test
+    void aJoinWithLimitGivesTheFirstRowsOfTheFullSort() {
+        agreesWithAFullSort("SELECT o_orderkey, o_totalprice, c_name FROM orders JOIN customer"
+                + " ON o_custkey = c_custkey WHERE c_mktsegment = 'BUILDING'", "o_totalprice DESC, o_orderkey", 0, 10);
+        agreesWithAFullSort("SELECT s, k FROM t WHERE v > 50", "s, k DESC", 4, 25);
+    }
+
+    @Test
+    void explainShowsTheTopNPerTask() {
+        List<List<Object>> plan = rows("EXPLAIN SELECT k FROM t ORDER BY v DESC LIMIT 10");
+        assertThat(plan.toString()).contains("top 10 kept per pipeline task");
+        List<List<Object>> big = rows("EXPLAIN SELECT k FROM t ORDER BY v DESC LIMIT 1000000");
+        assertThat(big.toString()).doesNotContain("kept per pipeline task");
+    }
+
+    @Test
+    void aLimitBeyondTheTopNBoundStillSortsEverything() {
+        agreesWithAFullSort("SELECT k, v FROM t", "v, k", 0, 200_000);
+    }
+}
