@@ -2,6 +2,7 @@ package io.locusdb.core.query.planner;
 
 import io.locusdb.core.query.scan.ScanPredicate;
 import io.locusdb.core.storage.column.Dictionary;
+import io.locusdb.core.storage.column.LongDictionary;
 import io.locusdb.core.storage.scan.IdRange;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TablePart;
@@ -143,12 +144,35 @@ final class JoinEstimates {
         return rows;
     }
 
-    /** The sum of the parts' dictionary sizes: exact for a partitioning column, an upper bound otherwise. */
+    /**
+     * The distinct values of a column: the sum of the parts' dictionary sizes (exact for a partitioning column, an
+     * upper bound otherwise, where every part holds about the same values), at most the number of integers between
+     * the smallest and the largest value of any part for a column of integers (ids, dates): a key spread over the
+     * parts of a table partitioned on another column is counted once, not once per part. Delta rows count as new
+     * values.
+     */
     static double tableDistinct(Table table, int column) {
         double distinct = 0;
+        double delta = 0;
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        boolean integers = true;
         for (TablePart part : table.version().parts()) {
-            distinct += part.column(column).dictionary().size() + part.delta().visibleRows(Long.MAX_VALUE);
+            Dictionary dictionary = part.column(column).dictionary();
+            distinct += dictionary.size();
+            delta += part.delta().visibleRows(Long.MAX_VALUE);
+            if (dictionary instanceof LongDictionary longs) {
+                if (longs.size() > 0) {
+                    min = Math.min(min, longs.value(1));
+                    max = Math.max(max, longs.value(longs.size()));
+                }
+            } else {
+                integers = false;
+            }
         }
-        return distinct;
+        if (integers && min <= max) {
+            distinct = Math.min(distinct, (double) max - min + 1);
+        }
+        return distinct + delta;
     }
 }
