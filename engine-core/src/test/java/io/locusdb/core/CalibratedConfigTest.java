@@ -2,7 +2,7 @@ package io.locusdb.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.locusdb.core.exec.stealing.AdaptiveStealing;
+import io.locusdb.core.exec.AdaptiveStealing;
 import io.locusdb.core.exec.stealing.Calibration;
 import io.locusdb.core.exec.stealing.StealingPolicies;
 import io.locusdb.core.storage.TestStorage;

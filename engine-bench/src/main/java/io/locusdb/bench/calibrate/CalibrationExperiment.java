@@ -7,7 +7,7 @@ import io.locusdb.core.exec.QueryContext;
 import io.locusdb.core.exec.TaskClass;
 import io.locusdb.core.exec.TaskGraph;
 import io.locusdb.core.exec.stealing.StealingPolicies;
-import io.locusdb.core.exec.stealing.StealingPolicy;
+import io.locusdb.core.exec.StealingPolicy;
 import io.locusdb.natives.memory.MemoryPolicy;
 import io.locusdb.natives.memory.NodeMemory;
 import io.locusdb.natives.memory.NodeSegment;

@@ -1,8 +1,6 @@
 package io.locusdb.core.exec;
 
 import io.locusdb.core.exec.elastic.ElasticConfig;
-import io.locusdb.core.exec.stealing.StealingPolicies;
-import io.locusdb.core.exec.stealing.StealingPolicy;
 import io.locusdb.natives.topology.Topology;
 import java.time.Duration;
 import java.util.Objects;
@@ -43,7 +41,7 @@ public final class ExecutorConfig {
         this.poolOrder = Objects.requireNonNull(b.poolOrder, "poolOrder");
         this.poolFirstProbability = probability(b.poolFirstProbability, "poolFirstProbability");
         this.rootPriorityBias = probability(b.rootPriorityBias, "rootPriorityBias");
-        this.stealing = b.stealing != null ? b.stealing : StealingPolicies.adaptive(DEFAULT_STEALING_THRESHOLD);
+        this.stealing = b.stealing != null ? b.stealing : new AdaptiveStealing(DEFAULT_STEALING_THRESHOLD);
         this.classAverageWeight = b.classAverageWeight;
         if (!(classAverageWeight > 0 && classAverageWeight <= 1)) {
             throw new IllegalArgumentException("classAverageWeight must be in (0, 1], got " + classAverageWeight);

@@ -1,7 +1,6 @@
 package io.locusdb.core.exec;
 
 import io.locusdb.core.exec.elastic.CoreAllocation;
-import io.locusdb.core.exec.stealing.StealingPolicy;
 import io.locusdb.natives.topology.Topology;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,5 +1,7 @@
 package io.locusdb.core.exec.stealing;
 
+import io.locusdb.core.exec.AdaptiveStealing;
+import io.locusdb.core.exec.StealingPolicy;
 import io.locusdb.core.exec.TaskClass;
 import java.util.Set;
 import java.util.TreeSet;

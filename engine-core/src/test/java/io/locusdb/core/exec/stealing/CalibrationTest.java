@@ -1,5 +1,7 @@
 package io.locusdb.core.exec.stealing;
 
+import io.locusdb.core.exec.AdaptiveStealing;
+import io.locusdb.core.exec.StealingPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

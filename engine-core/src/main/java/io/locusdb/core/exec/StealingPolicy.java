@@ -1,4 +1,4 @@
-package io.locusdb.core.exec.stealing;
+package io.locusdb.core.exec;
 
 import io.locusdb.core.exec.TaskClass;
 
