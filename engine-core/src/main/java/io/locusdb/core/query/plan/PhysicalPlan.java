@@ -3,6 +3,7 @@ package io.locusdb.core.query.plan;
 import io.locusdb.core.query.scan.ScanPredicate;
 import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.query.expr.Expr;
+import io.locusdb.core.query.expr.ExprCopier;
 import io.locusdb.core.query.join.JoinType;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.storage.table.Table;
@@ -16,7 +17,7 @@ import java.util.List;
  * <p>
  * The plan is LocusDB's own and immutable: expressions are compiled once, by the planner, with parameters bound;
  * scan conditions are already split into the ranges phase 1 evaluates on packed codes and a residual. A task
- * evaluates its own {@link io.locusdb.core.query.expr.ExprCopier copy} of an expression, since every expression
+ * evaluates its own {@link ExprCopier copy} of an expression, since every expression
  * node owns its output buffer.
  */
 public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> columns) {

@@ -1,23 +1,18 @@
 package io.locusdb.core.query.plan;
 
-import io.locusdb.core.exec.GraphHandle;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;
-import io.locusdb.core.exec.TaskContext;
 import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
-import io.locusdb.core.query.scan.MaterializeJob;
 import io.locusdb.core.query.scan.PartScanJob;
 import io.locusdb.core.query.scan.PartTargets;
 import io.locusdb.core.query.scan.ScanPipeline;
 import io.locusdb.core.result.TaskRecord;
-import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.query.expr.ExprCopier;
 import io.locusdb.core.result.BatchSource;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.result.ResultColumn;
-import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
@@ -107,12 +102,7 @@ public final class QueryRunner {
                 relation = countOnly(scan, aggregate, query, trace);
                 done = 1;
             }
-            case PhysicalPlan.Scan scan -> {
-                Pipelines.Outcome outcome = pipelines(plan, query, trace);
-                relation = outcome.relation();
-                done = outcome.opsDone();
-            }
-            case PhysicalPlan.Join join -> {
+            case PhysicalPlan.Scan _, PhysicalPlan.Join _ -> {
                 Pipelines.Outcome outcome = pipelines(plan, query, trace);
                 relation = outcome.relation();
                 done = outcome.opsDone();

@@ -21,8 +21,11 @@ import io.locusdb.core.storage.type.TypeKind;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
-import io.locusdb.core.vector.ColumnVector;
+import java.util.Map;
+import java.util.Set;
 import java.util.Locale;
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rex.RexBuilder;
@@ -31,6 +34,7 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlLikeOperator;
 import org.apache.calcite.sql.fun.SqlTrimFunction;
@@ -47,8 +51,8 @@ public final class ExprCompiler {
     private final RexBuilder rex;
     private final List<String> inputNames;
     /** Calls compiled so far, by digest: a repeated subexpression is computed once per batch. */
-    private final java.util.Map<String, Expr> compiled = new java.util.HashMap<>();
-    private final java.util.Set<String> repeated = new java.util.HashSet<>();
+    private final Map<String, Expr> compiled = new HashMap<>();
+    private final Set<String> repeated = new HashSet<>();
 
     public ExprCompiler(RexBuilder rex, List<String> inputNames) {
         this.rex = rex;
@@ -95,12 +99,12 @@ public final class ExprCompiler {
      * calls occurring more than once among them are computed once per batch.
      */
     public ExprCompiler sharing(List<RexNode> nodes) {
-        java.util.Map<String, Integer> counts = new java.util.HashMap<>();
+        Map<String, Integer> counts = new HashMap<>();
         for (RexNode node : nodes) {
             if (node == null) {
                 continue;
             }
-            RexUtil.expandSearch(rex, null, node).accept(new org.apache.calcite.rex.RexVisitorImpl<Void>(true) {
+            RexUtil.expandSearch(rex, null, node).accept(new RexVisitorImpl<Void>(true) {
                 @Override
                 public Void visitCall(RexCall call) {
                     if (counts.merge(call.toString(), 1, Integer::sum) == 1) {

@@ -10,7 +10,6 @@ import java.util.List;
 import org.apache.calcite.rel.metadata.RelMdUtil;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
-import org.apache.calcite.rex.RexNode;
 
 /**
  * Row estimates from what storage knows. A scan passes the share of each part's dictionary that its pushed-down
@@ -67,17 +66,11 @@ final class JoinEstimates {
      * condition.
      */
     static double scanRows(PlanDraft.Scan scan, RexBuilder rex) {
-        List<ScanPredicate> ranges = List.of();
-        RexNode residual = null;
-        if (scan.condition() != null) {
-            PredicateExtractor.Extracted extracted = PredicateExtractor.extract(scan.condition(),
-                    scan.table().schema(), rex);
-            ranges = extracted.ranges();
-            residual = extracted.residual();
-        }
-        double rows = selectedRows(scan.table(), ranges);
-        if (residual != null) {
-            rows *= RelMdUtil.guessSelectivity(residual);
+        PredicateExtractor.Extracted extracted = PredicateExtractor.extract(scan.condition(), scan.table().schema(),
+                rex);
+        double rows = selectedRows(scan.table(), extracted.ranges());
+        if (extracted.residual() != null) {
+            rows *= RelMdUtil.guessSelectivity(extracted.residual());
         }
         return Math.max(1, rows);
     }

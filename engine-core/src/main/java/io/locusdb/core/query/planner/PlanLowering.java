@@ -64,14 +64,10 @@ final class PlanLowering {
     }
 
     private static PhysicalPlan.Scan scan(PlanDraft.Scan scan, RexBuilder rex) {
-        List<ScanPredicate> ranges = List.of();
-        RexNode residual = null;
-        if (scan.condition() != null) {
-            PredicateExtractor.Extracted extracted = PredicateExtractor.extract(scan.condition(),
-                    scan.table().schema(), rex);
-            ranges = extracted.ranges();
-            residual = extracted.residual();
-        }
+        PredicateExtractor.Extracted extracted = PredicateExtractor.extract(scan.condition(), scan.table().schema(),
+                rex);
+        List<ScanPredicate> ranges = extracted.ranges();
+        RexNode residual = extracted.residual();
         List<String> columns = scan.table().schema().columns().stream().map(ColumnDef::name).toList();
         List<RexNode> all = new ArrayList<>(scan.outputs());
         all.add(residual);

@@ -38,7 +38,11 @@ public final class PredicateExtractor {
     public record Extracted(List<ScanPredicate> ranges, RexNode residual) {
     }
 
+    /** {@code condition} may be null (no filter): then nothing is pushed and nothing is left. */
     public static Extracted extract(RexNode condition, Schema schema, RexBuilder rex) {
+        if (condition == null) {
+            return new Extracted(List.of(), null);
+        }
         List<ScanPredicate> ranges = new ArrayList<>();
         List<RexNode> rest = new ArrayList<>();
         for (RexNode conjunct : RelOptUtil.conjunctions(condition)) {

@@ -200,7 +200,7 @@ public final class Table {
         return switch (spec) {
             case PartitionSpec.None n -> 0;
             case PartitionSpec.RoundRobin r -> (int) (roundRobin++ % version.parts().size());
-            case PartitionSpec.Hash h -> io.locusdb.core.storage.table.PartitionRouter.hashPart(
+            case PartitionSpec.Hash h -> PartitionRouter.hashPart(
                     row[schema.indexOf(h.column())], h);
             case PartitionSpec.Range r -> {
                 Object key = row[schema.indexOf(r.column())];

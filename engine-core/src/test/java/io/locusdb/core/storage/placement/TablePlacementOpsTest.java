@@ -7,6 +7,7 @@ import io.locusdb.core.storage.ConcurrentScans;
 import io.locusdb.core.storage.TestStorage;
 import io.locusdb.core.storage.load.LoadProgress;
 import io.locusdb.core.storage.load.TpchLoader;
+import io.locusdb.core.storage.table.PartitionRouter;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.InitialPlacement;
 import io.locusdb.core.storage.table.PartitionSpec;
@@ -61,7 +62,7 @@ class TablePlacementOpsTest {
         assertThat(TableChecksum.of(hashed)).isEqualTo(before);
         for (TablePart part : hashed.version().parts()) {
             for (long r = 0; r < part.rows(); r++) {
-                assertThat(io.locusdb.core.storage.table.PartitionRouter.hashPart(part.column(0).boxedValue(r),
+                assertThat(PartitionRouter.hashPart(part.column(0).boxedValue(r),
                         new PartitionSpec.Hash("l_orderkey", 4))).isEqualTo(part.index());
             }
         }
