@@ -141,11 +141,7 @@ final class Pipelines implements AutoCloseable {
                     AggregateInput input = AggregateInput.of(scan, aggregate);
                     ScanProgram program = new ScanProgram(scan, input.outputs(), batchRows);
                     ScanSource scanSource = new ScanSource(scan, program, null);
-                    List<ColumnType> keyTypes = new ArrayList<>();
-                    for (int k : input.keys()) {
-                        keyTypes.add(program.outputTypes().get(k));
-                    }
-                    Sink sink = new AggregateSink(aggregate, input.keys(), input.calls(), keyTypes,
+                    Sink sink = new AggregateSink(aggregate, input.keys(), input.calls(), program.outputTypes(),
                             scanSource.nodes());
                     run(scanSource, stages, sink);
                     return new Outcome(sink.result(), 1);
@@ -158,11 +154,7 @@ final class Pipelines implements AutoCloseable {
         int done = flow.addOps(plan, stages);
         Sink sink;
         if (done < ops.size() && ops.get(done) instanceof PhysicalPlan.Aggregate aggregate) {
-            List<ColumnType> keyTypes = new ArrayList<>();
-            for (int k : aggregate.keys()) {
-                keyTypes.add(flow.types.get(k));
-            }
-            sink = new AggregateSink(aggregate, aggregate.keys(), aggregate.calls(), keyTypes, source.nodes());
+            sink = new AggregateSink(aggregate, aggregate.keys(), aggregate.calls(), flow.types, source.nodes());
             done++;
         } else if (done < ops.size() && ops.get(done) instanceof PhysicalPlan.Sort sort && topN(sort)) {
             // The sort itself runs again, on the few rows the tasks kept.
@@ -871,12 +863,16 @@ final class Pipelines implements AutoCloseable {
         private final AggregateMerge merge;
 
         /**
-         * {@code aggregate} as planned; {@code keys} and {@code calls} over the columns that reach the sink (a scan
-         * computes only those the aggregation reads), the keys of {@code keyTypes}.
+         * {@code aggregate} as planned; {@code keys} and {@code calls} over the columns that reach the sink, of
+         * {@code inputTypes} (a scan computes only those the aggregation reads).
          */
         AggregateSink(PhysicalPlan.Aggregate aggregate, int[] keys, List<AggregateCall> calls,
-                      List<ColumnType> keyTypes, List<Integer> nodes) {
+                      List<ColumnType> inputTypes, List<Integer> nodes) {
             this.aggregate = aggregate;
+            List<ColumnType> keyTypes = new ArrayList<>();
+            for (int k : keys) {
+                keyTypes.add(inputTypes.get(k));
+            }
             this.keys = keys;
             this.calls = calls;
             int partitions = keys.length == 0 ? 1 : Math.max(1, executor.concurrencyHint());
