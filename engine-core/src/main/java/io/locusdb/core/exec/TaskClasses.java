@@ -18,6 +18,14 @@ public final class TaskClasses {
     /** Read on the stealing path without the registry's lock. */
     private volatile TaskClass[] table = new TaskClass[0];
 
+    /**
+     * A registry outside any executor: the NUMA simulator runs the real stealing policy on classes whose averages it
+     * feeds with simulated task throughputs.
+     */
+    public static TaskClasses standalone(double emaWeight) {
+        return new TaskClasses(emaWeight);
+    }
+
     TaskClasses(double emaWeight) {
         if (!(emaWeight > 0 && emaWeight <= 1)) {
             throw new IllegalArgumentException("task class average weight must be in (0, 1], got " + emaWeight);

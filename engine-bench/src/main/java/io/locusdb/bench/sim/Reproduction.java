@@ -1,0 +1,115 @@
+package io.locusdb.bench.sim;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Runs a scenario in the simulator (once, or once per value of its sweeps) and computes the ratios its figure in
+ * the adaptive-placement paper states.
+ */
+public final class Reproduction {
+    /** One run of a sweep: the settings it changed and its result. */
+    public record Run(String selectivity, String stealing, SimResult result) {
+    }
+
+    public record Outcome(Scenario scenario, MachineModel machine, List<Run> runs, List<Check> checks) {
+    }
+
+    private Reproduction() {
+    }
+
+    public static Outcome run(Scenario scenario, MachineModel machine, Simulator.Settings settings) {
+        List<String> selectivities = values(scenario, "selectivity", null);
+        List<String> policies = values(scenario, "stealing", scenario.stealing());
+        List<Run> runs = new ArrayList<>();
+        for (String selectivity : selectivities) {
+            for (String policy : policies) {
+                Scenario s = scenario.withStealing(policy);
+                if (selectivity != null) {
+                    s = s.withSelectivity(Double.parseDouble(selectivity));
+                }
+                String label = (selectivity == null ? "" : "selectivity " + selectivity + ", ") + "stealing "
+                        + policy;
+                runs.add(new Run(selectivity, policy, new Simulator(machine, s, settings).run(label)));
+            }
+        }
+        return new Outcome(scenario, machine, runs, checks(scenario, runs));
+    }
+
+    private static List<String> values(Scenario scenario, String setting, String otherwise) {
+        return scenario.sweeps().stream().filter(s -> s.setting().equals(setting)).findFirst()
+                .map(Scenario.Sweep::values).orElse(Collections.singletonList(otherwise));
+    }
+
+    /** The paper's ratios for the bundled figures; other scenarios have none. */
+    static List<Check> checks(Scenario scenario, List<Run> runs) {
+        double t = scenario.seconds();
+        List<Check> checks = new ArrayList<>();
+        switch (scenario.name()) {
+            case "fig10" -> {
+                SimResult r = runs.getFirst().result();
+                double before = r.throughput(0.05 * t, 0.15 * t);
+                double after = r.throughput(0.8 * t, t);
+                checks.add(new Check("fig10.throughput-after-vs-before", after / before, 2.0, false));
+            }
+            case "fig11" -> {
+                double worstAdaptive = Double.MAX_VALUE;
+                for (String selectivity : runs.stream().map(Run::selectivity).distinct().toList()) {
+                    double always = average(runs, selectivity, "always");
+                    double never = average(runs, selectivity, "never");
+                    double adaptive = average(runs, selectivity, "adaptive");
+                    double sel = Double.parseDouble(selectivity);
+                    if (sel == 0.001) {
+                        checks.add(new Check("fig11.never-vs-always-at-0.1%", never / always, 1.23, false));
+                    }
+                    if (sel == 0.1) {
+                        checks.add(new Check("fig11.always-vs-never-at-10%", always / never, 1.70, false));
+                    }
+                    worstAdaptive = Math.min(worstAdaptive, adaptive / Math.max(always, never));
+                }
+                checks.add(new Check("fig11.adaptive-vs-better-of-two-worst", worstAdaptive, 1.0, true));
+            }
+            case "fig12" -> {
+                SimResult r = runs.getFirst().result();
+                double first = r.throughput(t / 3 * 0.2, t / 3);
+                double third = r.throughput(t * 2 / 3 + t / 3 * 0.6, t);
+                checks.add(new Check("fig12.third-vs-first-phase", third / first, 1.7, false));
+            }
+            case "fig14" -> {
+                SimResult r = runs.getFirst().result();
+                double phase1 = t / 2;
+                double phase2 = t * 2 / 3;
+                double max = r.throughput(phase1 + 0.3 * (phase2 - phase1), phase2);
+                checks.add(new Check("fig14.phase1-end-vs-max", r.throughput(phase1 * 0.8, phase1) / max, 1.0,
+                        false));
+                checks.add(new Check("fig14.phase3-end-vs-max", r.throughput(t - (t - phase2) * 0.2, t) / max, 1.0,
+                        false));
+            }
+            default -> {
+            }
+        }
+        return checks;
+    }
+
+    /** A run's average throughput after its first tenth (warm-up). */
+    static double average(List<Run> runs, String selectivity, String policy) {
+        SimResult r = runs.stream().filter(x -> selectivity.equals(x.selectivity()) && policy.equals(x.stealing()))
+                .findFirst().orElseThrow(() -> new IllegalStateException("no run " + selectivity + " " + policy))
+                .result();
+        double t = r.scenario().seconds();
+        return r.throughput(0.1 * t, t);
+    }
+
+    public static String summary(Run run) {
+        SimResult r = run.result();
+        double t = r.scenario().seconds();
+        StringBuilder classes = new StringBuilder();
+        r.classThroughput().forEach((name, bps) -> classes.append(String.format(Locale.ROOT, " %s %.0f",
+                name, bps / 1e6)));
+        return String.format(Locale.ROOT, "%-42s %10.1f q/s  stolen %5.1f%%  %d placer events  (%.1f s wall);"
+                        + " class MB/s:%s", r.label(), r.throughput(0.1 * t, t), 100 * r.stolenShare(),
+                r.events().size(), r.wallSeconds(), classes);
+    }
+}

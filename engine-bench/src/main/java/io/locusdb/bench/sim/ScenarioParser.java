@@ -1,0 +1,277 @@
+package io.locusdb.bench.sim;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Reads scenario files: one setting per line, {@code #} starts a comment.
+ *
+ * <pre>
+ * name fig10
+ * machine 4x15                       # preset the paper ran it on
+ * seconds 300
+ * rows 50000000                      # per table, before scaling
+ * window 30                          # throughput slope window (s)
+ * table TBL1 node 0                  # one part on node 0
+ * table TBL4 nodes 2,3 placer-partitioned
+ * tables TBL1-64 blocks 8            # TBL1-8 on node 0, TBL9-16 on node 1, ...
+ * tables TBL1-8 across all           # every table with one part on every node
+ * tables TBL1-8 round-robin          # TBLi on node (i-1) mod nodes
+ * clients 64 a TBL1 selectivity 0.00001 [from S] [to S]    # 64 clients per listed table
+ * placer on [from S] | placer off
+ * stealing adaptive | always | never
+ * sweep selectivity 0.00001,0.001,0.1
+ * </pre>
+ * Errors name the line and what is wrong with it.
+ */
+public final class ScenarioParser {
+    private ScenarioParser() {
+    }
+
+    /** A bundled scenario ({@code fig10}, {@code fig11}, ...) or a file path. */
+    public static Scenario load(String nameOrPath, int nodesOverride) throws IOException {
+        String resource = "/scenarios/" + nameOrPath + ".scenario";
+        try (InputStream in = ScenarioParser.class.getResourceAsStream(resource)) {
+            if (in != null) {
+                return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), nameOrPath, nodesOverride);
+            }
+        }
+        Path path = Path.of(nameOrPath);
+        if (!Files.isRegularFile(path)) {
+            throw new IllegalArgumentException("no scenario '" + nameOrPath + "': neither a bundled one ("
+                    + String.join(", ", bundled()) + ") nor a file");
+        }
+        return parse(Files.readString(path), path.toString(), nodesOverride);
+    }
+
+    public static List<String> bundled() {
+        return List.of("fig10", "fig11", "fig12", "fig14", "calibration");
+    }
+
+    /**
+     * @param nodesOverride nodes of the machine the scenario will run on (0: the scenario's own machine preset),
+     *                      for layouts given as {@code across all}, {@code blocks} and {@code round-robin}
+     */
+    public static Scenario parse(String text, String source, int nodesOverride) {
+        String name = source;
+        String description = "";
+        String machine = "4x15";
+        double seconds = 300;
+        long rows = 50_000_000;
+        double window = 30;
+        double placerFrom = -1;
+        String stealing = "adaptive";
+        List<Scenario.TableSpec> tables = new ArrayList<>();
+        List<Scenario.ClientSpec> clients = new ArrayList<>();
+        List<Scenario.Sweep> sweeps = new ArrayList<>();
+        String[] lines = text.split("\n");
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i].replaceFirst("#.*", "").trim();
+            if (line.isEmpty()) {
+                continue;
+            }
+            String[] w = line.split("\\s+");
+            String where = source + ":" + (i + 1) + ": ";
+            try {
+                switch (w[0]) {
+                    case "name" -> name = w[1];
+                    case "description" -> description = line.substring("description".length()).trim();
+                    case "machine" -> machine = w[1];
+                    case "seconds" -> seconds = positive(w[1], "seconds");
+                    case "rows" -> rows = (long) positive(w[1], "rows");
+                    case "window" -> window = positive(w[1], "window");
+                    case "stealing" -> stealing = stealingPolicy(w[1]);
+                    case "placer" -> placerFrom = switch (w[1]) {
+                        case "on" -> w.length > 3 && w[2].equals("from") ? nonNegative(w[3], "placer from") : 0;
+                        case "off" -> -1;
+                        default -> throw new IllegalArgumentException("placer is 'on [from S]' or 'off'");
+                    };
+                    case "table" -> tables.add(table(w));
+                    case "tables" -> tables.addAll(tables(w, nodes(nodesOverride, machine)));
+                    case "clients" -> clients.add(clients(w, seconds));
+                    case "sweep" -> sweeps.add(new Scenario.Sweep(sweepSetting(w[1]),
+                            Arrays.asList(w[2].split(","))));
+                    default -> throw new IllegalArgumentException("unknown setting '" + w[0] + "'");
+                }
+            } catch (ArrayIndexOutOfBoundsException e) {
+                throw new IllegalArgumentException(where + "'" + w[0] + "' is missing a value");
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + e.getMessage(), e);
+            }
+        }
+        if (tables.isEmpty() || clients.isEmpty()) {
+            throw new IllegalArgumentException(source + ": a scenario needs tables and clients");
+        }
+        int nodes = nodes(nodesOverride, machine);
+        for (Scenario.TableSpec t : tables) {
+            for (int node : t.nodes()) {
+                if (node < 0 || node >= nodes) {
+                    throw new IllegalArgumentException(source + ": table " + t.name() + " is placed on node " + node
+                            + ", but the machine has " + nodes + " nodes");
+                }
+            }
+        }
+        List<String> names = tables.stream().map(Scenario.TableSpec::name).toList();
+        for (Scenario.ClientSpec c : clients) {
+            for (String t : c.tables()) {
+                if (!names.contains(t)) {
+                    throw new IllegalArgumentException(source + ": clients target table " + t
+                            + ", which the scenario does not declare");
+                }
+            }
+        }
+        return new Scenario(name, description, machine, seconds, rows, tables, clients, placerFrom, stealing,
+                sweeps, window);
+    }
+
+    private static int nodes(int override, String machine) {
+        if (override > 0) {
+            return override;
+        }
+        return machine.equals(MachineModel.HERE) ? 2 : MachineModel.preset(machine).nodes();
+    }
+
+    private static Scenario.TableSpec table(String[] w) {
+        boolean placerPartitioned = w.length > 4 && w[4].equals("placer-partitioned");
+        return switch (w[2]) {
+            case "node" -> new Scenario.TableSpec(w[1], List.of(integer(w[3])), false);
+            case "nodes" -> new Scenario.TableSpec(w[1], Arrays.stream(w[3].split(","))
+                    .map(ScenarioParser::integer).toList(), placerPartitioned);
+            default -> throw new IllegalArgumentException("a table is 'table NAME node N' or 'table NAME nodes"
+                    + " A,B,... [placer-partitioned]'");
+        };
+    }
+
+    private static List<Scenario.TableSpec> tables(String[] w, int nodes) {
+        List<String> names = range(w[1]);
+        boolean placerPartitioned = w[w.length - 1].equals("placer-partitioned");
+        List<Scenario.TableSpec> out = new ArrayList<>();
+        for (int k = 0; k < names.size(); k++) {
+            List<Integer> where = switch (w[2]) {
+                case "blocks" -> List.of(Math.min(nodes - 1, k / integer(w[3])));
+                case "round-robin" -> List.of(k % nodes);
+                case "across" -> {
+                    List<Integer> all = new ArrayList<>();
+                    for (int n = 0; n < nodes; n++) {
+                        all.add(n);
+                    }
+                    yield all;
+                }
+                case "node" -> List.of(integer(w[3]));
+                default -> throw new IllegalArgumentException("tables are laid out 'blocks N', 'round-robin',"
+                        + " 'across all' or 'node N'");
+            };
+            out.add(new Scenario.TableSpec(names.get(k), where, placerPartitioned));
+        }
+        return out;
+    }
+
+    private static Scenario.ClientSpec clients(String[] w, double seconds) {
+        int count = integer(w[1]);
+        if (w[2].length() != 1 || "abc".indexOf(w[2].charAt(0)) < 0) {
+            throw new IllegalArgumentException("query type '" + w[2] + "' is not a, b or c");
+        }
+        List<String> tables = range(w[3]);
+        double selectivity = 0.001;
+        double from = 0;
+        double to = seconds;
+        for (int k = 4; k + 1 < w.length; k += 2) {
+            switch (w[k]) {
+                case "selectivity" -> {
+                    selectivity = Double.parseDouble(w[k + 1]);
+                    if (!(selectivity > 0 && selectivity <= 1)) {
+                        throw new IllegalArgumentException("selectivity is a fraction in (0, 1], got " + w[k + 1]);
+                    }
+                }
+                case "from" -> from = nonNegative(w[k + 1], "from");
+                case "to" -> to = nonNegative(w[k + 1], "to");
+                default -> throw new IllegalArgumentException("unknown client setting '" + w[k] + "'");
+            }
+        }
+        if (count < 1 || !(to > from)) {
+            throw new IllegalArgumentException("clients need a positive count and 'to' after 'from'");
+        }
+        return new Scenario.ClientSpec(count, w[2].charAt(0), tables, selectivity, from, to);
+    }
+
+    /** {@code TBL1-8} → TBL1..TBL8; {@code TBL1,TBL5} → both; a plain name → itself. */
+    static List<String> range(String spec) {
+        List<String> out = new ArrayList<>();
+        for (String item : spec.split(",")) {
+            int dash = item.indexOf('-');
+            if (dash < 0) {
+                out.add(item);
+                continue;
+            }
+            String left = item.substring(0, dash);
+            int digits = left.length();
+            while (digits > 0 && Character.isDigit(left.charAt(digits - 1))) {
+                digits--;
+            }
+            String prefix = left.substring(0, digits);
+            int from = integer(left.substring(digits));
+            int to = integer(item.substring(dash + 1));
+            if (to < from) {
+                throw new IllegalArgumentException("range " + item + " runs backwards");
+            }
+            for (int k = from; k <= to; k++) {
+                out.add(prefix + k);
+            }
+        }
+        return out;
+    }
+
+    private static String stealingPolicy(String value) {
+        String v = value.toLowerCase(Locale.ROOT);
+        if (!List.of("always", "never", "adaptive").contains(v)) {
+            throw new IllegalArgumentException("stealing is always, never or adaptive, got '" + value + "'");
+        }
+        return v;
+    }
+
+    private static String sweepSetting(String setting) {
+        if (!List.of("selectivity", "stealing").contains(setting)) {
+            throw new IllegalArgumentException("a sweep changes selectivity or stealing, not '" + setting + "'");
+        }
+        return setting;
+    }
+
+    private static int integer(String v) {
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + v + "' is not a whole number");
+        }
+    }
+
+    private static double positive(String v, String what) {
+        double d = number(v, what);
+        if (!(d > 0)) {
+            throw new IllegalArgumentException(what + " must be positive, got " + v);
+        }
+        return d;
+    }
+
+    private static double nonNegative(String v, String what) {
+        double d = number(v, what);
+        if (!(d >= 0)) {
+            throw new IllegalArgumentException(what + " cannot be negative, got " + v);
+        }
+        return d;
+    }
+
+    private static double number(String v, String what) {
+        try {
+            return Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(what + ": '" + v + "' is not a number");
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.locusdb.bench.sim;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a simulated run produced: per second, the queries each client group completed and each node's threads and
+ * memory throughput; the placer's events; the policy that ran.
+ *
+ * @param completions   [second][client group] queries completed in that second
+ * @param busyThreads   [second][node] average threads running tasks (local or stolen)
+ * @param ownThreads    [second][node] the node's utilization as the placer sees it (tasks on their own data)
+ * @param memoryGBs     [second][node] bytes read from the node's memory per second, in GB/s
+ * @param imbalance     [second] the largest difference of two nodes' own threads
+ * @param stolenShare   share of all tasks that ran on another node than their data's
+ * @param classThroughput each task class's learnt average memory throughput at the end (bytes per second)
+ */
+public record SimResult(String label, MachineModel machine, Scenario scenario, double[][] completions,
+                        double[][] busyThreads, double[][] ownThreads, double[][] memoryGBs, double[] imbalance,
+                        List<SimEvent> events, double stolenShare, Map<String, Double> classThroughput,
+                        double wallSeconds) {
+
+    public int seconds() {
+        return completions.length;
+    }
+
+    /** Queries of all groups completed in second {@code s}. */
+    public double completedIn(int s) {
+        double sum = 0;
+        for (double v : completions[s]) {
+            sum += v;
+        }
+        return sum;
+    }
+
+    /** Queries per second averaged over {@code [from, to)} seconds. */
+    public double throughput(double from, double to) {
+        int a = Math.max(0, (int) Math.floor(from));
+        int b = Math.min(seconds(), (int) Math.ceil(to));
+        if (b <= a) {
+            return 0;
+        }
+        double sum = 0;
+        for (int s = a; s < b; s++) {
+            sum += completedIn(s);
+        }
+        return sum / (b - a);
+    }
+
+    /** The paper's timeline value: the slope of completed queries over the {@code window} seconds before {@code s}. */
+    public double slope(int s, double window) {
+        return throughput(s + 1 - window, s + 1);
+    }
+
+    public double totalMemoryGBs(int s) {
+        double sum = 0;
+        for (double v : memoryGBs[s]) {
+            sum += v;
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,103 @@
+package io.locusdb.bench.sim;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code ./locus simulate SCENARIO}: runs a benchmark scenario on a simulated multi-socket machine with LocusDB's
+ * own stealing policy and Data Placer, writes CSV timelines and PNG plots, and ends with one {@code check} line
+ * per ratio the paper states.
+ */
+@Command(name = "simulate", mixinStandardHelpOptions = true,
+        description = {"Runs a scenario of the adaptive-placement paper's benchmark in the NUMA simulator (LocusDB's",
+                "own stealing policy, utilization histories and Data Placer on simulated time), writes CSV + PNG,",
+                "and prints 'check NAME measured=X paper=Y ok|off' for each ratio of the paper's figure."})
+public final class SimulateCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "SCENARIO",
+            description = "fig10, fig11, fig12, fig14, calibration, or a scenario file")
+    String scenarioName;
+
+    @Option(names = "--machine", description = "4x15, 8x15, 32x18 or here (default: the scenario's)")
+    String machine;
+
+    @Option(names = "--seed", defaultValue = "1", description = "random seed (default ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--rows-scale", defaultValue = "1",
+            description = "factor on the rows per table (default ${DEFAULT-VALUE}: the paper's)")
+    double rowsScale;
+
+    @Option(names = "--time-scale", defaultValue = "1",
+            description = "factor on the scenario's seconds and phase times (default ${DEFAULT-VALUE})")
+    double timeScale;
+
+    @Option(names = "--out", defaultValue = "simulation", description = "output folder (default ${DEFAULT-VALUE})")
+    Path out;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        CommandLine cli = new CommandLine(new SimulateCommand());
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof IllegalArgumentException) {
+                commandLine.getErr().println("locus simulate: " + e.getMessage());
+                return 2;
+            }
+            throw e;
+        });
+        System.exit(cli.execute(args));
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        if (!(rowsScale > 0 && timeScale > 0)) {
+            throw new IllegalArgumentException("--rows-scale and --time-scale must be positive");
+        }
+        PrintWriter console = spec.commandLine().getOut();
+        Scenario declared = ScenarioParser.load(scenarioName, 0);
+        String machineName = machine != null ? machine : declared.machine();
+        MachineModel model = machineName.equals(MachineModel.HERE) ? HostMeasurement.measure(2)
+                : MachineModel.preset(machineName);
+        Scenario scenario = (model.nodes() == nodesOf(declared.machine()) ? declared
+                : ScenarioParser.load(scenarioName, model.nodes())).scaled(rowsScale, timeScale);
+        console.println("scenario " + scenario.name() + ": " + scenario.description());
+        console.println("machine " + model.describe());
+        console.flush();
+        Reproduction.Outcome outcome = Reproduction.run(scenario, model, Simulator.Settings.defaults(seed));
+        Files.createDirectories(out);
+        for (Reproduction.Run run : outcome.runs()) {
+            String file = scenario.name() + (run.selectivity() == null ? "" : "-sel" + run.selectivity())
+                    + "-" + run.stealing();
+            SimulationCsv.timeline(out.resolve(file + ".csv"), run.result());
+            SimulationCsv.events(out.resolve(file + "-events.csv"), run.result());
+            SimulationChart.timeline(out.resolve(file + ".png"), run.result());
+            console.println(Reproduction.summary(run));
+            for (SimEvent e : run.result().events()) {
+                console.printf(Locale.ROOT, "  %6.1f s %-9s %s (%d -> %d parts) node %d -> %d, done at %.1f s: %s%n",
+                        e.decidedSeconds(), e.action(), e.owner(), e.partsBefore(), e.partsAfter(), e.fromNode(),
+                        e.toNode(), e.doneSeconds(), e.reason());
+            }
+        }
+        if (outcome.runs().size() > 1 && outcome.runs().getFirst().selectivity() != null) {
+            SimulationChart.sweep(out.resolve(scenario.name() + "-sweep.png"), outcome);
+        }
+        console.println("wrote " + out.toAbsolutePath());
+        for (Check check : outcome.checks()) {
+            console.println(check.line());
+        }
+        return 0;
+    }
+
+    private static int nodesOf(String machine) {
+        return machine.equals(MachineModel.HERE) ? 2 : MachineModel.preset(machine).nodes();
+    }
+}

@@ -1,0 +1,761 @@
+package io.locusdb.bench.sim;
+
+import io.locusdb.core.exec.StealingPolicy;
+import io.locusdb.core.exec.TaskClass;
+import io.locusdb.core.exec.TaskClasses;
+import io.locusdb.core.exec.stealing.StealingPolicies;
+import io.locusdb.core.placer.AdaptiveDataPlacer;
+import io.locusdb.core.placer.PlacementPolicy;
+import io.locusdb.core.placer.PlacementUnit;
+import io.locusdb.core.placer.PlacerDecision;
+import io.locusdb.core.placer.PlacerParameters;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * A discrete-event simulation of LocusDB's executor and placer on a {@link MachineModel}, driving the engine's own
+ * policies on simulated time: the {@link StealingPolicy} on every inter-node steal, {@link TaskClass} averages fed
+ * with the simulated tasks' throughput, {@link io.locusdb.core.placer.UtilizationHistory utilization histories}
+ * per table part sampled as the placer service samples them, and the {@link AdaptiveDataPlacer} deciding every
+ * period, its moves, partitions and merges taking the machine's µs per page on one actuator.
+ *
+ * <p>Workers mirror the executor: one per hardware thread, a task queue per node, a free worker takes the oldest
+ * task of its own node, else steals the oldest task the policy allows from the nearest node. A running task
+ * advances at a speed set by its CPU time and the memory bandwidth it is granted; grants are recomputed every
+ * tick by sharing each node's memory bandwidth and each path's bandwidth among the tasks reading over them
+ * (proportional fair share, iterated), and task completions between ticks are exact events. Deterministic: the
+ * same scenario, machine and seed give the same result.
+ */
+public final class Simulator {
+    /**
+     * @param tickMicros     how often bandwidth grants are recomputed
+     * @param observeMicros  readings of the histories between samples
+     * @param sampleMicros   the refreshers' sample period (100 ms in the paper)
+     */
+    public record Settings(long seed, TaskCosts costs, double tickMicros, long observeMicros, long sampleMicros) {
+        public static Settings defaults(long seed) {
+            return new Settings(seed, TaskCosts.defaults(), 1000, 10_000, 100_000);
+        }
+    }
+
+    private static final int GRANT_ITERATIONS = 8;
+    /** Grants count as settled when no controller or path is oversubscribed by more than this fraction. */
+    private static final double SETTLED = 0.002;
+    private static final double RESCHEDULE = 0.002;
+
+    private final MachineModel m;
+    private final Scenario scenario;
+    private final Settings settings;
+    private final int nodes;
+    private final int perNode;
+    private final Random random;
+    private final TaskClasses classes = TaskClasses.standalone(0.1);
+    private final TaskClass ivScan;
+    private final TaskClass materialize;
+    private final TaskClass aggregate;
+    private final TaskClass aggMerge;
+    private final TaskClass joinProbe;
+    private final StealingPolicy stealing;
+    private final PlacementPolicy placer;
+    private final PlacerParameters parameters;
+    private final int[][] stealingOrder;
+    private final Map<String, SimTable> tables = new LinkedHashMap<>();
+
+    @SuppressWarnings("unchecked")
+    private final ArrayDeque<SimTask>[][] queues;
+    private final SimTask[] running;
+    private final int[][] idle;
+    private final int[] idleCount;
+    private final List<SimTask> runningList = new ArrayList<>();
+    private final PriorityQueue<Finish> finishes = new PriorityQueue<>();
+    private long sequence;
+    private long versions;
+    private double now;
+
+    /** Bytes per microsecond one thread of node a streams from node b, at [a * nodes + b]. */
+    private final double[] threadCap;
+    /** Bytes per microsecond the path from node a to node b carries, at [a * nodes + b]. */
+    private final double[] pathCap;
+    private final double[] nodeScale;
+    private final double[] pathScale;
+    private final double[] nodeDemand;
+    private final double[] pathDemand;
+
+    private final List<Client> clients = new ArrayList<>();
+    private final int groups;
+    private final double[][] completions;
+    private final double[][] busy;
+    private final double[][] own;
+    private final double[][] bytesRead;
+    private final double[] imbalance;
+    private long tasksRun;
+    private long tasksStolen;
+
+    private final Set<String> inFlight = new HashSet<>();
+    private final Set<String> partitionedByPlacer = new HashSet<>();
+    private int movesInFlight;
+    private double actuatorFreeAt;
+    private final List<PendingAction> pendingActions = new ArrayList<>();
+    private final List<SimEvent> events = new ArrayList<>();
+
+    private record Finish(double time, int worker, long version) implements Comparable<Finish> {
+        @Override
+        public int compareTo(Finish o) {
+            int c = Double.compare(time, o.time);
+            return c != 0 ? c : Integer.compare(worker, o.worker);
+        }
+    }
+
+    private record PendingAction(double done, PlacerDecision decision, double decided, double started) {
+    }
+
+    private final class Client {
+        final int group;
+        final int id;
+        final Scenario.ClientSpec spec;
+        final String table;
+        final String joined;
+
+        Client(int group, int id, Scenario.ClientSpec spec, String table, String joined) {
+            this.group = group;
+            this.id = id;
+            this.spec = spec;
+            this.table = table;
+            this.joined = joined;
+        }
+    }
+
+    public Simulator(MachineModel machine, Scenario scenario, Settings settings) {
+        this.m = machine;
+        this.scenario = scenario;
+        this.settings = settings;
+        this.nodes = machine.nodes();
+        this.perNode = machine.threadsPerNode();
+        this.random = new Random(settings.seed());
+        this.ivScan = classes.of("iv-scan");
+        this.materialize = classes.of("materialize");
+        this.aggregate = classes.of("aggregate");
+        this.aggMerge = classes.of("agg-merge");
+        this.joinProbe = classes.of("join-probe");
+        this.stealing = switch (scenario.stealing()) {
+            case "always" -> StealingPolicies.always();
+            case "never" -> StealingPolicies.never();
+            default -> StealingPolicies.adaptive(machine.stealingThreshold());
+        };
+        this.parameters = PlacerParameters.defaults(perNode, machine.localBandwidth(), machine.moveMicrosPerPage(),
+                machine.partitionMicrosPerPage());
+        this.placer = new AdaptiveDataPlacer(parameters);
+        this.stealingOrder = new int[nodes][];
+        for (int n = 0; n < nodes; n++) {
+            stealingOrder[n] = machine.stealingOrder(n);
+        }
+        for (Scenario.TableSpec t : scenario.tables()) {
+            for (int node : t.nodes()) {
+                if (node >= nodes) {
+                    throw new IllegalArgumentException("table " + t.name() + " is placed on node " + node + ", but "
+                            + machine.name() + " has " + nodes + " nodes");
+                }
+            }
+            tables.put(t.name(), new SimTable(t.name(), scenario.rows(), t.nodes(), t.placerPartitioned()));
+            if (t.placerPartitioned()) {
+                partitionedByPlacer.add("table " + t.name());
+            }
+        }
+        int classCount = classes.size();
+        this.queues = new ArrayDeque[nodes][classCount];
+        for (int n = 0; n < nodes; n++) {
+            for (int c = 0; c < classCount; c++) {
+                queues[n][c] = new ArrayDeque<>();
+            }
+        }
+        this.running = new SimTask[nodes * perNode];
+        this.idle = new int[nodes][perNode];
+        this.idleCount = new int[nodes];
+        for (int n = 0; n < nodes; n++) {
+            for (int k = 0; k < perNode; k++) {
+                idle[n][k] = n * perNode + perNode - 1 - k;
+            }
+            idleCount[n] = perNode;
+        }
+        this.threadCap = new double[nodes * nodes];
+        this.pathCap = new double[nodes * nodes];
+        for (int a = 0; a < nodes; a++) {
+            for (int b = 0; b < nodes; b++) {
+                threadCap[a * nodes + b] = machine.threadBandwidth(a, b) / 1e6;
+                pathCap[a * nodes + b] = machine.pathBandwidth(a, b) / 1e6;
+            }
+        }
+        this.nodeScale = new double[nodes];
+        this.pathScale = new double[nodes * nodes];
+        this.nodeDemand = new double[nodes];
+        this.pathDemand = new double[nodes * nodes];
+        Arrays.fill(nodeScale, 1);
+        Arrays.fill(pathScale, 1);
+        int group = 0;
+        for (Scenario.ClientSpec spec : scenario.clients()) {
+            List<String> names = spec.tables();
+            for (int t = 0; t < names.size(); t++) {
+                String joined = names.get((t + 1) % names.size());
+                for (int k = 0; k < spec.count(); k++) {
+                    clients.add(new Client(group, clients.size(), spec, names.get(t), joined));
+                }
+            }
+            group++;
+        }
+        this.groups = group;
+        int seconds = (int) Math.ceil(scenario.seconds());
+        this.completions = new double[seconds][groups];
+        this.busy = new double[seconds][nodes];
+        this.own = new double[seconds][nodes];
+        this.bytesRead = new double[seconds][nodes];
+        this.imbalance = new double[seconds];
+    }
+
+    public SimResult run(String label) {
+        long wallStart = System.nanoTime();
+        double end = scenario.seconds() * 1e6;
+        double tick = settings.tickMicros();
+        List<Client> waiting = new ArrayList<>(clients);
+        waiting.sort((a, b) -> Double.compare(a.spec.from(), b.spec.from()));
+        int nextClient = 0;
+        long nextObserve = settings.observeMicros();
+        long nextSample = settings.sampleMicros();
+        long nextPlacer = parameters.periodMicros();
+        while (now < end) {
+            double tickEnd = Math.min(now + tick, end);
+            Finish f;
+            while ((f = finishes.peek()) != null && f.time < tickEnd) {
+                finishes.poll();
+                SimTask task = running[f.worker];
+                if (task == null || task.version != f.version) {
+                    continue;
+                }
+                advanceTo(f.time);
+                complete(task);
+            }
+            advanceTo(tickEnd);
+            while (nextClient < waiting.size() && waiting.get(nextClient).spec.from() * 1e6 <= now) {
+                issue(waiting.get(nextClient++));
+            }
+            while (!pendingActions.isEmpty() && pendingActions.getFirst().done <= now) {
+                apply(pendingActions.removeFirst());
+            }
+            if (now >= nextObserve) {
+                nextObserve += settings.observeMicros();
+                boolean sample = now >= nextSample;
+                if (sample) {
+                    nextSample += settings.sampleMicros();
+                }
+                refreshHistories(sample);
+            }
+            if (now >= nextPlacer) {
+                nextPlacer += parameters.periodMicros();
+                if (scenario.placerFrom() >= 0 && now >= scenario.placerFrom() * 1e6) {
+                    placeOnce();
+                }
+            }
+            recomputeGrants();
+        }
+        double stolen = tasksRun == 0 ? 0 : (double) tasksStolen / tasksRun;
+        double[][] memory = new double[bytesRead.length][nodes];
+        for (int s = 0; s < bytesRead.length; s++) {
+            for (int n = 0; n < nodes; n++) {
+                memory[s][n] = bytesRead[s][n] / 1e9;
+            }
+        }
+        Map<String, Double> learnt = new LinkedHashMap<>();
+        for (TaskClass c : classes.all()) {
+            if (c.sampleCount() > 0) {
+                learnt.put(c.name(), c.averageThroughput());
+            }
+        }
+        return new SimResult(label, m, scenario, completions, busy, own, memory, imbalance, List.copyOf(events),
+                stolen, learnt, (System.nanoTime() - wallStart) / 1e9);
+    }
+
+    /** Moves the clock to {@code t}, accounting busy threads per node over the interval. */
+    private void advanceTo(double t) {
+        if (t <= now) {
+            return;
+        }
+        double from = now;
+        while (from < t) {
+            int second = (int) (from / 1e6);
+            if (second >= busy.length) {
+                break;
+            }
+            double until = Math.min(t, (second + 1) * 1e6);
+            double share = (until - from) / 1e6;
+            for (int n = 0; n < nodes; n++) {
+                busy[second][n] += (perNode - idleCount[n]) * share;
+            }
+            from = until;
+        }
+        now = t;
+    }
+
+    // ---------------------------------------------------------------------------------------------------- queries
+
+    private void issue(Client client) {
+        SimQuery query = new SimQuery(client.group, client.id, now);
+        SimTable table = tables.get(client.table);
+        double selectivity = client.spec.selectivity();
+        TaskCosts c = settings.costs();
+        switch (client.spec.query()) {
+            case 'a' -> {
+                int bits = SimTable.FIRST_BITCASE + random.nextInt(SimTable.COLUMNS);
+                query.phases.add(() -> scanTasks(query, table, bits));
+                query.phases.add(() -> perMatchTasks(query, table, selectivity, materialize,
+                        c.materializeNanosPerRow(), c.materializeBytesPerRow()));
+            }
+            case 'b' -> {
+                int bits = SimTable.FIRST_BITCASE + 1 + random.nextInt(SimTable.COLUMNS - 1);
+                query.phases.add(() -> scanTasks(query, table, bits));
+                query.phases.add(() -> perMatchTasks(query, table, selectivity, aggregate,
+                        c.aggregateNanosPerRow(), c.aggregateBytesPerRow()));
+                query.phases.add(() -> mergeTasks(query, table, selectivity));
+            }
+            case 'c' -> {
+                int bits = SimTable.FIRST_BITCASE + random.nextInt(SimTable.COLUMNS);
+                SimTable other = tables.get(client.joined);
+                query.phases.add(() -> scanTasks(query, table, bits));
+                query.phases.add(() -> perMatchTasks(query, other, selectivity * table.rows / other.rows,
+                        joinProbe, c.probeNanosPerRow(), c.probeBytesPerRow()));
+            }
+            default -> throw new IllegalStateException("query type " + client.spec.query());
+        }
+        nextPhase(query);
+    }
+
+    private List<SimTask> scanTasks(SimQuery query, SimTable table, int bits) {
+        List<SimTask> tasks = new ArrayList<>();
+        long taskRows = settings.costs().taskRows();
+        for (SimTable.Part part : table.parts) {
+            long pieces = Math.max(1, (part.rows + taskRows - 1) / taskRows);
+            for (long k = 0; k < pieces; k++) {
+                long rows = SimTable.share(part.rows, (int) k, (int) pieces);
+                tasks.add(new SimTask(ivScan, query, part, rows * settings.costs().ivScanNanosPerRow() / 1000,
+                        rows * bits / 8.0, sequence++));
+            }
+        }
+        return tasks;
+    }
+
+    /** Work per matching row, split into tasks of at most a tenth of a scan task's rows (parallel materialization). */
+    private List<SimTask> perMatchTasks(SimQuery query, SimTable table, double selectivity, TaskClass taskClass,
+                                        double nanosPerRow, double bytesPerRow) {
+        List<SimTask> tasks = new ArrayList<>();
+        long chunk = Math.max(1, settings.costs().taskRows() / 10);
+        for (SimTable.Part part : table.parts) {
+            double matches = part.rows * selectivity;
+            if (matches < 1) {
+                matches = 1;
+            }
+            long pieces = Math.max(1, (long) Math.ceil(matches / chunk));
+            double rows = matches / pieces;
+            for (long k = 0; k < pieces; k++) {
+                tasks.add(new SimTask(taskClass, query, part, rows * nanosPerRow / 1000, rows * bytesPerRow,
+                        sequence++));
+            }
+        }
+        return tasks;
+    }
+
+    /**
+     * The aggregation's merge: one task per part, each merging its share of the groups from every part's local
+     * table, so a table in P parts does P times the merge work of an unpartitioned one (plus reading the others'
+     * tables, charged to its own node here).
+     */
+    private List<SimTask> mergeTasks(SimQuery query, SimTable table, double selectivity) {
+        List<SimTask> tasks = new ArrayList<>();
+        double groups = Math.min(1L << SimTable.FIRST_BITCASE, Math.max(1, table.rows * selectivity));
+        int parts = table.parts.size();
+        TaskCosts c = settings.costs();
+        for (SimTable.Part part : table.parts) {
+            double work = groups / parts * parts;
+            tasks.add(new SimTask(aggMerge, query, part, work * c.mergeNanosPerGroup() / 1000,
+                    work * c.mergeBytesPerGroup(), sequence++));
+        }
+        return tasks;
+    }
+
+    private void nextPhase(SimQuery query) {
+        while (true) {
+            query.phase++;
+            if (query.phase >= query.phases.size()) {
+                finishQuery(query);
+                return;
+            }
+            List<SimTask> tasks = query.phases.get(query.phase).get();
+            if (tasks.isEmpty()) {
+                continue;
+            }
+            query.pending = tasks.size();
+            for (SimTask task : tasks) {
+                enqueue(task);
+            }
+            return;
+        }
+    }
+
+    private void finishQuery(SimQuery query) {
+        int second = (int) (now / 1e6);
+        if (second < completions.length) {
+            completions[second][query.group]++;
+        }
+        Client client = clients.get(query.client);
+        if (now < client.spec.to() * 1e6) {
+            issue(client);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------- workers
+
+    private void enqueue(SimTask task) {
+        int home = task.homeNode;
+        if (idleCount[home] > 0) {
+            start(task, idle[home][--idleCount[home]]);
+            return;
+        }
+        for (int thief : stealingOrder[home]) {
+            if (idleCount[thief] > 0 && stealing.maySteal(task.taskClass, home, thief)) {
+                start(task, idle[thief][--idleCount[thief]]);
+                return;
+            }
+        }
+        queues[home][task.taskClass.id()].addLast(task);
+    }
+
+    private void start(SimTask task, int worker) {
+        int node = worker / perNode;
+        task.worker = worker;
+        task.dataNode = task.part.node;
+        task.local = node == task.dataNode;
+        task.startedAt = now;
+        task.updatedAt = now;
+        running[worker] = task;
+        task.slot = runningList.size();
+        runningList.add(task);
+        tasksRun++;
+        if (node != task.homeNode) {
+            tasksStolen++;
+        }
+        if (task.local) {
+            task.trackedBytesPerSecond = (long) task.taskClass.averageThroughput();
+            task.part.threads.add(1);
+            task.part.memory.add(task.trackedBytesPerSecond);
+        }
+        double scale = Math.min(nodeScale[task.dataNode], task.local ? 1 : pathScale[node * nodes + task.dataNode]);
+        task.grant = threadCap[node * nodes + task.dataNode] * Math.min(1, scale);
+        task.speed = 1 / task.timeAt(task.grant);
+        schedule(task);
+    }
+
+    private void schedule(SimTask task) {
+        // Versions are global: a worker's next task must not match a stale finish of its previous one.
+        task.version = ++versions;
+        finishes.add(new Finish(now + task.remaining / task.speed, task.worker, task.version));
+    }
+
+    private void complete(SimTask task) {
+        int worker = task.worker;
+        running[worker] = null;
+        SimTask last = runningList.removeLast();
+        if (last != task) {
+            runningList.set(task.slot, last);
+            last.slot = task.slot;
+        }
+        if (task.local) {
+            task.part.threads.add(-1);
+            task.part.memory.add(-task.trackedBytesPerSecond);
+            // As the executor does: only tasks on their own node teach the class its memory intensity.
+            task.taskClass.recordThroughput((long) task.bytes, (long) ((now - task.startedAt) * 1000));
+        }
+        int second = (int) (now / 1e6);
+        if (second < bytesRead.length) {
+            bytesRead[second][task.dataNode] += task.bytes;
+        }
+        SimQuery query = task.query;
+        if (--query.pending == 0) {
+            nextPhase(query);
+        }
+        SimTask next = next(worker / perNode);
+        if (next != null) {
+            start(next, worker);
+        } else {
+            int node = worker / perNode;
+            idle[node][idleCount[node]++] = worker;
+        }
+    }
+
+    /** The oldest task of the node's own queues, else the oldest the policy lets it steal from the nearest node. */
+    private SimTask next(int node) {
+        SimTask own = oldest(node, node);
+        if (own != null) {
+            return own;
+        }
+        for (int victim : stealingOrder[node]) {
+            SimTask stolen = oldest(victim, node);
+            if (stolen != null) {
+                return stolen;
+            }
+        }
+        return null;
+    }
+
+    private SimTask oldest(int owner, int thief) {
+        ArrayDeque<SimTask> best = null;
+        for (ArrayDeque<SimTask> q : queues[owner]) {
+            SimTask head = q.peekFirst();
+            if (head == null || (owner != thief && !stealing.maySteal(head.taskClass, owner, thief))) {
+                continue;
+            }
+            if (best == null || head.sequence < best.peekFirst().sequence) {
+                best = q;
+            }
+        }
+        return best == null ? null : best.pollFirst();
+    }
+
+    /**
+     * Shares memory bandwidth: every running task asks for what its speed alone would read; a node's controller and
+     * a path between two nodes scale down the grants of the tasks over them when asked for more than they carry,
+     * and grants grow back (up to the thread's own bandwidth) where there is room. Then every task whose speed
+     * changed gets a new finishing time.
+     */
+    private void recomputeGrants() {
+        if (runningList.isEmpty()) {
+            return;
+        }
+        for (SimTask t : runningList) {
+            t.remaining = Math.max(0, t.remaining - t.speed * (now - t.updatedAt));
+            t.updatedAt = now;
+            t.cap = threadCap[(t.worker / perNode) * nodes + t.dataNode];
+            t.path = t.local ? -1 : (t.worker / perNode) * nodes + t.dataNode;
+            t.grant = t.cap;
+        }
+        double local = m.localBandwidth() / 1e6;
+        for (int it = 0; it < GRANT_ITERATIONS; it++) {
+            Arrays.fill(nodeDemand, 0);
+            Arrays.fill(pathDemand, 0);
+            for (SimTask t : runningList) {
+                double demand = t.demandAt(t.grant);
+                nodeDemand[t.dataNode] += demand;
+                if (t.path >= 0) {
+                    pathDemand[t.path] += demand;
+                }
+            }
+            boolean settled = true;
+            for (int n = 0; n < nodes; n++) {
+                nodeScale[n] = nodeDemand[n] > 0 ? local / nodeDemand[n] : 1;
+                settled &= nodeScale[n] >= 1 || nodeScale[n] > 1 - SETTLED;
+            }
+            for (int p = 0; p < pathScale.length; p++) {
+                pathScale[p] = pathDemand[p] > 0 ? pathCap[p] / pathDemand[p] : 1;
+                settled &= pathScale[p] >= 1 || pathScale[p] > 1 - SETTLED;
+            }
+            boolean last = settled || it == GRANT_ITERATIONS - 1;
+            for (SimTask t : runningList) {
+                double scale = nodeScale[t.dataNode];
+                if (t.path >= 0) {
+                    scale = Math.min(scale, pathScale[t.path]);
+                }
+                // The last round only scales down: what a task is granted never adds up past a controller or path.
+                t.grant = Math.min(t.cap, t.grant * (last ? Math.min(1, scale) : scale));
+            }
+            if (last) {
+                break;
+            }
+        }
+        for (SimTask t : runningList) {
+            double speed = 1 / t.timeAt(t.grant);
+            // Small changes wait for a later tick: each reschedule costs a heap entry, and a task's speed that is off
+            // by a fraction of a percent for a millisecond changes nothing the figures show.
+            if (Math.abs(speed - t.speed) > RESCHEDULE * t.speed) {
+                t.speed = speed;
+                schedule(t);
+            }
+        }
+        // What a task starting before the next tick gets: the share of its own bandwidth that the tasks already
+        // reading over the same controller (and path) get now.
+        Arrays.fill(nodeScale, 0);
+        Arrays.fill(pathScale, 0);
+        Arrays.fill(nodeDemand, 0);
+        Arrays.fill(pathDemand, 0);
+        for (SimTask t : runningList) {
+            int node = t.worker / perNode;
+            double share = t.grant / t.cap;
+            nodeScale[t.dataNode] += share;
+            nodeDemand[t.dataNode]++;
+            if (!t.local) {
+                pathScale[node * nodes + t.dataNode] += share;
+                pathDemand[node * nodes + t.dataNode]++;
+            }
+        }
+        for (int n = 0; n < nodes; n++) {
+            nodeScale[n] = nodeDemand[n] > 0 ? nodeScale[n] / nodeDemand[n] : 1;
+        }
+        for (int p = 0; p < pathScale.length; p++) {
+            pathScale[p] = pathDemand[p] > 0 ? pathScale[p] / pathDemand[p] : 1;
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------- placer
+
+    private void refreshHistories(boolean sample) {
+        long micros = (long) now;
+        int second = Math.min(own.length - 1, (int) (now / 1e6));
+        double[] perNodeOwn = new double[nodes];
+        for (SimTable table : tables.values()) {
+            for (SimTable.Part part : table.parts) {
+                if (sample) {
+                    part.threads.sample(micros, parameters.periodMicros());
+                    part.memory.sample(micros, parameters.periodMicros());
+                } else {
+                    part.threads.observe();
+                    part.memory.observe();
+                }
+                perNodeOwn[part.node] += part.threads.current();
+            }
+        }
+        double readings = 1e6 / settings.observeMicros();
+        double max = 0;
+        double min = Double.MAX_VALUE;
+        for (int n = 0; n < nodes; n++) {
+            own[second][n] += perNodeOwn[n] / readings;
+        }
+        if (sample) {
+            double[] recent = new double[nodes];
+            for (SimTable table : tables.values()) {
+                for (SimTable.Part part : table.parts) {
+                    recent[part.node] += part.threads.recentAverage();
+                }
+            }
+            for (double r : recent) {
+                max = Math.max(max, r);
+                min = Math.min(min, r);
+            }
+            imbalance[second] = Math.max(imbalance[second], max - min);
+        }
+    }
+
+    private List<PlacementUnit> units() {
+        List<PlacementUnit> out = new ArrayList<>();
+        for (SimTable table : tables.values()) {
+            for (SimTable.Part part : table.parts) {
+                out.add(new PlacementUnit(table.name, false, part.index, part.node, part.pages, table.parts.size(),
+                        part.threads, part.memory));
+            }
+        }
+        return out;
+    }
+
+    /** One placer period, with the placer service's rules (see {@code PlacerService.placeOnce}). */
+    private void placeOnce() {
+        if (movesInFlight > 0) {
+            return;
+        }
+        for (PlacerDecision decision : placer.decide(units(), nodes, Set.copyOf(inFlight))) {
+            String owner = switch (decision) {
+                case PlacerDecision.Move mv -> mv.unit().ownerKey();
+                case PlacerDecision.Partition p -> p.unit().ownerKey();
+                case PlacerDecision.Merge mg -> "table " + mg.owner();
+            };
+            if (decision instanceof PlacerDecision.Merge && !partitionedByPlacer.contains(owner)) {
+                continue;
+            }
+            if (!inFlight.add(owner)) {
+                continue;
+            }
+            if (!(decision instanceof PlacerDecision.Merge)) {
+                movesInFlight++;
+            }
+            double start = Math.max(now, actuatorFreeAt);
+            double done = start + duration(decision);
+            actuatorFreeAt = done;
+            pendingActions.add(new PendingAction(done, decision, now, start));
+            pendingActions.sort((a, b) -> Double.compare(a.done, b.done));
+        }
+    }
+
+    private double duration(PlacerDecision decision) {
+        return switch (decision) {
+            case PlacerDecision.Move mv -> mv.unit().pages() * m.moveMicrosPerPage();
+            case PlacerDecision.Partition p -> {
+                long pages = tables.get(p.unit().owner()).pages();
+                yield pages * m.partitionMicrosPerPage() + pages / 2.0 / p.unit().parts() * m.moveMicrosPerPage();
+            }
+            case PlacerDecision.Merge mg -> {
+                long pages = tables.get(mg.owner()).pages();
+                yield pages * (m.partitionMicrosPerPage() + m.moveMicrosPerPage());
+            }
+        };
+    }
+
+    private void apply(PendingAction action) {
+        PlacerDecision decision = action.decision();
+        String name = switch (decision) {
+            case PlacerDecision.Move mv -> mv.unit().owner();
+            case PlacerDecision.Partition p -> p.unit().owner();
+            case PlacerDecision.Merge mg -> mg.owner();
+        };
+        SimTable table = tables.get(name);
+        int before = table.parts.size();
+        int from;
+        int to;
+        String label;
+        String reason;
+        switch (decision) {
+            case PlacerDecision.Move mv -> {
+                SimTable.Part part = table.parts.get(mv.unit().part());
+                from = part.node;
+                to = mv.toNode();
+                part.node = to;
+                label = "move";
+                reason = mv.reason().rule();
+                movesInFlight--;
+            }
+            case PlacerDecision.Partition p -> {
+                List<SimTable.Part> split = new ArrayList<>();
+                for (SimTable.Part old : table.parts) {
+                    for (int half = 0; half < 2; half++) {
+                        long rows = SimTable.share(old.rows, half, 2);
+                        int node = old.index == p.unit().part() && half == 1 ? p.toNode() : old.node;
+                        split.add(new SimTable.Part(split.size(), node, rows));
+                    }
+                }
+                table.parts = split;
+                from = p.unit().node();
+                to = p.toNode();
+                label = "partition";
+                reason = p.reason().rule();
+                partitionedByPlacer.add(table.ownerKey());
+                movesInFlight--;
+            }
+            case PlacerDecision.Merge mg -> {
+                from = -1;
+                to = mg.toNode();
+                table.parts = new ArrayList<>(List.of(new SimTable.Part(0, to, table.rows)));
+                label = "merge";
+                reason = mg.reason().rule();
+                partitionedByPlacer.remove(table.ownerKey());
+            }
+        }
+        inFlight.remove(table.ownerKey());
+        events.add(new SimEvent(action.decided() / 1e6, action.started() / 1e6, now / 1e6, label, name, before,
+                table.parts.size(), from, to, reason));
+    }
+
+    /** The task classes the run used, with their learnt memory throughput. */
+    public List<TaskClass> taskClasses() {
+        return classes.all();
+    }
+}

@@ -1,0 +1,43 @@
+package io.locusdb.bench.sim;
+
+/**
+ * What LocusDB's task classes cost per row, as the simulator charges them: CPU time at full speed with the data in
+ * local memory, and the bytes each class reads from the memory of the part's node. A task's time alone is its CPU
+ * time plus its bytes at the bandwidth it gets; the memory system model decides that bandwidth under contention.
+ *
+ * <p>Classes (the names of the engine's own task classes where they exist):
+ * <ul>
+ *   <li>{@code iv-scan}: the range predicate over a part's bit-packed codes, {@code bits/8} bytes a row;</li>
+ *   <li>{@code materialize}: decoding the matching rows through the dictionary (mostly cached, so CPU-bound);</li>
+ *   <li>{@code aggregate}: decoding the value and group columns of the matches into a part-local hash table;</li>
+ *   <li>{@code agg-merge}: merging the part-local tables of a partitioned table, per group and part, the partitioning
+ *       overhead of the adaptive-placement paper's §4 and §8.3;</li>
+ *   <li>{@code join-probe}: probing the other table's ID index with the matches (random reads).</li>
+ * </ul>
+ *
+ * @param taskRows rows of a part one scan task covers (the engine splits a part into tasks of this many rows)
+ */
+public record TaskCosts(double ivScanNanosPerRow, double materializeNanosPerRow, double materializeBytesPerRow,
+                        double aggregateNanosPerRow, double aggregateBytesPerRow, double mergeNanosPerGroup,
+                        double mergeBytesPerGroup, double probeNanosPerRow, double probeBytesPerRow, long taskRows) {
+    public TaskCosts {
+        if (taskRows < 1) {
+            throw new IllegalArgumentException("a task covers at least one row, got " + taskRows);
+        }
+    }
+
+    /**
+     * Defaults for the paper's 2.5 GHz Xeons, from LocusDB's kernels on the development host (see the issue note):
+     * the scan is memory-bound (a core filters codes faster than one thread streams them), decoding and hashing are
+     * CPU-bound (dictionaries of up to 2^24 entries are mostly cached), probing reads a cache line per match.
+     */
+    public static TaskCosts defaults() {
+        return new TaskCosts(0.12, 12, 6, 25, 10, 60, 32, 40, 64, 4_000_000);
+    }
+
+    public TaskCosts withTaskRows(long rows) {
+        return new TaskCosts(ivScanNanosPerRow, materializeNanosPerRow, materializeBytesPerRow, aggregateNanosPerRow,
+                aggregateBytesPerRow, mergeNanosPerGroup, mergeBytesPerGroup, probeNanosPerRow, probeBytesPerRow,
+                rows);
+    }
+}

@@ -1,0 +1,45 @@
+package io.locusdb.bench.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The paper's ratios the simulator reproduces within ±20 % (the simulator is deterministic, so these hold exactly as
+ * run here). Figure 12's 1.7× is not among them: the engine's placer merges one table at a time, so the idle phase
+ * is over before all eight are merged (see the issue note).
+ */
+class ReproductionTest {
+
+    private static Check check(List<Check> checks, String name) {
+        return checks.stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void figure_10_doubles_throughput_after_the_placer_moves_partitions_and_merges() throws IOException {
+        Scenario s = ScenarioParser.load("fig10", 0);
+        Reproduction.Outcome o = Reproduction.run(s, MachineModel.fourSockets(), Simulator.Settings.defaults(1));
+        assertThat(check(o.checks(), "fig10.throughput-after-vs-before").ok()).isTrue();
+        assertThat(o.runs().getFirst().result().events()).extracting(SimEvent::action).contains("merge");
+    }
+
+    @Test
+    void figure_11_stealing_helps_materialization_and_adaptive_keeps_up_with_the_better_policy() throws IOException {
+        Scenario s = ScenarioParser.load("fig11", 0).scaled(1, 0.5);
+        Reproduction.Outcome o = Reproduction.run(s, MachineModel.fourSockets(), Simulator.Settings.defaults(1));
+        assertThat(o.runs()).hasSize(15);
+        assertThat(check(o.checks(), "fig11.always-vs-never-at-10%").ok()).isTrue();
+        assertThat(check(o.checks(), "fig11.never-vs-always-at-0.1%").measured()).isGreaterThan(1.0);
+        assertThat(check(o.checks(), "fig11.adaptive-vs-better-of-two-worst").ok()).isTrue();
+    }
+
+    @Test
+    void a_check_line_says_ok_within_twenty_percent_and_off_outside() {
+        assertThat(new Check("x", 1.9, 2.0, false).line()).isEqualTo("check x measured=1.900 paper=2.000 ok");
+        assertThat(new Check("x", 1.5, 2.0, false).line()).endsWith("off");
+        assertThat(new Check("x", 1.3, 1.0, true).ok()).isTrue();
+        assertThat(new Check("x", 0.7, 1.0, true).ok()).isFalse();
+    }
+}

@@ -1,0 +1,91 @@
+package io.locusdb.bench.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+class SimulatorTest {
+    private static final MachineModel FOUR = MachineModel.fourSockets();
+
+    private static Scenario scenario(String stealing, double selectivity, String placer) {
+        return ScenarioParser.parse("""
+                name test
+                machine 4x15
+                seconds 20
+                rows 20000000
+                table T1 node 1
+                clients 64 a T1 selectivity %s
+                placer %s
+                stealing %s
+                """.formatted(selectivity, placer, stealing), "test", 0);
+    }
+
+    private static SimResult run(Scenario s, long seed) {
+        return new Simulator(FOUR, s, Simulator.Settings.defaults(seed)).run("test");
+    }
+
+    @Test
+    void the_same_seed_gives_the_same_run() {
+        Scenario s = scenario("adaptive", 0.01, "off");
+        SimResult a = run(s, 7);
+        SimResult b = run(s, 7);
+        assertThat(a.completions()).isDeepEqualTo(b.completions());
+        assertThat(a.memoryGBs()).isDeepEqualTo(b.memoryGBs());
+    }
+
+    @Test
+    void memory_bound_scans_without_stealing_saturate_their_node_and_leave_the_others_idle() {
+        SimResult r = run(scenario("never", 0.00001, "off"), 1);
+        for (int s = 5; s < 20; s++) {
+            assertThat(r.memoryGBs()[s][1]).isCloseTo(70, within(70 * 0.05));
+            assertThat(r.busyThreads()[s][0]).isZero();
+            assertThat(r.busyThreads()[s][1]).isCloseTo(15, within(0.5));
+        }
+        assertThat(r.stolenShare()).isZero();
+    }
+
+    @Test
+    void stolen_scans_go_no_faster_than_the_nodes_memory_lets_them() {
+        double never = run(scenario("never", 0.00001, "off"), 1).throughput(5, 20);
+        double always = run(scenario("always", 0.00001, "off"), 1).throughput(5, 20);
+        // Thieves add link-limited readers of the same saturated controller: no real gain.
+        assertThat(always / never).isBetween(0.85, 1.15);
+    }
+
+    @Test
+    void stealing_cpu_bound_materialization_uses_the_idle_nodes() {
+        SimResult never = run(scenario("never", 0.1, "off"), 1);
+        SimResult always = run(scenario("always", 0.1, "off"), 1);
+        assertThat(always.throughput(5, 20) / never.throughput(5, 20)).isGreaterThan(1.3);
+        assertThat(always.busyThreads()[10][0]).isGreaterThan(10);
+    }
+
+    @Test
+    void adaptive_stealing_learns_which_class_is_memory_intensive() {
+        SimResult r = run(scenario("adaptive", 0.1, "off"), 1);
+        assertThat(r.classThroughput().get("iv-scan")).isGreaterThan(FOUR.stealingThreshold());
+        // Stolen tasks do not teach their class (as in the executor): materialization may never run at home here.
+        assertThat(r.classThroughput().getOrDefault("materialize", 0.0)).isLessThan(FOUR.stealingThreshold());
+        assertThat(r.stolenShare()).isGreaterThan(0.1);
+    }
+
+    @Test
+    void the_placer_spreads_a_hot_table_and_throughput_follows() {
+        Scenario s = ScenarioParser.parse("""
+                name spread
+                machine 4x15
+                seconds 120
+                rows 20000000
+                table T1 node 0
+                table T2 node 0
+                clients 64 a T1,T2 selectivity 0.00001
+                placer on
+                stealing adaptive
+                """, "spread", 0);
+        SimResult r = run(s, 3);
+        assertThat(r.events()).isNotEmpty();
+        assertThat(r.events().getFirst().action()).isIn("move", "partition");
+        assertThat(r.throughput(100, 120) / r.throughput(2, 6)).isGreaterThan(1.5);
+    }
+}
