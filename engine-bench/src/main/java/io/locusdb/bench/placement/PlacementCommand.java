@@ -1,5 +1,14 @@
 package io.locusdb.bench.placement;
 
+import io.locusdb.bench.seed.SeedWorkloadRun;
+import io.locusdb.bench.sim.Check;
+import io.locusdb.bench.sim.Reproduction;
+import io.locusdb.bench.sim.Scenario;
+import io.locusdb.bench.sim.ScenarioParser;
+import io.locusdb.bench.sim.SimEvent;
+import io.locusdb.bench.sim.SimResult;
+import io.locusdb.bench.sim.SimulationChart;
+import io.locusdb.bench.sim.SimulationCsv;
 import io.locusdb.core.placer.PlacementActions;
 import io.locusdb.core.placer.PlacerEvent;
 import io.locusdb.natives.topology.Topologies;
@@ -8,11 +17,13 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code ./locus bench placement}: the placer's demonstration on a fake multi-node topology. Runs the same workload
@@ -24,6 +35,26 @@ import picocli.CommandLine.Option;
                 "the placer is switched on after a first phase. Prints the placer's events and throughput after /",
                 "before with the placer on and off (same process, same workload), writes timeline CSV + PNG."})
 public final class PlacementCommand implements Callable<Integer> {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO",
+            description = {"a benchmark scenario (fig10, fig11, fig12, fig14, calibration, or a file) to run on the",
+                    "real engine instead of the two-table demonstration"})
+    String scenarioName;
+
+    @Option(names = "--rows-scale", defaultValue = "0.02",
+            description = "with SCENARIO: factor on its rows per table (default ${DEFAULT-VALUE})")
+    double rowsScale;
+
+    @Option(names = "--clients-scale", defaultValue = "0.05",
+            description = "with SCENARIO: factor on its client counts, at least one each (default ${DEFAULT-VALUE})")
+    double clientsScale;
+
+    @Option(names = "--time-scale", defaultValue = "0.2",
+            description = "with SCENARIO: factor on its seconds and phase times (default ${DEFAULT-VALUE})")
+    double timeScale;
+
+    @Option(names = "--seed", defaultValue = "42", description = "with SCENARIO: random seed (default ${DEFAULT-VALUE})")
+    long seed;
+
     @Option(names = "--topology", defaultValue = "fake:2", description = "topology (default ${DEFAULT-VALUE})")
     String topology;
 
@@ -67,6 +98,9 @@ public final class PlacementCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        if (scenarioName != null) {
+            return runScenario();
+        }
         if (!(enableAt > 1 && seconds > enableAt + 3)) {
             throw new IllegalArgumentException("--enable-at must be over 1 s and at least 3 s before --seconds");
         }
@@ -115,6 +149,50 @@ public final class PlacementCommand implements Callable<Integer> {
         console.printf("timeline: %s, %s%n", csv, png);
         console.flush();
         return 0;
+    }
+
+    /** A benchmark scenario on the real engine: events, throughput per second, CSV + PNG and the figure's checks. */
+    private int runScenario() throws IOException, InterruptedException {
+        if (!(rowsScale > 0 && clientsScale > 0 && timeScale > 0)) {
+            throw new IllegalArgumentException("--rows-scale, --clients-scale and --time-scale must be positive");
+        }
+        PrintWriter console = spec.commandLine().getOut();
+        Topology t = Topologies.fromSetting(topology);
+        Scenario scenario = ScenarioParser.load(scenarioName, 0);
+        console.printf(Locale.ROOT, "cpu: %s; topology %s (%d nodes, %d CPUs)%n", cpuModel(), topology, t.nodeCount(),
+                t.cpuCount());
+        console.printf(Locale.ROOT, "scenario %s: %s%nscaled: rows x %s, clients x %s, time x %s (scenario nodes"
+                + " fold onto the topology's: node mod %d)%n", scenario.name(), scenario.description(), rowsScale,
+                clientsScale, timeScale, t.nodeCount());
+        console.flush();
+        SimResult r = SeedWorkloadRun.run(scenario, new SeedWorkloadRun.Settings(t, rowsScale, clientsScale,
+                timeScale, seed));
+        for (SimEvent e : r.events()) {
+            console.printf(Locale.ROOT, "  %6.1f s %-9s %s (%d -> %d parts) node %d -> %d, done at %.1f s: %s%n",
+                    e.startSeconds(), e.action(), e.owner(), e.partsBefore(), e.partsAfter(), e.fromNode(),
+                    e.toNode(), e.doneSeconds(), e.reason());
+        }
+        double total = r.scenario().seconds();
+        console.printf(Locale.ROOT, "%.1f queries/s over the run, %.1f%% of tasks stolen, task classes (MB/s):%s%n",
+                r.throughput(0.1 * total, total), 100 * r.stolenShare(), classes(r));
+        Files.createDirectories(out);
+        String file = scenario.name() + "-real";
+        SimulationCsv.timeline(out.resolve(file + ".csv"), r);
+        SimulationCsv.events(out.resolve(file + "-events.csv"), r);
+        SimulationChart.timeline(out.resolve(file + ".png"), r);
+        console.println("wrote " + out.toAbsolutePath());
+        List<Reproduction.Run> runs = List.of(new Reproduction.Run("all", null, null, r.scenario().stealing(), r));
+        for (Check check : Reproduction.checks(r.scenario(), runs)) {
+            console.println(check.line());
+        }
+        console.flush();
+        return 0;
+    }
+
+    private static String classes(SimResult r) {
+        StringBuilder b = new StringBuilder();
+        r.classThroughput().forEach((name, bps) -> b.append(String.format(Locale.ROOT, " %s %.0f", name, bps / 1e6)));
+        return b.toString();
     }
 
     record Ratio(double before, double after) {

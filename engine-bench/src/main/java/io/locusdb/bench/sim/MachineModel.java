@@ -1,6 +1,12 @@
 package io.locusdb.bench.sim;
 
+import io.locusdb.natives.topology.CpuSet;
+import io.locusdb.natives.topology.NumaNode;
+import io.locusdb.natives.topology.Topology;
+import io.locusdb.natives.topology.TopologyKind;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -145,6 +151,24 @@ public record MachineModel(String name, int nodes, int threadsPerNode, int[][] h
 
     public double pathBandwidth(int from, int to) {
         return bandwidth[hopLevel[from][to]];
+    }
+
+    /**
+     * The machine as the engine's topology type (CPU {@code n * threadsPerNode + k} is thread k of node n,
+     * distances 10 / 20 / 30 by level), for the policies that take one, such as the elastic core allocation.
+     */
+    public Topology topology() {
+        List<NumaNode> list = new ArrayList<>();
+        for (int n = 0; n < nodes; n++) {
+            list.add(new NumaNode(n, 0, CpuSet.range(n * threadsPerNode, (n + 1) * threadsPerNode), 0, 0));
+        }
+        int[][] distances = new int[nodes][nodes];
+        for (int a = 0; a < nodes; a++) {
+            for (int b = 0; b < nodes; b++) {
+                distances[a][b] = 10 * (1 + hopLevel[a][b]);
+            }
+        }
+        return new Topology(TopologyKind.FAKE, list, distances, "simulated " + name);
     }
 
     public int threads() {

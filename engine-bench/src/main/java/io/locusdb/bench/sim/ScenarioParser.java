@@ -21,13 +21,16 @@ import java.util.Locale;
  * window 30                          # throughput slope window (s)
  * table TBL1 node 0                  # one part on node 0
  * table TBL4 nodes 2,3 placer-partitioned
+ * table TBL5 node 0 threads-on any   # its tasks wherever the OS would run them (threads-on N: on node N)
  * tables TBL1-64 blocks 8            # TBL1-8 on node 0, TBL9-16 on node 1, ...
  * tables TBL1-8 across all           # every table with one part on every node
  * tables TBL1-8 round-robin          # TBLi on node (i-1) mod nodes
  * clients 64 a TBL1 selectivity 0.00001 [from S] [to S]    # 64 clients per listed table
  * placer on [from S] | placer off
  * stealing adaptive | always | never
+ * cores all | dense | sparse | adaptive   # every hardware thread, or the elastic allocation in that mode
  * sweep selectivity 0.00001,0.001,0.1
+ * sweep layout aligned,1-ahead,interleave,default   # the NUMA-effects paper's strategies (tables as instances)
  * </pre>
  * Errors name the line and what is wrong with it.
  */
@@ -52,7 +55,7 @@ public final class ScenarioParser {
     }
 
     public static List<String> bundled() {
-        return List.of("fig10", "fig11", "fig12", "fig14", "calibration");
+        return List.of("fig10", "fig11", "fig12", "fig14", "numa-effects", "elastic", "calibration");
     }
 
     /**
@@ -68,6 +71,7 @@ public final class ScenarioParser {
         double window = 30;
         double placerFrom = -1;
         String stealing = "adaptive";
+        String cores = "all";
         List<Scenario.TableSpec> tables = new ArrayList<>();
         List<Scenario.ClientSpec> clients = new ArrayList<>();
         List<Scenario.Sweep> sweeps = new ArrayList<>();
@@ -88,6 +92,7 @@ public final class ScenarioParser {
                     case "rows" -> rows = (long) positive(w[1], "rows");
                     case "window" -> window = positive(w[1], "window");
                     case "stealing" -> stealing = stealingPolicy(w[1]);
+                    case "cores" -> cores = coreMode(w[1]);
                     case "placer" -> placerFrom = switch (w[1]) {
                         case "on" -> w.length > 3 && w[2].equals("from") ? nonNegative(w[3], "placer from") : 0;
                         case "off" -> -1;
@@ -128,7 +133,7 @@ public final class ScenarioParser {
             }
         }
         return new Scenario(name, description, machine, seconds, rows, tables, clients, placerFrom, stealing,
-                sweeps, window);
+                cores, sweeps, window);
     }
 
     private static int nodes(int override, String machine) {
@@ -138,12 +143,22 @@ public final class ScenarioParser {
         return machine.equals(MachineModel.HERE) ? 2 : MachineModel.preset(machine).nodes();
     }
 
+    /** {@code threads-on N} or {@code threads-on any} among a table line's words; the data's node otherwise. */
+    private static int threadsOn(String[] w) {
+        for (int k = 0; k + 1 < w.length; k++) {
+            if (w[k].equals("threads-on")) {
+                return w[k + 1].equals("any") ? Scenario.TableSpec.ANY_NODE : integer(w[k + 1]);
+            }
+        }
+        return Scenario.TableSpec.DATA_NODE;
+    }
+
     private static Scenario.TableSpec table(String[] w) {
-        boolean placerPartitioned = w.length > 4 && w[4].equals("placer-partitioned");
+        boolean placerPartitioned = Arrays.asList(w).contains("placer-partitioned");
         return switch (w[2]) {
-            case "node" -> new Scenario.TableSpec(w[1], List.of(integer(w[3])), false);
+            case "node" -> new Scenario.TableSpec(w[1], List.of(integer(w[3])), false, threadsOn(w));
             case "nodes" -> new Scenario.TableSpec(w[1], Arrays.stream(w[3].split(","))
-                    .map(ScenarioParser::integer).toList(), placerPartitioned);
+                    .map(ScenarioParser::integer).toList(), placerPartitioned, threadsOn(w));
             default -> throw new IllegalArgumentException("a table is 'table NAME node N' or 'table NAME nodes"
                     + " A,B,... [placer-partitioned]'");
         };
@@ -151,7 +166,8 @@ public final class ScenarioParser {
 
     private static List<Scenario.TableSpec> tables(String[] w, int nodes) {
         List<String> names = range(w[1]);
-        boolean placerPartitioned = w[w.length - 1].equals("placer-partitioned");
+        boolean placerPartitioned = Arrays.asList(w).contains("placer-partitioned");
+        int threads = threadsOn(w);
         List<Scenario.TableSpec> out = new ArrayList<>();
         for (int k = 0; k < names.size(); k++) {
             List<Integer> where = switch (w[2]) {
@@ -168,7 +184,7 @@ public final class ScenarioParser {
                 default -> throw new IllegalArgumentException("tables are laid out 'blocks N', 'round-robin',"
                         + " 'across all' or 'node N'");
             };
-            out.add(new Scenario.TableSpec(names.get(k), where, placerPartitioned));
+            out.add(new Scenario.TableSpec(names.get(k), where, placerPartitioned, threads));
         }
         return out;
     }
@@ -236,9 +252,20 @@ public final class ScenarioParser {
         return v;
     }
 
+    private static String coreMode(String value) {
+        String v = value.toLowerCase(Locale.ROOT);
+        if (!CORE_MODES.contains(v)) {
+            throw new IllegalArgumentException("cores are all, dense, sparse or adaptive, got '" + value + "'");
+        }
+        return v;
+    }
+
+    static final List<String> CORE_MODES = List.of("all", "dense", "sparse", "adaptive");
+
     private static String sweepSetting(String setting) {
-        if (!List.of("selectivity", "stealing").contains(setting)) {
-            throw new IllegalArgumentException("a sweep changes selectivity or stealing, not '" + setting + "'");
+        if (!List.of("selectivity", "stealing", "layout", "cores").contains(setting)) {
+            throw new IllegalArgumentException("a sweep changes selectivity, stealing, layout or cores, not '"
+                    + setting + "'");
         }
         return setting;
     }

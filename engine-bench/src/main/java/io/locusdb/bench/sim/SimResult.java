@@ -13,12 +13,14 @@ import java.util.Map;
  * @param memoryGBs     [second][node] bytes read from the node's memory per second, in GB/s
  * @param imbalance     [second] the largest difference of two nodes' own threads
  * @param stolenShare   share of all tasks that ran on another node than their data's
+ * @param remoteShare   share of all bytes read that came from another node's memory
+ * @param allocatedCores [second] cores the elastic allocation held on average (all of them without it)
  * @param classThroughput each task class's learnt average memory throughput at the end (bytes per second)
  */
 public record SimResult(String label, MachineModel machine, Scenario scenario, double[][] completions,
                         double[][] busyThreads, double[][] ownThreads, double[][] memoryGBs, double[] imbalance,
-                        List<SimEvent> events, double stolenShare, Map<String, Double> classThroughput,
-                        double wallSeconds) {
+                        List<SimEvent> events, double stolenShare, double remoteShare, double[] allocatedCores,
+                        Map<String, Double> classThroughput, double wallSeconds) {
 
     public int seconds() {
         return completions.length;

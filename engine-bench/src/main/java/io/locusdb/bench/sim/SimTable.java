@@ -13,6 +13,8 @@ final class SimTable {
     final String name;
     final long rows;
     final boolean placerPartitioned;
+    /** Where the table's tasks are queued (see {@link Scenario.TableSpec#threadsOn()}). */
+    final int threadsOn;
     List<Part> parts = new ArrayList<>();
 
     /** One table part: memory on one node, histories the tasks on that node add to. */
@@ -32,10 +34,11 @@ final class SimTable {
         }
     }
 
-    SimTable(String name, long rows, List<Integer> nodes, boolean placerPartitioned) {
+    SimTable(String name, long rows, List<Integer> nodes, boolean placerPartitioned, int threadsOn) {
         this.name = name;
         this.rows = rows;
         this.placerPartitioned = placerPartitioned;
+        this.threadsOn = threadsOn;
         for (int p = 0; p < nodes.size(); p++) {
             parts.add(new Part(p, nodes.get(p), share(rows, p, nodes.size())));
         }

@@ -7,7 +7,7 @@ final class SimTask {
     final TaskClass taskClass;
     final SimQuery query;
     final SimTable.Part part;
-    /** Node whose queue holds the task: the node of its data when it was created. */
+    /** Node whose queue holds the task: the node of its data when it was created, unless the layout binds it. */
     final int homeNode;
     final double cpuMicros;
     final double bytes;
@@ -33,11 +33,12 @@ final class SimTask {
     boolean local;
     long trackedBytesPerSecond;
 
-    SimTask(TaskClass taskClass, SimQuery query, SimTable.Part part, double cpuMicros, double bytes, long sequence) {
+    SimTask(TaskClass taskClass, SimQuery query, SimTable.Part part, int homeNode, double cpuMicros, double bytes,
+            long sequence) {
         this.taskClass = taskClass;
         this.query = query;
         this.part = part;
-        this.homeNode = part.node;
+        this.homeNode = homeNode;
         this.cpuMicros = cpuMicros;
         this.bytes = bytes;
         this.sequence = sequence;

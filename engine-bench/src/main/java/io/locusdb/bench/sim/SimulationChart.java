@@ -23,11 +23,11 @@ import org.jfree.data.xy.XYSeriesCollection;
  * A simulated run as a PNG, like the paper's timelines: throughput (slope over the window), imbalance, each node's
  * threads in use on its own data and its memory throughput, the placer's events as markers.
  */
-final class SimulationChart {
+public final class SimulationChart {
     private SimulationChart() {
     }
 
-    static void timeline(Path png, SimResult r) throws IOException {
+    public static void timeline(Path png, SimResult r) throws IOException {
         int nodes = r.machine().nodes();
         XYSeriesCollection tp = new XYSeriesCollection();
         tp.addSeries(series("queries/s (slope over " + (int) r.scenario().windowSeconds() + " s)", r.seconds(),
@@ -65,7 +65,7 @@ final class SimulationChart {
     }
 
     /** A sweep as a PNG: average throughput per setting, one line per stealing policy. */
-    static void sweep(Path png, Reproduction.Outcome outcome) throws IOException {
+    public static void sweep(Path png, Reproduction.Outcome outcome) throws IOException {
         XYSeriesCollection lines = new XYSeriesCollection();
         for (String policy : outcome.runs().stream().map(Reproduction.Run::stealing).distinct().toList()) {
             XYSeries s = new XYSeries("stealing " + policy);

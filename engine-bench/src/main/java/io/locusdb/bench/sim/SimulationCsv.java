@@ -8,14 +8,14 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /** The CSV files of a simulated run: its timeline (one row a second) and its placer events. */
-final class SimulationCsv {
+public final class SimulationCsv {
     private SimulationCsv() {
     }
 
-    static void timeline(Path file, SimResult r) throws IOException {
+    public static void timeline(Path file, SimResult r) throws IOException {
         int nodes = r.machine().nodes();
         try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
-            StringBuilder header = new StringBuilder("second,throughput_slope,completed,imbalance");
+            StringBuilder header = new StringBuilder("second,throughput_slope,completed,imbalance,allocated_cores");
             for (int n = 0; n < nodes; n++) {
                 header.append(",node").append(n).append("_busy_threads");
             }
@@ -29,7 +29,8 @@ final class SimulationCsv {
             for (int s = 0; s < r.seconds(); s++) {
                 StringBuilder row = new StringBuilder();
                 row.append(s + 1).append(',').append(format(r.slope(s, r.scenario().windowSeconds()))).append(',')
-                        .append(format(r.completedIn(s))).append(',').append(format(r.imbalance()[s]));
+                        .append(format(r.completedIn(s))).append(',').append(format(r.imbalance()[s])).append(',')
+                        .append(format(r.allocatedCores()[s]));
                 for (int n = 0; n < nodes; n++) {
                     row.append(',').append(format(r.busyThreads()[s][n]));
                 }
@@ -44,7 +45,7 @@ final class SimulationCsv {
         }
     }
 
-    static void events(Path file, SimResult r) throws IOException {
+    public static void events(Path file, SimResult r) throws IOException {
         try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
             out.println("decided_s,started_s,done_s,action,table,parts_before,parts_after,from_node,to_node,reason");
             for (SimEvent e : r.events()) {

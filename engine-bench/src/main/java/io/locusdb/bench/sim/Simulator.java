@@ -3,6 +3,9 @@ package io.locusdb.bench.sim;
 import io.locusdb.core.exec.StealingPolicy;
 import io.locusdb.core.exec.TaskClass;
 import io.locusdb.core.exec.TaskClasses;
+import io.locusdb.core.exec.elastic.CoreAllocation;
+import io.locusdb.core.exec.elastic.ElasticConfig;
+import io.locusdb.core.exec.elastic.ElasticCoreController;
 import io.locusdb.core.exec.stealing.StealingPolicies;
 import io.locusdb.core.placer.AdaptiveDataPlacer;
 import io.locusdb.core.placer.PlacementPolicy;
@@ -25,7 +28,7 @@ import java.util.Set;
  * policies on simulated time: the {@link StealingPolicy} on every inter-node steal, {@link TaskClass} averages fed
  * with the simulated tasks' throughput, {@link io.locusdb.core.placer.UtilizationHistory utilization histories}
  * per table part sampled as the placer service samples them, and the {@link AdaptiveDataPlacer} deciding every
- * period, its moves, partitions and merges taking the machine's µs per page on one actuator.
+ * period, its moves and partitions taking the machine's µs per page one after another, its merges side by side.
  *
  * <p>Workers mirror the executor: one per hardware thread, a task queue per node, a free worker takes the oldest
  * task of its own node, else steals the oldest task the policy allows from the nearest node. A running task
@@ -43,6 +46,10 @@ public final class Simulator {
     public record Settings(long seed, TaskCosts costs, double tickMicros, long observeMicros, long sampleMicros) {
         public static Settings defaults(long seed) {
             return new Settings(seed, TaskCosts.defaults(), 1000, 10_000, 100_000);
+        }
+
+        public Settings withCosts(TaskCosts fitted) {
+            return new Settings(seed, fitted, tickMicros, observeMicros, sampleMicros);
         }
     }
 
@@ -63,6 +70,7 @@ public final class Simulator {
     private final TaskClass aggregate;
     private final TaskClass aggMerge;
     private final TaskClass joinProbe;
+    private final TaskClass dispatch;
     private final StealingPolicy stealing;
     private final PlacementPolicy placer;
     private final PlacerParameters parameters;
@@ -98,6 +106,15 @@ public final class Simulator {
     private final double[] imbalance;
     private long tasksRun;
     private long tasksStolen;
+    private double bytesTotal;
+    private double bytesRemote;
+
+    /** The elastic allocation (null: every hardware thread works); worker w is CPU w. */
+    private final ElasticCoreController elastic;
+    private final boolean[] parked;
+    private final long[] activity;
+    private double busyIntegral;
+    private final double[] allocated;
 
     private final Set<String> inFlight = new HashSet<>();
     private final Set<String> partitionedByPlacer = new HashSet<>();
@@ -145,6 +162,7 @@ public final class Simulator {
         this.aggregate = classes.of("aggregate");
         this.aggMerge = classes.of("agg-merge");
         this.joinProbe = classes.of("join-probe");
+        this.dispatch = classes.of("dispatch");
         this.stealing = switch (scenario.stealing()) {
             case "always" -> StealingPolicies.always();
             case "never" -> StealingPolicies.never();
@@ -164,7 +182,12 @@ public final class Simulator {
                             + machine.name() + " has " + nodes + " nodes");
                 }
             }
-            tables.put(t.name(), new SimTable(t.name(), scenario.rows(), t.nodes(), t.placerPartitioned()));
+            if (t.threadsOn() >= nodes) {
+                throw new IllegalArgumentException("table " + t.name() + " runs its tasks on node " + t.threadsOn()
+                        + ", but " + machine.name() + " has " + nodes + " nodes");
+            }
+            tables.put(t.name(), new SimTable(t.name(), scenario.rows(), t.nodes(), t.placerPartitioned(),
+                    t.threadsOn()));
             if (t.placerPartitioned()) {
                 partitionedByPlacer.add("table " + t.name());
             }
@@ -217,6 +240,27 @@ public final class Simulator {
         this.own = new double[seconds][nodes];
         this.bytesRead = new double[seconds][nodes];
         this.imbalance = new double[seconds];
+        this.allocated = new double[seconds];
+        this.parked = new boolean[nodes * perNode];
+        this.activity = new long[nodes];
+        if (scenario.cores().equals("all")) {
+            this.elastic = null;
+        } else {
+            this.elastic = new ElasticCoreController(new CoreAllocation(machine.topology()),
+                    ElasticConfig.of(ElasticConfig.mode(scenario.cores())));
+            elastic.allocateInitial(activity);
+            for (int n = 0; n < nodes; n++) {
+                idleCount[n] = 0;
+                for (int k = perNode - 1; k >= 0; k--) {
+                    int worker = n * perNode + k;
+                    if (elastic.allocation().isAllocated(worker)) {
+                        idle[n][idleCount[n]++] = worker;
+                    } else {
+                        parked[worker] = true;
+                    }
+                }
+            }
+        }
     }
 
     public SimResult run(String label) {
@@ -229,6 +273,8 @@ public final class Simulator {
         long nextObserve = settings.observeMicros();
         long nextSample = settings.sampleMicros();
         long nextPlacer = parameters.periodMicros();
+        long elasticPeriod = elastic == null ? Long.MAX_VALUE : elastic.config().period().toNanos() / 1000;
+        long nextElastic = elasticPeriod;
         while (now < end) {
             double tickEnd = Math.min(now + tick, end);
             Finish f;
@@ -256,6 +302,10 @@ public final class Simulator {
                 }
                 refreshHistories(sample);
             }
+            if (now >= nextElastic) {
+                nextElastic += elasticPeriod;
+                elasticStep(elasticPeriod);
+            }
             if (now >= nextPlacer) {
                 nextPlacer += parameters.periodMicros();
                 if (scenario.placerFrom() >= 0 && now >= scenario.placerFrom() * 1e6) {
@@ -278,7 +328,8 @@ public final class Simulator {
             }
         }
         return new SimResult(label, m, scenario, completions, busy, own, memory, imbalance, List.copyOf(events),
-                stolen, learnt, (System.nanoTime() - wallStart) / 1e9);
+                stolen, bytesTotal == 0 ? 0 : bytesRemote / bytesTotal, allocated, learnt,
+                (System.nanoTime() - wallStart) / 1e9);
     }
 
     /** Moves the clock to {@code t}, accounting busy threads per node over the interval. */
@@ -295,8 +346,10 @@ public final class Simulator {
             double until = Math.min(t, (second + 1) * 1e6);
             double share = (until - from) / 1e6;
             for (int n = 0; n < nodes; n++) {
-                busy[second][n] += (perNode - idleCount[n]) * share;
+                busy[second][n] += (perNode - idleCount[n] - parkedIdle(n)) * share;
             }
+            allocated[second] += (elastic == null ? m.threads() : elastic.allocation().allocatedCount()) * share;
+            busyIntegral += runningList.size() * (until - from);
             from = until;
         }
         now = t;
@@ -309,6 +362,11 @@ public final class Simulator {
         SimTable table = tables.get(client.table);
         double selectivity = client.spec.selectivity();
         TaskCosts c = settings.costs();
+        if (c.queryOverheadMicros() > 0) {
+            SimTable.Part first = table.parts.getFirst();
+            query.phases.add(() -> List.of(new SimTask(dispatch, query, first, home(table, first),
+                    c.queryOverheadMicros(), 0, sequence++)));
+        }
         switch (client.spec.query()) {
             case 'a' -> {
                 int bits = SimTable.FIRST_BITCASE + random.nextInt(SimTable.COLUMNS);
@@ -342,7 +400,8 @@ public final class Simulator {
             long pieces = Math.max(1, (part.rows + taskRows - 1) / taskRows);
             for (long k = 0; k < pieces; k++) {
                 long rows = SimTable.share(part.rows, (int) k, (int) pieces);
-                tasks.add(new SimTask(ivScan, query, part, rows * settings.costs().ivScanNanosPerRow() / 1000,
+                tasks.add(new SimTask(ivScan, query, part, home(table, part),
+                        rows * settings.costs().ivScanNanosPerRow() / 1000,
                         rows * bits / 8.0, sequence++));
             }
         }
@@ -362,8 +421,8 @@ public final class Simulator {
             long pieces = Math.max(1, (long) Math.ceil(matches / chunk));
             double rows = matches / pieces;
             for (long k = 0; k < pieces; k++) {
-                tasks.add(new SimTask(taskClass, query, part, rows * nanosPerRow / 1000, rows * bytesPerRow,
-                        sequence++));
+                tasks.add(new SimTask(taskClass, query, part, home(table, part), rows * nanosPerRow / 1000,
+                        rows * bytesPerRow, sequence++));
             }
         }
         return tasks;
@@ -381,10 +440,19 @@ public final class Simulator {
         TaskCosts c = settings.costs();
         for (SimTable.Part part : table.parts) {
             double work = groups / parts * parts;
-            tasks.add(new SimTask(aggMerge, query, part, work * c.mergeNanosPerGroup() / 1000,
+            tasks.add(new SimTask(aggMerge, query, part, home(table, part), work * c.mergeNanosPerGroup() / 1000,
                     work * c.mergeBytesPerGroup(), sequence++));
         }
         return tasks;
+    }
+
+    /** The node whose queue gets a task of {@code part}: the part's own unless the table's layout says otherwise. */
+    private int home(SimTable table, SimTable.Part part) {
+        return switch (table.threadsOn) {
+            case Scenario.TableSpec.DATA_NODE -> part.node;
+            case Scenario.TableSpec.ANY_NODE -> random.nextInt(nodes);
+            default -> table.threadsOn;
+        };
     }
 
     private void nextPhase(SimQuery query) {
@@ -483,16 +551,73 @@ public final class Simulator {
         if (second < bytesRead.length) {
             bytesRead[second][task.dataNode] += task.bytes;
         }
+        bytesTotal += task.bytes;
+        if (!task.local) {
+            bytesRemote += task.bytes;
+        }
+        activity[task.dataNode] += (long) task.bytes;
         SimQuery query = task.query;
         if (--query.pending == 0) {
             nextPhase(query);
         }
+        if (elastic != null && !elastic.allocation().isAllocated(worker)) {
+            // Its core was withdrawn while it ran: the worker parks after its task, as the executor's do.
+            parked[worker] = true;
+            return;
+        }
+        becomeFree(worker);
+    }
+
+    private void becomeFree(int worker) {
         SimTask next = next(worker / perNode);
         if (next != null) {
             start(next, worker);
         } else {
             int node = worker / perNode;
             idle[node][idleCount[node]++] = worker;
+        }
+    }
+
+    /** Parked workers that are not running a task (they are neither idle nor busy). */
+    private int parkedIdle(int node) {
+        if (elastic == null) {
+            return 0;
+        }
+        int count = 0;
+        for (int k = 0; k < perNode; k++) {
+            int worker = node * perNode + k;
+            count += parked[worker] && running[worker] == null ? 1 : 0;
+        }
+        return count;
+    }
+
+    /**
+     * One period of the elastic allocation: the load is the time-averaged share of the allocated cores running a
+     * task; the engine's controller adds or withdraws a core; an added core's worker starts taking tasks, a
+     * withdrawn idle one parks at once, a withdrawn busy one after its task.
+     */
+    private void elasticStep(long periodMicros) {
+        double load = busyIntegral / (elastic.allocation().allocatedCount() * (double) periodMicros);
+        busyIntegral = 0;
+        ElasticCoreController.Step step = elastic.step(Math.min(1, load), activity.clone());
+        Arrays.fill(activity, 0);
+        if (step.withdrawnCpu() >= 0) {
+            int worker = step.withdrawnCpu();
+            int node = worker / perNode;
+            for (int k = 0; k < idleCount[node]; k++) {
+                if (idle[node][k] == worker) {
+                    idle[node][k] = idle[node][--idleCount[node]];
+                    parked[worker] = true;
+                    break;
+                }
+            }
+        }
+        if (step.addedCpu() >= 0 && parked[step.addedCpu()]) {
+            int worker = step.addedCpu();
+            parked[worker] = false;
+            if (running[worker] == null) {
+                becomeFree(worker);
+            }
         }
     }
 
@@ -678,9 +803,14 @@ public final class Simulator {
             if (!(decision instanceof PlacerDecision.Merge)) {
                 movesInFlight++;
             }
-            double start = Math.max(now, actuatorFreeAt);
+            // As in the placer service: moves and partitions one after another on its actuator, merges at once and
+            // side by side.
+            boolean merge = decision instanceof PlacerDecision.Merge;
+            double start = merge ? now : Math.max(now, actuatorFreeAt);
             double done = start + duration(decision);
-            actuatorFreeAt = done;
+            if (!merge) {
+                actuatorFreeAt = done;
+            }
             pendingActions.add(new PendingAction(done, decision, now, start));
             pendingActions.sort((a, b) -> Double.compare(a.done, b.done));
         }

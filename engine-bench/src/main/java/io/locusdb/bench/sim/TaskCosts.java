@@ -16,13 +16,20 @@ package io.locusdb.bench.sim;
  * </ul>
  *
  * @param taskRows rows of a part one scan task covers (the engine splits a part into tasks of this many rows)
+ * @param queryOverheadMicros CPU time of a query outside its data tasks (planning, dispatch, results), charged as a
+ *                 first task of class {@code dispatch} that reads no memory; 0 for the paper's machines, whose
+ *                 engine's overhead the paper does not give
  */
 public record TaskCosts(double ivScanNanosPerRow, double materializeNanosPerRow, double materializeBytesPerRow,
                         double aggregateNanosPerRow, double aggregateBytesPerRow, double mergeNanosPerGroup,
-                        double mergeBytesPerGroup, double probeNanosPerRow, double probeBytesPerRow, long taskRows) {
+                        double mergeBytesPerGroup, double probeNanosPerRow, double probeBytesPerRow, long taskRows,
+                        double queryOverheadMicros) {
     public TaskCosts {
         if (taskRows < 1) {
             throw new IllegalArgumentException("a task covers at least one row, got " + taskRows);
+        }
+        if (!(queryOverheadMicros >= 0)) {
+            throw new IllegalArgumentException("a query's overhead cannot be negative, got " + queryOverheadMicros);
         }
     }
 
@@ -32,12 +39,12 @@ public record TaskCosts(double ivScanNanosPerRow, double materializeNanosPerRow,
      * CPU-bound (dictionaries of up to 2^24 entries are mostly cached), probing reads a cache line per match.
      */
     public static TaskCosts defaults() {
-        return new TaskCosts(0.12, 12, 6, 25, 10, 60, 32, 40, 64, 4_000_000);
+        return new TaskCosts(0.12, 12, 6, 25, 10, 60, 32, 40, 64, 4_000_000, 0);
     }
 
     public TaskCosts withTaskRows(long rows) {
         return new TaskCosts(ivScanNanosPerRow, materializeNanosPerRow, materializeBytesPerRow, aggregateNanosPerRow,
                 aggregateBytesPerRow, mergeNanosPerGroup, mergeBytesPerGroup, probeNanosPerRow, probeBytesPerRow,
-                rows);
+                rows, queryOverheadMicros);
     }
 }

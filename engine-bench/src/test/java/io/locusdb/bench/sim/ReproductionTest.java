@@ -8,8 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The paper's ratios the simulator reproduces within ±20 % (the simulator is deterministic, so these hold exactly as
- * run here). Figure 12's 1.7× is not among them: the engine's placer merges one table at a time, so the idle phase
- * is over before all eight are merged (see the issue note).
+ * run here). Figure 12's 1.7× is not among them (see the issue note).
  */
 class ReproductionTest {
 
@@ -33,6 +32,24 @@ class ReproductionTest {
         assertThat(check(o.checks(), "fig11.always-vs-never-at-10%").ok()).isTrue();
         assertThat(check(o.checks(), "fig11.never-vs-always-at-0.1%").measured()).isGreaterThan(1.0);
         assertThat(check(o.checks(), "fig11.adaptive-vs-better-of-two-worst").ok()).isTrue();
+    }
+
+    @Test
+    void the_numa_effects_strategies_order_as_the_paper_found() throws IOException {
+        Scenario s = ScenarioParser.load("numa-effects", 0).scaled(0.5, 0.5);
+        Reproduction.Outcome o = Reproduction.run(s, MachineModel.fourSockets(), Simulator.Settings.defaults(1));
+        assertThat(o.runs()).extracting(Reproduction.Run::layout).containsExactlyElementsOf(Scenario.LAYOUTS);
+        assertThat(check(o.checks(), "numa.aligned-vs-best-other").ok()).isTrue();
+        assertThat(check(o.checks(), "numa.interleave-vs-1-ahead").ok()).isTrue();
+    }
+
+    @Test
+    void the_adaptive_elastic_allocation_keeps_a_light_load_on_the_datas_socket() throws IOException {
+        Scenario s = ScenarioParser.load("elastic", 0).scaled(1, 0.5);
+        Reproduction.Outcome o = Reproduction.run(s, MachineModel.fourSockets(), Simulator.Settings.defaults(1));
+        assertThat(o.runs()).extracting(Reproduction.Run::cores).containsExactly("all", "dense", "sparse", "adaptive");
+        assertThat(check(o.checks(), "elastic.adaptive-vs-all-cores").ok()).isTrue();
+        assertThat(check(o.checks(), "elastic.remote-share-all-vs-adaptive").ok()).isTrue();
     }
 
     @Test

@@ -88,4 +88,54 @@ class SimulatorTest {
         assertThat(r.events().getFirst().action()).isIn("move", "partition");
         assertThat(r.throughput(100, 120) / r.throughput(2, 6)).isGreaterThan(1.5);
     }
+
+    private static Scenario fourInstances(String cores, String stealing, int clients) {
+        return ScenarioParser.parse("""
+                name instances
+                machine 4x15
+                seconds 10
+                rows 10000000
+                tables TBL1-4 round-robin
+                clients %d a TBL1-4 selectivity 0.001
+                placer off
+                stealing %s
+                cores %s
+                """.formatted(clients, stealing, cores), "instances", 0);
+    }
+
+    @Test
+    void the_numa_effects_layouts_read_local_remote_or_spread_memory() {
+        Scenario s = fourInstances("all", "never", 8);
+        assertThat(run(s.withLayout("aligned", 4), 1).remoteShare()).isZero();
+        assertThat(run(s.withLayout("1-ahead", 4), 1).remoteShare()).isEqualTo(1.0);
+        assertThat(run(s.withLayout("interleave", 4), 1).remoteShare()).isCloseTo(0.75, within(0.05));
+        double aligned = run(s.withLayout("aligned", 4), 1).throughput(2, 10);
+        double ahead = run(s.withLayout("1-ahead", 4), 1).throughput(2, 10);
+        assertThat(aligned).isGreaterThan(ahead * 1.5);
+    }
+
+    @Test
+    void the_elastic_allocation_holds_only_the_cores_the_load_needs_near_the_data() {
+        Scenario s = ScenarioParser.parse("""
+                name elastic
+                machine 4x15
+                seconds 10
+                rows 10000000
+                tables TBL1-2 node 0 threads-on any
+                clients %d a TBL1-2 selectivity 0.1
+                placer off
+                stealing always
+                cores %s
+                """.formatted(1, "adaptive"), "elastic", 0);
+        SimResult light = run(s, 1);
+        SimResult all = run(s.withCores("all"), 1);
+        assertThat(all.allocatedCores()[5]).isCloseTo(60, within(1e-6));
+        assertThat(light.allocatedCores()[5]).isLessThan(30);
+        // The operating system spreads tasks over every allowed core; allowing only cores near the data keeps
+        // them local.
+        assertThat(light.remoteShare()).isLessThan(all.remoteShare() / 2);
+        for (double cores : light.allocatedCores()) {
+            assertThat(cores).isBetween(1.0 - 1e-6, 60.0 + 1e-6);
+        }
+    }
 }

@@ -18,9 +18,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The placer of one database: a refresher per node samples the utilization histories every {@code sampleMillis}
  * (each sample the mean of {@value #READINGS_PER_SAMPLE} readings),
- * and every period the policy decides on the latest snapshot. Decisions run on their own thread, one at a time,
- * while queries and inserts go on; no new move or partition is decided while one runs (its unit's utilization is
- * about to change), and an owner being changed is left alone.
+ * and every period the policy decides on the latest snapshot. Moves and partitions run on their own thread, one at a
+ * time, while queries and inserts go on; no new move or partition is decided while one runs (its unit's utilization
+ * is about to change), and an owner being changed is left alone. Merges are background work on idle owners (the
+ * adaptive-placement paper's Algorithm 3 starts them as background requests): they run concurrently, on their own
+ * threads, so that merging several cold tables neither waits table after table nor holds up a move.
  *
  * <p>The histories are kept when placing is off, so the system tables and metrics show the utilization either way.
  */
@@ -35,6 +37,7 @@ public final class PlacerService implements AutoCloseable {
     private final AtomicBoolean enabled;
     private final ScheduledExecutorService timers;
     private final ExecutorService actuator;
+    private final ExecutorService merger;
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     /** Owners the placer split from one part: the only ones it merges back (see {@link #placeOnce}). */
     private final Set<String> partitionedByPlacer = ConcurrentHashMap.newKeySet();
@@ -52,6 +55,9 @@ public final class PlacerService implements AutoCloseable {
         this.timers = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "locus-placer-refresh-"
                 + threadNumber.incrementAndGet()));
         this.actuator = Executors.newSingleThreadExecutor(r -> daemon(r, "locus-placer-actions"));
+        AtomicInteger mergerNumber = new AtomicInteger();
+        this.merger = Executors.newFixedThreadPool(Math.max(1, tracker.nodes()), r -> daemon(r,
+                "locus-placer-merge-" + mergerNumber.incrementAndGet()));
         long tickMicros = Math.max(1, settings.sampleMillis() * 1000 / READINGS_PER_SAMPLE);
         for (int n = 0; n < tracker.nodes(); n++) {
             int node = n;
@@ -90,8 +96,9 @@ public final class PlacerService implements AutoCloseable {
     }
 
     /**
-     * One placer period: decide on the latest histories and hand the decisions to the actuator thread; returns the
-     * decisions taken. Merges are taken only for owners the placer itself split from one part.
+     * One placer period: decide on the latest histories and hand moves and partitions to the actuator thread, merges
+     * to the merge threads; returns the decisions taken. Merges are taken only for owners the placer itself split
+     * from one part.
      */
     public synchronized List<PlacerDecision> placeOnce() {
         periods.incrementAndGet();
@@ -116,7 +123,7 @@ public final class PlacerService implements AutoCloseable {
                 movesInFlight.incrementAndGet();
             }
             decisions.incrementAndGet();
-            actuator.execute(() -> {
+            (move ? actuator : merger).execute(() -> {
                 try {
                     actions.apply(decision);
                     if (decision instanceof PlacerDecision.Partition p && p.unit().parts() == 1) {
@@ -201,8 +208,9 @@ public final class PlacerService implements AutoCloseable {
     public void close() {
         timers.shutdownNow();
         actuator.shutdown();
+        merger.shutdown();
         try {
-            if (!actuator.awaitTermination(60, TimeUnit.SECONDS)) {
+            if (!actuator.awaitTermination(60, TimeUnit.SECONDS) || !merger.awaitTermination(60, TimeUnit.SECONDS)) {
                 LOG.log(Level.WARNING, "a placement change did not finish within 60 s of closing");
             }
         } catch (InterruptedException e) {

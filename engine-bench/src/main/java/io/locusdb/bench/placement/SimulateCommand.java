@@ -1,5 +1,19 @@
-package io.locusdb.bench.sim;
+package io.locusdb.bench.placement;
 
+import io.locusdb.bench.seed.EngineCostFit;
+import io.locusdb.bench.seed.SeedWorkloadRun;
+import io.locusdb.bench.sim.Check;
+import io.locusdb.bench.sim.HostMeasurement;
+import io.locusdb.bench.sim.MachineModel;
+import io.locusdb.bench.sim.Reproduction;
+import io.locusdb.bench.sim.Scenario;
+import io.locusdb.bench.sim.ScenarioParser;
+import io.locusdb.bench.sim.SimEvent;
+import io.locusdb.bench.sim.SimResult;
+import io.locusdb.bench.sim.SimulationChart;
+import io.locusdb.bench.sim.SimulationCsv;
+import io.locusdb.bench.sim.Simulator;
+import io.locusdb.natives.topology.Topologies;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -42,6 +56,11 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "simulation", description = "output folder (default ${DEFAULT-VALUE})")
     Path out;
 
+    @Option(names = "--real", paramLabel = "TOPOLOGY",
+            description = {"also run the scenario on the real engine on this topology (e.g. fake:2) and compare the",
+                    "throughput ratio after/before the placer was switched on (check NAME.sim-vs-real)"})
+    String realTopology;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -65,17 +84,25 @@ public final class SimulateCommand implements Callable<Integer> {
         PrintWriter console = spec.commandLine().getOut();
         Scenario declared = ScenarioParser.load(scenarioName, 0);
         String machineName = machine != null ? machine : declared.machine();
-        MachineModel model = machineName.equals(MachineModel.HERE) ? HostMeasurement.measure(2)
-                : MachineModel.preset(machineName);
+        boolean here = machineName.equals(MachineModel.HERE);
+        MachineModel model = here ? HostMeasurement.measure(2) : MachineModel.preset(machineName);
         Scenario scenario = (model.nodes() == nodesOf(declared.machine()) ? declared
                 : ScenarioParser.load(scenarioName, model.nodes())).scaled(rowsScale, timeScale);
+        Simulator.Settings settings = Simulator.Settings.defaults(seed);
+        if (here) {
+            EngineCostFit.Fit fit = EngineCostFit.measure(scenario.rows(), model.threadBandwidth(), 2);
+            console.println(fit.describe());
+            settings = settings.withCosts(fit.costs());
+        }
         console.println("scenario " + scenario.name() + ": " + scenario.description());
         console.println("machine " + model.describe());
         console.flush();
-        Reproduction.Outcome outcome = Reproduction.run(scenario, model, Simulator.Settings.defaults(seed));
+        Reproduction.Outcome outcome = Reproduction.run(scenario, model, settings);
         Files.createDirectories(out);
         for (Reproduction.Run run : outcome.runs()) {
-            String file = scenario.name() + (run.selectivity() == null ? "" : "-sel" + run.selectivity())
+            String file = scenario.name() + (run.cores().equals("all") ? "" : "-cores-" + run.cores())
+                    + (run.layout() == null ? "" : "-" + run.layout())
+                    + (run.selectivity() == null ? "" : "-sel" + run.selectivity())
                     + "-" + run.stealing();
             SimulationCsv.timeline(out.resolve(file + ".csv"), run.result());
             SimulationCsv.events(out.resolve(file + "-events.csv"), run.result());
@@ -94,7 +121,41 @@ public final class SimulateCommand implements Callable<Integer> {
         for (Check check : outcome.checks()) {
             console.println(check.line());
         }
+        if (realTopology != null) {
+            compareWithRealEngine(console, scenario, outcome);
+        }
         return 0;
+    }
+
+    /** Runs the scenario on the real engine too and compares the placer's effect (after/before) with the model's. */
+    private void compareWithRealEngine(PrintWriter console, Scenario scenario, Reproduction.Outcome outcome)
+            throws IOException {
+        SimResult simulated = outcome.runs().getFirst().result();
+        double simRatio = Reproduction.afterOverBefore(simulated);
+        if (Double.isNaN(simRatio)) {
+            throw new IllegalArgumentException("--real compares the placer's effect: the scenario must switch the"
+                    + " placer on after its second second");
+        }
+        console.printf(Locale.ROOT, "running %s on the real engine (%s)...%n", scenario.name(), realTopology);
+        console.flush();
+        SimResult real;
+        try {
+            real = SeedWorkloadRun.run(scenario, new SeedWorkloadRun.Settings(Topologies.fromSetting(realTopology),
+                    1, 1, 1, seed));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running the real engine", e);
+        }
+        for (SimEvent e : real.events()) {
+            console.printf(Locale.ROOT, "  real %6.1f s %-9s %s node %d -> %d%n", e.startSeconds(), e.action(),
+                    e.owner(), e.fromNode(), e.toNode());
+        }
+        SimulationCsv.timeline(out.resolve(scenario.name() + "-real.csv"), real);
+        SimulationChart.timeline(out.resolve(scenario.name() + "-real.png"), real);
+        double realRatio = Reproduction.afterOverBefore(real);
+        console.printf(Locale.ROOT, "after/before the placer: simulated %.2f, real engine %.2f%n", simRatio,
+                realRatio);
+        console.println(new Check(scenario.name() + ".sim-vs-real", simRatio / realRatio, 1.0, false).line());
     }
 
     private static int nodesOf(String machine) {

@@ -1,0 +1,74 @@
+package io.locusdb.bench.seed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.locusdb.bench.sim.Scenario;
+import io.locusdb.bench.sim.ScenarioParser;
+import io.locusdb.bench.sim.SimResult;
+import io.locusdb.core.LocusConfig;
+import io.locusdb.core.LocusDB;
+import io.locusdb.core.Session;
+import io.locusdb.core.result.QueryResult;
+import io.locusdb.core.storage.table.TablePart;
+import io.locusdb.natives.topology.Topologies;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SeedWorkloadRunTest {
+    private static final String SCENARIO = """
+            name tiny
+            machine 4x15
+            seconds 4
+            rows 20000
+            table TBL1 node 0
+            table TBL2 node 3
+            table TBL3 nodes 0,1
+            clients 1 a TBL1 selectivity 0.01
+            clients 1 b TBL2 selectivity 0.1
+            clients 1 c TBL1,TBL2 selectivity 0.01 from 1
+            placer on from 2
+            stealing adaptive
+            """;
+
+    @Test
+    void tables_are_generated_and_placed_with_scenario_nodes_folded_onto_the_engines() {
+        Scenario s = ScenarioParser.parse(SCENARIO, "tiny", 0);
+        try (LocusDB db = LocusDB.open(LocusConfig.of(Topologies.fake(2)).withDeltaMerge(null));
+             Session session = db.connect()) {
+            SeedTables.load(db, s, s.rows(), 7);
+            assertThat(nodes(db, "TBL1")).containsExactly(0);
+            assertThat(nodes(db, "TBL2")).containsExactly(1);
+            assertThat(nodes(db, "TBL3")).containsExactly(0, 1);
+            try (QueryResult r = session.execute("SELECT count(*), count(DISTINCT ID), min(COL1), max(COL1),"
+                    + " max(COL8) FROM TBL3")) {
+                List<Object> row = r.toList().getFirst();
+                assertThat(row.get(0)).isEqualTo(20000L);
+                assertThat(row.get(1)).isEqualTo(20000L);
+                assertThat(((Number) row.get(2)).longValue()).isNotNegative();
+                assertThat(((Number) row.get(3)).longValue()).isLessThan(1L << 17);
+                assertThat(((Number) row.get(4)).longValue()).isGreaterThanOrEqualTo(1L << 17).isLessThan(1L << 24);
+            }
+        }
+    }
+
+    @Test
+    void a_scenario_runs_on_the_real_engine_with_every_client_group_completing_queries() throws Exception {
+        Scenario s = ScenarioParser.parse(SCENARIO, "tiny", 0);
+        SimResult r = SeedWorkloadRun.run(s, new SeedWorkloadRun.Settings(Topologies.fake(2), 1, 1, 1, 3));
+        assertThat(r.seconds()).isEqualTo(4);
+        for (int g = 0; g < 3; g++) {
+            double sum = 0;
+            for (int second = 0; second < 4; second++) {
+                sum += r.completions()[second][g];
+            }
+            assertThat(sum).as("queries of client group %d", g).isPositive();
+        }
+        double joinsInFirstSecond = r.completions()[0][2];
+        assertThat(joinsInFirstSecond).as("the join clients start at second 1").isZero();
+        assertThat(r.classThroughput()).isNotEmpty();
+    }
+
+    private static List<Integer> nodes(LocusDB db, String table) {
+        return db.catalog().table(table).version().parts().stream().map(TablePart::homeNode).toList();
+    }
+}
