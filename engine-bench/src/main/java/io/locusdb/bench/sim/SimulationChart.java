@@ -38,10 +38,10 @@ public final class SimulationChart {
         XYSeriesCollection memory = new XYSeriesCollection();
         for (int n = 0; n < nodes && n < 32; n++) {
             int node = n;
-            own.addSeries(series("node " + n, r.seconds(), s -> r.ownThreads()[s][node]));
-            memory.addSeries(series("node " + n, r.seconds(), s -> r.memoryGBs()[s][node]));
+            own.addSeries(series("node " + n + " threads", r.seconds(), s -> r.ownThreads()[s][node]));
+            memory.addSeries(series("node " + n + " GB/s", r.seconds(), s -> r.memoryGBs()[s][node]));
         }
-        CombinedDomainXYPlot plot = new CombinedDomainXYPlot(new NumberAxis("seconds (simulated)"));
+        CombinedDomainXYPlot plot = new CombinedDomainXYPlot(new NumberAxis("seconds"));
         List<XYPlot> plots = List.of(new XYPlot(tp, null, new NumberAxis("queries/s"), renderer()),
                 new XYPlot(imbalance, null, new NumberAxis("imbalance"), renderer()),
                 new XYPlot(own, null, new NumberAxis("own threads"), renderer()),
