@@ -1,6 +1,9 @@
 package io.locusdb.bench.placement;
 
+import io.locusdb.bench.seed.EmbeddedTarget;
+import io.locusdb.bench.seed.SeedTarget;
 import io.locusdb.bench.seed.SeedWorkloadRun;
+import io.locusdb.bench.seed.ServerTarget;
 import io.locusdb.bench.sim.Check;
 import io.locusdb.bench.sim.Reproduction;
 import io.locusdb.bench.sim.Scenario;
@@ -19,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -54,6 +58,16 @@ public final class PlacementCommand implements Callable<Integer> {
 
     @Option(names = "--seed", defaultValue = "42", description = "with SCENARIO: random seed (default ${DEFAULT-VALUE})")
     long seed;
+
+    @Option(names = "--url", description = {"with SCENARIO: run it against the server at this JDBC URL (its tables",
+            "TBLn are dropped and created there) instead of an engine in this process"})
+    String url;
+
+    @Option(names = "--user", defaultValue = "", description = "with --url: user name")
+    String user;
+
+    @Option(names = "--password", defaultValue = "", description = "with --url: password")
+    String password;
 
     @Option(names = "--topology", defaultValue = "fake:2", description = "topology (default ${DEFAULT-VALUE})")
     String topology;
@@ -165,8 +179,16 @@ public final class PlacementCommand implements Callable<Integer> {
                 + " fold onto the topology's: node mod %d)%n", scenario.name(), scenario.description(), rowsScale,
                 clientsScale, timeScale, t.nodeCount());
         console.flush();
-        SimResult r = SeedWorkloadRun.run(scenario, new SeedWorkloadRun.Settings(t, rowsScale, clientsScale,
-                timeScale, seed));
+        SimResult r;
+        try (SeedTarget target = target(t, scenario)) {
+            r = SeedWorkloadRun.run(scenario, target, new SeedWorkloadRun.Settings(rowsScale, clientsScale, timeScale,
+                    seed), warning -> console.println("warning: " + warning));
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalArgumentException("the benchmark against " + (url != null ? url : topology)
+                    + " failed: " + e.getMessage(), e);
+        }
         for (SimEvent e : r.events()) {
             console.printf(Locale.ROOT, "  %6.1f s %-9s %s (%d -> %d parts) node %d -> %d, done at %.1f s: %s%n",
                     e.startSeconds(), e.action(), e.owner(), e.partsBefore(), e.partsAfter(), e.fromNode(),
@@ -187,6 +209,20 @@ public final class PlacementCommand implements Callable<Integer> {
         }
         console.flush();
         return 0;
+    }
+
+    private SeedTarget target(Topology t, Scenario scenario) throws Exception {
+        if (url == null) {
+            return new EmbeddedTarget(t, SeedWorkloadRun.stealing(scenario));
+        }
+        Properties credentials = new Properties();
+        if (!user.isEmpty()) {
+            credentials.setProperty("user", user);
+        }
+        if (!password.isEmpty()) {
+            credentials.setProperty("password", password);
+        }
+        return new ServerTarget(url, credentials);
     }
 
     private static String classes(SimResult r) {

@@ -1,5 +1,6 @@
 package io.locusdb.bench.placement;
 
+import io.locusdb.bench.seed.EmbeddedTarget;
 import io.locusdb.bench.seed.EngineCostFit;
 import io.locusdb.bench.seed.SeedWorkloadRun;
 import io.locusdb.bench.sim.Check;
@@ -139,12 +140,14 @@ public final class SimulateCommand implements Callable<Integer> {
         console.printf(Locale.ROOT, "running %s on the real engine (%s)...%n", scenario.name(), realTopology);
         console.flush();
         SimResult real;
-        try {
-            real = SeedWorkloadRun.run(scenario, new SeedWorkloadRun.Settings(Topologies.fromSetting(realTopology),
-                    1, 1, 1, seed));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running the real engine", e);
+        try (EmbeddedTarget target = new EmbeddedTarget(Topologies.fromSetting(realTopology),
+                SeedWorkloadRun.stealing(scenario))) {
+            real = SeedWorkloadRun.run(scenario, target, new SeedWorkloadRun.Settings(1, 1, 1, seed),
+                    warning -> console.println("warning: " + warning));
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("the real engine's run failed: " + e, e);
         }
         for (SimEvent e : real.events()) {
             console.printf(Locale.ROOT, "  real %6.1f s %-9s %s node %d -> %d%n", e.startSeconds(), e.action(),

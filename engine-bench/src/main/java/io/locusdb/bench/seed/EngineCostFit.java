@@ -3,10 +3,10 @@ package io.locusdb.bench.seed;
 import io.locusdb.bench.sim.Scenario;
 import io.locusdb.bench.sim.ScenarioParser;
 import io.locusdb.bench.sim.TaskCosts;
-import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
 import io.locusdb.core.PreparedQuery;
 import io.locusdb.core.Session;
+import io.locusdb.core.exec.stealing.StealingPolicies;
 import io.locusdb.core.query.scan.PartScanJob;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.natives.topology.Topologies;
@@ -55,9 +55,10 @@ public final class EngineCostFit {
                 clients 1 a TBL1
                 """, "fit", 1);
         int workers = Runtime.getRuntime().availableProcessors();
-        try (LocusDB db = LocusDB.open(LocusConfig.of(Topologies.fake(1)).withDeltaMerge(null));
-             Session session = db.connect()) {
-            SeedTables.load(db, table, rows, 11);
+        try (EmbeddedTarget target = new EmbeddedTarget(Topologies.fake(1), StealingPolicies.always());
+             Session session = target.database().connect()) {
+            LocusDB db = target.database();
+            target.load(table, rows, 11);
             double low = perRow(session, 'a', LOW_SELECTIVITY, rows, workers, seconds);
             double materialize = perRow(session, 'a', 0.1, rows, workers, seconds);
             double aggregate = perRow(session, 'b', 0.1, rows, workers, seconds);

@@ -8,10 +8,15 @@ import io.locusdb.bench.sim.SimResult;
 import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
 import io.locusdb.core.Session;
+import io.locusdb.core.exec.stealing.StealingPolicies;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.natives.topology.Topologies;
+import io.locusdb.server.net.LocusServer;
+import io.locusdb.server.net.ServerConfig;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 class SeedWorkloadRunTest {
@@ -33,9 +38,10 @@ class SeedWorkloadRunTest {
     @Test
     void tables_are_generated_and_placed_with_scenario_nodes_folded_onto_the_engines() {
         Scenario s = ScenarioParser.parse(SCENARIO, "tiny", 0);
-        try (LocusDB db = LocusDB.open(LocusConfig.of(Topologies.fake(2)).withDeltaMerge(null));
-             Session session = db.connect()) {
-            SeedTables.load(db, s, s.rows(), 7);
+        try (EmbeddedTarget target = new EmbeddedTarget(Topologies.fake(2), StealingPolicies.always());
+             Session session = target.database().connect()) {
+            LocusDB db = target.database();
+            target.load(s, s.rows(), 7);
             assertThat(nodes(db, "TBL1")).containsExactly(0);
             assertThat(nodes(db, "TBL2")).containsExactly(1);
             assertThat(nodes(db, "TBL3")).containsExactly(0, 1);
@@ -54,7 +60,10 @@ class SeedWorkloadRunTest {
     @Test
     void a_scenario_runs_on_the_real_engine_with_every_client_group_completing_queries() throws Exception {
         Scenario s = ScenarioParser.parse(SCENARIO, "tiny", 0);
-        SimResult r = SeedWorkloadRun.run(s, new SeedWorkloadRun.Settings(Topologies.fake(2), 1, 1, 1, 3));
+        SimResult r;
+        try (EmbeddedTarget target = new EmbeddedTarget(Topologies.fake(2), StealingPolicies.always())) {
+            r = SeedWorkloadRun.run(s, target, new SeedWorkloadRun.Settings(1, 1, 1, 3), warning -> { });
+        }
         assertThat(r.seconds()).isEqualTo(4);
         for (int g = 0; g < 3; g++) {
             double sum = 0;
@@ -66,6 +75,32 @@ class SeedWorkloadRunTest {
         double joinsInFirstSecond = r.completions()[0][2];
         assertThat(joinsInFirstSecond).as("the join clients start at second 1").isZero();
         assertThat(r.classThroughput()).isNotEmpty();
+    }
+
+    @Test
+    void the_same_scenario_runs_against_a_server_over_jdbc() throws Exception {
+        Scenario s = ScenarioParser.parse(SCENARIO, "tiny", 0);
+        LocusDB db = LocusDB.open(LocusConfig.of(Topologies.fake(2)).withExecutor(b -> b.pinWorkers(false)));
+        List<String> warnings = new ArrayList<>();
+        SimResult r;
+        try (LocusServer server = LocusServer.start(db, ServerConfig.defaults().with("port", "0")
+                .with("metrics.port", "-1"));
+             ServerTarget target = new ServerTarget(server.jdbcUrl(), new Properties())) {
+            assertThat(target.nodes()).isEqualTo(2);
+            r = SeedWorkloadRun.run(s, target, new SeedWorkloadRun.Settings(1, 1, 1, 3), warnings::add);
+            assertThat(db.catalog().table("TBL3").version().parts()).extracting(TablePart::homeNode)
+                    .containsExactly(0, 1);
+        } finally {
+            db.close();
+        }
+        for (int g = 0; g < 3; g++) {
+            double sum = 0;
+            for (int second = 0; second < 4; second++) {
+                sum += r.completions()[second][g];
+            }
+            assertThat(sum).as("queries of client group %d", g).isPositive();
+        }
+        assertThat(warnings).singleElement().asString().contains("runs as the server is configured");
     }
 
     private static List<Integer> nodes(LocusDB db, String table) {
