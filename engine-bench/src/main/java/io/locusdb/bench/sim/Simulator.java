@@ -96,6 +96,8 @@ public final class Simulator {
     private final double[] pathScale;
     private final double[] nodeDemand;
     private final double[] pathDemand;
+    private final int[] nodeReaders;
+    private final int[] pathReaders;
 
     private final List<Client> clients = new ArrayList<>();
     private final int groups;
@@ -220,6 +222,8 @@ public final class Simulator {
         this.pathScale = new double[nodes * nodes];
         this.nodeDemand = new double[nodes];
         this.pathDemand = new double[nodes * nodes];
+        this.nodeReaders = new int[nodes];
+        this.pathReaders = new int[nodes * nodes];
         Arrays.fill(nodeScale, 1);
         Arrays.fill(pathScale, 1);
         int group = 0;
@@ -713,23 +717,22 @@ public final class Simulator {
         // reading over the same controller (and path) get now.
         Arrays.fill(nodeScale, 0);
         Arrays.fill(pathScale, 0);
-        Arrays.fill(nodeDemand, 0);
-        Arrays.fill(pathDemand, 0);
+        Arrays.fill(nodeReaders, 0);
+        Arrays.fill(pathReaders, 0);
         for (SimTask t : runningList) {
-            int node = t.worker / perNode;
             double share = t.grant / t.cap;
             nodeScale[t.dataNode] += share;
-            nodeDemand[t.dataNode]++;
-            if (!t.local) {
-                pathScale[node * nodes + t.dataNode] += share;
-                pathDemand[node * nodes + t.dataNode]++;
+            nodeReaders[t.dataNode]++;
+            if (t.path >= 0) {
+                pathScale[t.path] += share;
+                pathReaders[t.path]++;
             }
         }
         for (int n = 0; n < nodes; n++) {
-            nodeScale[n] = nodeDemand[n] > 0 ? nodeScale[n] / nodeDemand[n] : 1;
+            nodeScale[n] = nodeReaders[n] > 0 ? nodeScale[n] / nodeReaders[n] : 1;
         }
         for (int p = 0; p < pathScale.length; p++) {
-            pathScale[p] = pathDemand[p] > 0 ? pathScale[p] / pathDemand[p] : 1;
+            pathScale[p] = pathReaders[p] > 0 ? pathScale[p] / pathReaders[p] : 1;
         }
     }
 
