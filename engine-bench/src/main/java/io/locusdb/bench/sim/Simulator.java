@@ -367,8 +367,10 @@ public final class Simulator {
         double selectivity = client.spec.selectivity();
         TaskCosts c = settings.costs();
         if (c.queryOverheadMicros() > 0) {
+            // Planning, dispatch and results run on the client's or the session's thread, which the operating
+            // system schedules on any core: charged to a random node, not to the data's.
             SimTable.Part first = table.parts.getFirst();
-            query.phases.add(() -> List.of(new SimTask(dispatch, query, first, home(table, first),
+            query.phases.add(() -> List.of(new SimTask(dispatch, query, first, random.nextInt(nodes),
                     c.queryOverheadMicros(), 0, sequence++)));
         }
         switch (client.spec.query()) {
