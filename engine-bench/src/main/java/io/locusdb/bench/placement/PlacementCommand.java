@@ -56,7 +56,8 @@ public final class PlacementCommand implements Callable<Integer> {
             description = "with SCENARIO: factor on its seconds and phase times (default ${DEFAULT-VALUE})")
     double timeScale;
 
-    @Option(names = "--seed", defaultValue = "42", description = "with SCENARIO: random seed (default ${DEFAULT-VALUE})")
+    @Option(names = "--seed", defaultValue = "42",
+            description = "with SCENARIO: random seed (default ${DEFAULT-VALUE})")
     long seed;
 
     @Option(names = "--url", description = {"with SCENARIO: run it against the server at this JDBC URL (its tables",
@@ -190,13 +191,11 @@ public final class PlacementCommand implements Callable<Integer> {
                     + " failed: " + e.getMessage(), e);
         }
         for (SimEvent e : r.events()) {
-            console.printf(Locale.ROOT, "  %6.1f s %-9s %s (%d -> %d parts) node %d -> %d, done at %.1f s: %s%n",
-                    e.startSeconds(), e.action(), e.owner(), e.partsBefore(), e.partsAfter(), e.fromNode(),
-                    e.toNode(), e.doneSeconds(), e.reason());
+            console.println("  " + e.line());
         }
         double total = r.scenario().seconds();
         console.printf(Locale.ROOT, "%.1f queries/s over the run, %.1f%% of tasks stolen, task classes (MB/s):%s%n",
-                r.throughput(0.1 * total, total), 100 * r.stolenShare(), classes(r));
+                r.throughput(0.1 * total, total), 100 * r.stolenShare(), r.classesLine());
         Files.createDirectories(out);
         String file = scenario.name() + "-real";
         SimulationCsv.timeline(out.resolve(file + ".csv"), r);
@@ -223,12 +222,6 @@ public final class PlacementCommand implements Callable<Integer> {
             credentials.setProperty("password", password);
         }
         return new ServerTarget(url, credentials);
-    }
-
-    private static String classes(SimResult r) {
-        StringBuilder b = new StringBuilder();
-        r.classThroughput().forEach((name, bps) -> b.append(String.format(Locale.ROOT, " %s %.0f", name, bps / 1e6)));
-        return b.toString();
     }
 
     record Ratio(double before, double after) {

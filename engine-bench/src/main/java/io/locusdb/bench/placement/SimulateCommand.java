@@ -87,7 +87,7 @@ public final class SimulateCommand implements Callable<Integer> {
         String machineName = machine != null ? machine : declared.machine();
         boolean here = machineName.equals(MachineModel.HERE);
         MachineModel model = here ? HostMeasurement.measure(2) : MachineModel.preset(machineName);
-        Scenario scenario = (model.nodes() == nodesOf(declared.machine()) ? declared
+        Scenario scenario = (model.nodes() == ScenarioParser.nodesOf(declared.machine()) ? declared
                 : ScenarioParser.load(scenarioName, model.nodes())).scaled(rowsScale, timeScale);
         Simulator.Settings settings = Simulator.Settings.defaults(seed);
         if (here) {
@@ -110,9 +110,7 @@ public final class SimulateCommand implements Callable<Integer> {
             SimulationChart.timeline(out.resolve(file + ".png"), run.result());
             console.println(Reproduction.summary(run));
             for (SimEvent e : run.result().events()) {
-                console.printf(Locale.ROOT, "  %6.1f s %-9s %s (%d -> %d parts) node %d -> %d, done at %.1f s: %s%n",
-                        e.decidedSeconds(), e.action(), e.owner(), e.partsBefore(), e.partsAfter(), e.fromNode(),
-                        e.toNode(), e.doneSeconds(), e.reason());
+                console.println("  " + e.line());
             }
         }
         if (outcome.runs().size() > 1 && outcome.runs().getFirst().selectivity() != null) {
@@ -150,8 +148,7 @@ public final class SimulateCommand implements Callable<Integer> {
             throw new IllegalStateException("the real engine's run failed: " + e, e);
         }
         for (SimEvent e : real.events()) {
-            console.printf(Locale.ROOT, "  real %6.1f s %-9s %s node %d -> %d%n", e.startSeconds(), e.action(),
-                    e.owner(), e.fromNode(), e.toNode());
+            console.println("  real " + e.line());
         }
         SimulationCsv.timeline(out.resolve(scenario.name() + "-real.csv"), real);
         SimulationChart.timeline(out.resolve(scenario.name() + "-real.png"), real);
@@ -159,9 +156,5 @@ public final class SimulateCommand implements Callable<Integer> {
         console.printf(Locale.ROOT, "after/before the placer: simulated %.2f, real engine %.2f%n", simRatio,
                 realRatio);
         console.println(new Check(scenario.name() + ".sim-vs-real", simRatio / realRatio, 1.0, false).line());
-    }
-
-    private static int nodesOf(String machine) {
-        return machine.equals(MachineModel.HERE) ? 2 : MachineModel.preset(machine).nodes();
     }
 }

@@ -167,15 +167,13 @@ public final class Reproduction {
     public static String summary(Run run) {
         SimResult r = run.result();
         double t = r.scenario().seconds();
-        StringBuilder classes = new StringBuilder();
-        r.classThroughput().forEach((name, bps) -> classes.append(String.format(Locale.ROOT, " %s %.0f",
-                name, bps / 1e6)));
         double cores = 0;
         for (int s = (int) (0.1 * t); s < r.seconds(); s++) {
             cores += r.allocatedCores()[s] / (r.seconds() - (int) (0.1 * t));
         }
         return String.format(Locale.ROOT, "%-42s %10.1f q/s  stolen %5.1f%%  remote bytes %5.1f%%  cores %5.1f  %d"
                         + " placer events  (%.1f s wall); class MB/s:%s", r.label(), r.throughput(0.1 * t, t),
-                100 * r.stolenShare(), 100 * r.remoteShare(), cores, r.events().size(), r.wallSeconds(), classes);
+                100 * r.stolenShare(), 100 * r.remoteShare(), cores, r.events().size(), r.wallSeconds(),
+                r.classesLine());
     }
 }

@@ -137,9 +137,11 @@ public final class ScenarioParser {
     }
 
     private static int nodes(int override, String machine) {
-        if (override > 0) {
-            return override;
-        }
+        return override > 0 ? override : nodesOf(machine);
+    }
+
+    /** Nodes of a machine a scenario names: a preset's, or two for {@code here} (this machine as {@code fake:2}). */
+    public static int nodesOf(String machine) {
         return machine.equals(MachineModel.HERE) ? 2 : MachineModel.preset(machine).nodes();
     }
 

@@ -1,6 +1,7 @@
 package io.locusdb.bench.sim;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -52,6 +53,13 @@ public record SimResult(String label, MachineModel machine, Scenario scenario, d
     /** The paper's timeline value: the slope of completed queries over the {@code window} seconds before {@code s}. */
     public double slope(int s, double window) {
         return throughput(s + 1 - window, s + 1);
+    }
+
+    /** The learnt memory throughput of each task class, in MB/s, as {@code " name value"} items. */
+    public String classesLine() {
+        StringBuilder b = new StringBuilder();
+        classThroughput.forEach((name, bps) -> b.append(String.format(Locale.ROOT, " %s %.0f", name, bps / 1e6)));
+        return b.toString();
     }
 
     public double totalMemoryGBs(int s) {
