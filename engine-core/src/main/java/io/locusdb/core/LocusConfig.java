@@ -1,5 +1,6 @@
 package io.locusdb.core;
 
+import io.locusdb.core.durable.Durability;
 import io.locusdb.core.exec.ExecutorConfig;
 import io.locusdb.core.exec.stealing.Calibration;
 import io.locusdb.core.exec.stealing.StealingPolicies;
@@ -23,9 +24,11 @@ import java.util.function.UnaryOperator;
  * @param deltaMerge  when the background delta merge folds a part's inserted (and deleted) rows into its main
  *                    part; null for none
  * @param placer      whether and how the placer adapts the placement to the load
+ * @param durability  the data directory and its log and checkpoint settings; null keeps everything in memory only
  */
 public record LocusConfig(Topology topology, UnaryOperator<ExecutorConfig.Builder> executorSetup, int loadThreads,
-                          int batchRows, Calibration calibration, DeltaMerge deltaMerge, PlacerSettings placer) {
+                          int batchRows, Calibration calibration, DeltaMerge deltaMerge, PlacerSettings placer,
+                          Durability durability) {
     /**
      * The delta merge runs every {@code intervalMillis} and rebuilds a part once its delta holds at least
      * {@code minRows} changed rows and {@code fraction} of its main rows.
@@ -59,33 +62,43 @@ public record LocusConfig(Topology topology, UnaryOperator<ExecutorConfig.Builde
     /** A topology with built-in defaults: no stored calibration is read (tests stay independent of the machine). */
     public static LocusConfig of(Topology topology) {
         return new LocusConfig(topology, b -> b, Math.max(1, topology.cpuCount()), 4096, null, DeltaMerge.DEFAULT,
-                PlacerSettings.DEFAULT);
+                PlacerSettings.DEFAULT, null);
     }
 
     /** Adjusts the executor (threads, stealing policy, pinning); applied to a builder for this topology. */
     public LocusConfig withExecutor(UnaryOperator<ExecutorConfig.Builder> setup) {
-        return new LocusConfig(topology, setup, loadThreads, batchRows, calibration, deltaMerge, placer);
+        return new LocusConfig(topology, setup, loadThreads, batchRows, calibration, deltaMerge, placer, durability);
     }
 
     public LocusConfig withLoadThreads(int threads) {
-        return new LocusConfig(topology, executorSetup, threads, batchRows, calibration, deltaMerge, placer);
+        return new LocusConfig(topology, executorSetup, threads, batchRows, calibration, deltaMerge, placer,
+                durability);
     }
 
     public LocusConfig withBatchRows(int rows) {
-        return new LocusConfig(topology, executorSetup, loadThreads, rows, calibration, deltaMerge, placer);
+        return new LocusConfig(topology, executorSetup, loadThreads, rows, calibration, deltaMerge, placer, durability);
     }
 
     public LocusConfig withCalibration(Calibration measured) {
-        return new LocusConfig(topology, executorSetup, loadThreads, batchRows, measured, deltaMerge, placer);
+        return new LocusConfig(topology, executorSetup, loadThreads, batchRows, measured, deltaMerge, placer,
+                durability);
     }
 
     /** Another delta merge setting; null turns the background merge off. */
     public LocusConfig withDeltaMerge(DeltaMerge setting) {
-        return new LocusConfig(topology, executorSetup, loadThreads, batchRows, calibration, setting, placer);
+        return new LocusConfig(topology, executorSetup, loadThreads, batchRows, calibration, setting, placer,
+                durability);
+    }
+
+    /** With a data directory (null: in memory only, nothing survives the process). */
+    public LocusConfig withDurability(Durability setting) {
+        return new LocusConfig(topology, executorSetup, loadThreads, batchRows, calibration, deltaMerge, placer,
+                setting);
     }
 
     public LocusConfig withPlacer(PlacerSettings setting) {
-        return new LocusConfig(topology, executorSetup, loadThreads, batchRows, calibration, deltaMerge, setting);
+        return new LocusConfig(topology, executorSetup, loadThreads, batchRows, calibration, deltaMerge, setting,
+                durability);
     }
 
     /** The placer's parameters on this machine: its threads per node, and the calibrated speeds if measured. */

@@ -2,6 +2,7 @@ package io.locusdb.core;
 
 import io.locusdb.core.cpu.KernelSelection;
 import io.locusdb.core.cpu.Kernels;
+import io.locusdb.core.durable.DurableStore;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.placer.AdaptiveDataPlacer;
 import io.locusdb.core.placer.PlacementActions;
@@ -18,6 +19,7 @@ import io.locusdb.core.storage.table.Table;
 import io.locusdb.natives.memory.NodeMemory;
 import io.locusdb.natives.topology.Topology;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -40,6 +42,7 @@ public final class LocusDB implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final DeltaMergeService deltaMerge;
     private final PlacerService placer;
+    private final DurableStore store;
 
     private static final System.Logger LOG = System.getLogger(LocusDB.class.getName());
 
@@ -53,6 +56,8 @@ public final class LocusDB implements AutoCloseable {
                 + (kernels.pext() ? "used" : "not used"));
         this.memory = new NodeMemory(config.topology());
         this.catalog = new Catalog(memory);
+        // Recovery fills the catalog before anything else runs: no query or placer sees a half-loaded database.
+        this.store = config.durability() == null ? null : DurableStore.open(config.durability(), catalog);
         this.executor = NumaExecutor.start(config.executorConfig());
         UtilizationTracker tracker = new UtilizationTracker(catalog, config.placer().periodMillis() * 1000,
                 UtilizationHistory.DEFAULT_CAPACITY);
@@ -61,11 +66,11 @@ public final class LocusDB implements AutoCloseable {
         this.placer = new PlacerService(tracker, new AdaptiveDataPlacer(config.placerParameters()), actions,
                 config.placer());
         this.engine = new QueryEngine(catalog, executor, config.loadThreads(), config.batchRows(), tracker, actions,
-                new SystemTables(catalog, placer).all());
+                new SystemTables(catalog, placer).all(), store);
         LocusConfig.DeltaMerge merge = config.deltaMerge();
         this.deltaMerge = merge == null ? null : new DeltaMergeService(catalog,
                 new TablePlacementOps(memory, config.loadThreads()), merge.minRows(), merge.fraction(),
-                merge.intervalMillis());
+                merge.intervalMillis(), store == null ? () -> { } : store::requestCheckpoint);
     }
 
     public static LocusDB open(LocusConfig config) {
@@ -105,6 +110,11 @@ public final class LocusDB implements AutoCloseable {
         return deltaMerge == null ? 0 : deltaMerge.mergesDone();
     }
 
+    /** The data directory's log and checkpoints; empty when the database lives in memory only. */
+    public Optional<DurableStore> durableStore() {
+        return Optional.ofNullable(store);
+    }
+
     /** The placer: utilization histories, placement events, and the switch that turns placing on and off. */
     public PlacerService placer() {
         return placer;
@@ -120,6 +130,9 @@ public final class LocusDB implements AutoCloseable {
             placer.close();
             if (deltaMerge != null) {
                 deltaMerge.close();
+            }
+            if (store != null) {
+                store.close();
             }
             executor.close();
         } finally {

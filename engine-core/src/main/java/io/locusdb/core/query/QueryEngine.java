@@ -1,6 +1,7 @@
 package io.locusdb.core.query;
 
 import io.locusdb.core.vector.ColumnVector;
+import io.locusdb.core.durable.DurableStore;
 import io.locusdb.core.exec.ExecutionOptions;
 import io.locusdb.core.exec.MemoryBudgetExceededException;
 import io.locusdb.core.exec.NumaExecutor;
@@ -43,9 +44,11 @@ public final class QueryEngine {
      * @param tracker where scan tasks account their use of each part's node (the placer's histories)
      * @param actions how {@code ALTER TABLE ... MOVE / PARTITION / MERGE} change placements (as placer events)
      * @param systemTables the database's state as tables, beside the catalog's
+     * @param store        where writes and DDL are logged; null when the database lives in memory only
      */
     public QueryEngine(Catalog catalog, NumaExecutor executor, int loadThreads, int batchRows,
-                       UtilizationTracker tracker, PlacementActions actions, List<SystemTable> systemTables) {
+                       UtilizationTracker tracker, PlacementActions actions, List<SystemTable> systemTables,
+                       DurableStore store) {
         this.catalog = catalog;
         this.executor = executor;
         this.loadThreads = loadThreads;
@@ -53,7 +56,7 @@ public final class QueryEngine {
         this.frontEnd = new SqlFrontEnd(catalog, ConstantFolder.INSTANCE, systemTables, List.of(JoinOrderRule.INSTANCE));
         this.runner = new QueryRunner(executor, catalog.memory(), batchRows,
                 (snapshot, part) -> tracker.target(snapshot.table(), part, snapshot.parts().size()));
-        this.statements = new StatementRunner(catalog, loadThreads, actions);
+        this.statements = new StatementRunner(catalog, loadThreads, actions, store);
     }
 
     public Catalog catalog() {

@@ -1,5 +1,7 @@
 package io.locusdb.core.query;
 
+import io.locusdb.core.durable.DurableStore;
+import io.locusdb.core.durable.LogRecord;
 import io.locusdb.core.placer.PlacementActions;
 import io.locusdb.core.placer.PlacerEvent;
 import io.locusdb.core.result.QueryResult;
@@ -32,6 +34,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * DDL, INSERT ... VALUES, LOAD TPCH and COPY ... FROM: parsed by {@link StatementParser}, run against the catalog.
@@ -42,9 +46,12 @@ final class StatementRunner {
     private final int loadThreads;
 
     private final PlacementActions placement;
+    private final DurableStore store;
 
-    StatementRunner(Catalog catalog, int loadThreads, PlacementActions placement) {
+    /** {@code store}: where changes are logged, null when the database lives in memory only. */
+    StatementRunner(Catalog catalog, int loadThreads, PlacementActions placement, DurableStore store) {
         this.placement = placement;
+        this.store = store;
         this.catalog = catalog;
         this.loadThreads = loadThreads;
     }
@@ -79,36 +86,46 @@ final class StatementRunner {
     private long run(Statement statement) {
         try {
             return switch (statement) {
-                case Statement.CreateTable c -> createTable(c);
-                case Statement.CreateGroup g -> {
+                case Statement.CreateTable c -> logged(() -> createTable(c), created -> created == null ? List.of()
+                        : List.of(new LogRecord.CreateTable(created.name(), created.schema(), created.spec(),
+                        created.group(), created.version().rangeBounds())));
+                case Statement.CreateGroup g -> logged(() -> {
                     if (catalog.findGroup(g.name()).isPresent()) {
                         throw new LocusSqlException(SqlState.DUPLICATE_TABLE, "table group '" + g.name()
                                 + "' already exists");
                     }
-                    catalog.createGroup(g.name());
-                    yield 0;
-                }
-                case Statement.DropTable d -> {
-                    if (catalog.find(d.name()).isEmpty()) {
+                    return catalog.createGroup(g.name()).name();
+                }, name -> List.of(new LogRecord.CreateGroup(name)));
+                case Statement.DropTable d -> logged(() -> {
+                    Table table = catalog.find(d.name()).orElse(null);
+                    if (table == null) {
                         if (d.ifExists()) {
-                            yield 0;
+                            return null;
                         }
                         throw new LocusSqlException(SqlState.UNDEFINED_TABLE, "table '" + d.name()
                                 + "' does not exist");
                     }
                     catalog.drop(d.name());
-                    yield 0;
-                }
-                case Statement.DropGroup g -> {
+                    return table.name();
+                }, name -> name == null ? List.of() : List.of(new LogRecord.DropTable(name)));
+                case Statement.DropGroup g -> logged(() -> {
+                    String name = catalog.group(g.name()).name();
                     catalog.dropGroup(g.name());
-                    yield 0;
-                }
+                    return name;
+                }, name -> List.of(new LogRecord.DropGroup(name)));
                 case Statement.Insert i -> insert(i);
-                case Statement.AlterPlacement a -> alterPlacement(a);
-                case Statement.LoadTpch l -> new TpchLoader(catalog.memory(), loadThreads).loadAll(catalog,
-                        l.scaleFactor(), l.parts(), new InitialPlacement.RoundRobin(), LoadProgress.NONE).stream()
-                        .mapToLong(t -> t.version().parts().stream().mapToLong(p -> p.rows()).sum()).sum();
-                case Statement.CopyFrom c -> copy(c);
+                case Statement.AlterPlacement a -> {
+                    long result = alterPlacement(a);
+                    // Placements are not in the log: the next checkpoint records where the parts are now.
+                    if (store != null) {
+                        store.requestCheckpoint();
+                    }
+                    yield result;
+                }
+                case Statement.LoadTpch l -> checkpointed(new TpchLoader(catalog.memory(), loadThreads).loadAll(
+                        catalog, l.scaleFactor(), l.parts(), new InitialPlacement.RoundRobin(), LoadProgress.NONE)
+                        .stream().mapToLong(t -> t.version().parts().stream().mapToLong(p -> p.rows()).sum()).sum());
+                case Statement.CopyFrom c -> checkpointed(copy(c));
             };
         } catch (LoadException e) {
             throw new LocusSqlException(SqlState.INVALID_CAST, e.getMessage(), 0, 0, e);
@@ -117,11 +134,33 @@ final class StatementRunner {
         }
     }
 
-    private long createTable(Statement.CreateTable c) {
+    /**
+     * Runs a catalog change and, with a data directory, logs its records (none for a change that changed nothing)
+     * before the statement is acknowledged. The statement's result is 0 rows.
+     */
+    private <T> long logged(Supplier<T> change, Function<T, List<LogRecord>> records) {
+        if (store == null) {
+            change.get();
+        } else {
+            store.change(change, records);
+        }
+        return 0;
+    }
+
+    /** Bulk loads are not logged row by row: a checkpoint holds them before the statement is acknowledged. */
+    private long checkpointed(long rows) {
+        if (store != null) {
+            store.checkpoint();
+        }
+        return rows;
+    }
+
+    /** The new table, or null when IF NOT EXISTS found one. */
+    private Table createTable(Statement.CreateTable c) {
         checkNotReserved(c.name());
         if (catalog.find(c.name()).isPresent()) {
             if (c.ifNotExists()) {
-                return 0;
+                return null;
             }
             throw new LocusSqlException(SqlState.DUPLICATE_TABLE, "table '" + c.name() + "' already exists");
         }
@@ -130,9 +169,8 @@ final class StatementRunner {
                     + " (CREATE TABLE GROUP " + c.group() + " first)");
         }
         Schema schema = new Schema(c.columns());
-        catalog.createTable(c.name(), schema, c.spec(), new InitialPlacement.RoundRobin(), c.group(),
+        return catalog.createTable(c.name(), schema, c.spec(), new InitialPlacement.RoundRobin(), c.group(),
                 rangeBounds(c, schema));
-        return 0;
     }
 
     /**
@@ -261,7 +299,11 @@ final class StatementRunner {
             }
             rows.add(row);
         }
-        table.insert(rows);
+        if (store == null) {
+            table.insert(rows);
+        } else {
+            store.insert(table, rows);
+        }
         return rows.size();
     }
 

@@ -2,6 +2,8 @@ package io.locusdb.server.cli;
 
 import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
+import io.locusdb.core.durable.Durability;
+import io.locusdb.core.durable.FsyncPolicy;
 import io.locusdb.core.storage.load.TpchLoader;
 import io.locusdb.core.storage.table.InitialPlacement;
 import io.locusdb.natives.topology.Topologies;
@@ -52,6 +54,18 @@ public final class ServeCommand implements Callable<Integer> {
                     + " 'placer').")
     String placer;
 
+    @Option(names = "--data", paramLabel = "DIR",
+            description = "Data directory: tables survive restarts (default ~/.locusdb/data).")
+    Path data;
+
+    @Option(names = "--in-memory", description = "Keep nothing on disk: every table is lost when the server stops.")
+    boolean inMemory;
+
+    @Option(names = "--fsync", paramLabel = "POLICY",
+            description = "When the log reaches disk: commit (default: each acknowledged statement is on disk),"
+                    + " group:N (every N ms; a power loss can take the last N ms) or off.")
+    String fsync;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -75,11 +89,39 @@ public final class ServeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         LocusConfig dbConfig = (topology == null ? LocusConfig.defaults()
                 : LocusConfig.of(Topologies.fromSetting(topology)).withStoredCalibration()).withPlacer(settings.placer());
+        if (inMemory && (data != null || fsync != null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--in-memory keeps nothing on disk:"
+                    + " leave out --data and --fsync");
+        }
+        if (!inMemory) {
+            Durability durability = Durability.in(data != null ? data : Durability.defaultDirectory());
+            if (fsync != null) {
+                try {
+                    durability = durability.withFsync(FsyncPolicy.parse(fsync));
+                } catch (IllegalArgumentException e) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+                }
+            }
+            dbConfig = dbConfig.withDurability(durability);
+        }
         LocusDB db = LocusDB.open(dbConfig);
+        db.durableStore().ifPresent(store -> {
+            var report = store.recoveryReport();
+            out.printf(Locale.ROOT, "data directory: %s (%d tables, %d parts, %d log records replayed in %.2f s)%n",
+                    store.directory(), report.tables(), report.parts(), report.replayedRecords(), report.seconds());
+            report.warnings().forEach(w -> out.println("warning: " + w));
+        });
+        if (db.durableStore().isEmpty()) {
+            out.println("data directory: none (--in-memory): nothing survives the server");
+        }
         LocusServer server;
         try {
             if (scaleFactor != null) {
-                load(db, out);
+                if (db.catalog().find("lineitem").isPresent()) {
+                    out.println("TPC-H tables are already in the data directory: not generated again");
+                } else {
+                    load(db, out);
+                }
             }
             server = LocusServer.start(db, settings);
         } catch (RuntimeException e) {
@@ -114,6 +156,7 @@ public final class ServeCommand implements Callable<Integer> {
         var tables = new TpchLoader(db.memory(), db.config().loadThreads()).loadAll(db.catalog(), scaleFactor,
                 partCount, new InitialPlacement.RoundRobin(), progress);
         progress.finish();
+        db.durableStore().ifPresent(store -> store.checkpoint());
         out.printf(Locale.ROOT, "loaded TPC-H SF %s (%d tables, %d part(s) each) in %.2f s%n", scaleFactor,
                 tables.size(), partCount, (System.nanoTime() - start) / 1e9);
         out.flush();

@@ -24,9 +24,17 @@ public final class DeltaMergeService implements AutoCloseable {
     private final double fraction;
     private final ScheduledExecutorService timer;
     private final AtomicLong merges = new AtomicLong();
+    private final Runnable afterMerges;
 
     public DeltaMergeService(Catalog catalog, TablePlacementOps ops, long minRows, double fraction,
                              long intervalMillis) {
+        this(catalog, ops, minRows, fraction, intervalMillis, () -> { });
+    }
+
+    /** As above; {@code afterMerges} runs after a round that merged anything (a checkpoint request, say). */
+    public DeltaMergeService(Catalog catalog, TablePlacementOps ops, long minRows, double fraction,
+                             long intervalMillis, Runnable afterMerges) {
+        this.afterMerges = afterMerges;
         this.catalog = catalog;
         this.ops = ops;
         this.minRows = minRows;
@@ -57,6 +65,9 @@ public final class DeltaMergeService implements AutoCloseable {
                     }
                 }
             }
+        }
+        if (merged > 0) {
+            afterMerges.run();
         }
         return merged;
     }

@@ -30,6 +30,34 @@ public final class PartDelta {
     /** Per key column: key → delta rows holding it (writer side only, for upserts). */
     private final Map<Integer, Map<Object, List<Integer>>> keyIndexes = new java.util.HashMap<>();
 
+    /**
+     * A delta as a checkpoint recorded it: its rows and deletions visible to every snapshot of the restored table
+     * (stamped with commit 0, which no snapshot precedes).
+     */
+    public static PartDelta restored(List<Object[]> rows, List<Long> deletedRows) {
+        PartDelta delta = new PartDelta();
+        for (Object[] row : rows) {
+            delta.append(row);
+        }
+        delta.commit(0);
+        for (long row : deletedRows) {
+            delta.delete(row, 0);
+        }
+        return delta;
+    }
+
+    /** Rows (main rows first, then delta rows) deleted by commits up to {@code commit}, ascending. */
+    public List<Long> deletedRows(long commit) {
+        List<Long> rows = new ArrayList<>();
+        for (Map.Entry<Long, Long> e : deletions.entrySet()) {
+            if (e.getValue() <= commit) {
+                rows.add(e.getKey());
+            }
+        }
+        rows.sort(null);
+        return rows;
+    }
+
     /** Appends a row; invisible until {@link #commit}. */
     void append(Object[] row) {
         for (Map.Entry<Integer, Map<Object, List<Integer>>> index : keyIndexes.entrySet()) {

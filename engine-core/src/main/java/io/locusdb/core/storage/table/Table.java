@@ -132,7 +132,16 @@ public final class Table {
      * visible to snapshots taken after it returns, all or nothing.
      */
     public long insert(List<Object[]> rows) {
-        return write(rows, -1);
+        return write(rows, -1, CommitHook.NONE);
+    }
+
+    /**
+     * Inserts rows as one commit, calling {@code hook} with the checked rows while they are staged but not yet
+     * visible, under the table's write lock (so hooks see commits in commit order); a hook that throws aborts the
+     * insert.
+     */
+    public long insert(List<Object[]> rows, CommitHook hook) {
+        return write(rows, -1, hook);
     }
 
     /**
@@ -140,10 +149,10 @@ public final class Table {
      * commit. Later rows of the same statement win over earlier ones.
      */
     public long upsert(List<Object[]> rows, String keyColumn) {
-        return write(rows, schema.indexOf(keyColumn));
+        return write(rows, schema.indexOf(keyColumn), CommitHook.NONE);
     }
 
-    private long write(List<Object[]> rows, int keyColumn) {
+    private long write(List<Object[]> rows, int keyColumn, CommitHook hook) {
         List<Object[]> normalized = new ArrayList<>(rows.size());
         for (Object[] row : rows) {
             normalized.add(RowValues.normalize(schema, row));
@@ -176,6 +185,7 @@ public final class Table {
                     part.delta().append(row);
                     touched.add(part);
                 }
+                hook.beforePublish(normalized);
                 for (TablePart part : touched) {
                     part.delta().commit(commit);
                 }

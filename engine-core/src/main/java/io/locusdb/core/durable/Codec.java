@@ -1,0 +1,197 @@
+package io.locusdb.core.durable;
+
+import io.locusdb.core.storage.table.ColumnDef;
+import io.locusdb.core.storage.table.PartitionSpec;
+import io.locusdb.core.storage.table.Schema;
+import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.TypeKind;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The binary forms of what the log and the manifest hold: names, schemas, partition specs and row values. Values are
+ * the tables' physical values (Long, Double, String or null), each with a tag, so a row reads back without its
+ * schema.
+ */
+final class Codec {
+    private static final byte NULL = 0;
+    private static final byte LONG = 1;
+    private static final byte DOUBLE = 2;
+    private static final byte STRING = 3;
+
+    private Codec() {
+    }
+
+    static void writeNullableString(DataOutput out, String s) throws IOException {
+        out.writeBoolean(s != null);
+        if (s != null) {
+            writeString(out, s);
+        }
+    }
+
+    static String readNullableString(DataInput in) throws IOException {
+        return in.readBoolean() ? readString(in) : null;
+    }
+
+    /** Strings may be longer than writeUTF's 64 KiB: a length and UTF-8 bytes. */
+    static void writeString(DataOutput out, String s) throws IOException {
+        byte[] bytes = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
+
+    static String readString(DataInput in) throws IOException {
+        int length = in.readInt();
+        if (length < 0 || length > (1 << 28)) {
+            throw new IOException("string length " + length + " out of range");
+        }
+        byte[] bytes = new byte[length];
+        in.readFully(bytes);
+        return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    static void writeSchema(DataOutput out, Schema schema) throws IOException {
+        out.writeInt(schema.size());
+        for (ColumnDef c : schema.columns()) {
+            writeString(out, c.name());
+            ColumnType t = c.type();
+            out.writeByte(t.kind().ordinal());
+            out.writeInt(t.precision());
+            out.writeInt(t.scale());
+            out.writeInt(t.length());
+            out.writeBoolean(c.nullable());
+        }
+    }
+
+    static Schema readSchema(DataInput in) throws IOException {
+        int n = in.readInt();
+        if (n < 1 || n > 100_000) {
+            throw new IOException("column count " + n + " out of range");
+        }
+        List<ColumnDef> columns = new ArrayList<>(n);
+        TypeKind[] kinds = TypeKind.values();
+        for (int i = 0; i < n; i++) {
+            String name = readString(in);
+            int kind = in.readUnsignedByte();
+            if (kind >= kinds.length) {
+                throw new IOException("unknown type kind " + kind);
+            }
+            ColumnType type = new ColumnType(kinds[kind], in.readInt(), in.readInt(), in.readInt());
+            columns.add(new ColumnDef(name, type, in.readBoolean()));
+        }
+        return new Schema(columns);
+    }
+
+    static void writeSpec(DataOutput out, PartitionSpec spec) throws IOException {
+        switch (spec) {
+            case PartitionSpec.None n -> out.writeByte(0);
+            case PartitionSpec.RoundRobin r -> {
+                out.writeByte(1);
+                out.writeInt(r.parts());
+            }
+            case PartitionSpec.Hash h -> {
+                out.writeByte(2);
+                writeString(out, h.column());
+                out.writeInt(h.parts());
+            }
+            case PartitionSpec.Range r -> {
+                out.writeByte(3);
+                writeString(out, r.column());
+                out.writeInt(r.parts());
+            }
+        }
+    }
+
+    static PartitionSpec readSpec(DataInput in) throws IOException {
+        int kind = in.readUnsignedByte();
+        return switch (kind) {
+            case 0 -> PartitionSpec.none();
+            case 1 -> new PartitionSpec.RoundRobin(in.readInt());
+            case 2 -> new PartitionSpec.Hash(readString(in), in.readInt());
+            case 3 -> new PartitionSpec.Range(readString(in), in.readInt());
+            default -> throw new IOException("unknown partitioning kind " + kind);
+        };
+    }
+
+    static void writeLongs(DataOutput out, List<Long> values) throws IOException {
+        out.writeInt(values.size());
+        for (long v : values) {
+            out.writeLong(v);
+        }
+    }
+
+    static List<Long> readLongs(DataInput in) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > (1 << 24)) {
+            throw new IOException("list length " + n + " out of range");
+        }
+        List<Long> values = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            values.add(in.readLong());
+        }
+        return values;
+    }
+
+    static void writeRows(DataOutput out, List<Object[]> rows) throws IOException {
+        out.writeInt(rows.size());
+        for (Object[] row : rows) {
+            writeRow(out, row);
+        }
+    }
+
+    static List<Object[]> readRows(DataInput in) throws IOException {
+        int n = in.readInt();
+        if (n < 0) {
+            throw new IOException("row count " + n + " out of range");
+        }
+        List<Object[]> rows = new ArrayList<>(Math.min(n, 1 << 16));
+        for (int i = 0; i < n; i++) {
+            rows.add(readRow(in));
+        }
+        return rows;
+    }
+
+    static void writeRow(DataOutput out, Object[] row) throws IOException {
+        out.writeInt(row.length);
+        for (Object v : row) {
+            switch (v) {
+                case null -> out.writeByte(NULL);
+                case Long l -> {
+                    out.writeByte(LONG);
+                    out.writeLong(l);
+                }
+                case Double d -> {
+                    out.writeByte(DOUBLE);
+                    out.writeDouble(d);
+                }
+                case String s -> {
+                    out.writeByte(STRING);
+                    writeString(out, s);
+                }
+                default -> throw new IllegalArgumentException("not a stored value: " + v.getClass().getName());
+            }
+        }
+    }
+
+    static Object[] readRow(DataInput in) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > 100_000) {
+            throw new IOException("row width " + n + " out of range");
+        }
+        Object[] row = new Object[n];
+        for (int i = 0; i < n; i++) {
+            int tag = in.readUnsignedByte();
+            row[i] = switch (tag) {
+                case NULL -> null;
+                case LONG -> in.readLong();
+                case DOUBLE -> in.readDouble();
+                case STRING -> readString(in);
+                default -> throw new IOException("unknown value tag " + tag);
+            };
+        }
+        return row;
+    }
+}

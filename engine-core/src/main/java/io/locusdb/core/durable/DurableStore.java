@@ -1,0 +1,521 @@
+package io.locusdb.core.durable;
+
+import io.locusdb.core.durable.DataDirectoryException.Problem;
+import io.locusdb.core.storage.table.Catalog;
+import io.locusdb.core.storage.table.InitialPlacement;
+import io.locusdb.core.storage.table.PartDelta;
+import io.locusdb.core.storage.table.PartPlacement;
+import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.table.TableGroup;
+import io.locusdb.core.storage.table.TablePart;
+import io.locusdb.core.storage.table.TableSnapshot;
+import io.locusdb.natives.memory.NodeMemory;
+import io.locusdb.natives.topology.Topology;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
+
+/**
+ * A database's data directory at run time: recovery on open, the write-ahead log for every committed change, and
+ * checkpoints in the background.
+ *
+ * <p>Order: a row write logs its commit under the table's write lock, inside the shared side of {@link #gate}; DDL
+ * runs and logs on the exclusive side, and so does a checkpoint's cut (rolling the log and taking every table's
+ * snapshot). The log's order is therefore an order in which the changes can be redone, and a checkpoint holds exactly
+ * the log segments before its cut. A commit is visible to other statements once it is applied and acknowledged once
+ * it is on disk (per the {@link FsyncPolicy}); a crash between the two can take a commit that a concurrent reader saw
+ * but that no client was told succeeded.
+ *
+ * <p>Layout: {@code LOCK}, {@code MANIFEST}, {@code log/NNNNNNNNNNNNNNNN.log}, {@code parts/N.part} and
+ * {@code parts/N.delta}.
+ */
+public final class DurableStore implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(DurableStore.class.getName());
+
+    private final Durability settings;
+    private final Path directory;
+    private final Path logDirectory;
+    private final Path partDirectory;
+    private final Catalog catalog;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
+    private final Object checkpointLock = new Object();
+    private final ScheduledExecutorService checkpointTimer;
+    private final AtomicBoolean checkpointRequested = new AtomicBoolean();
+    private final RecoveryReport report;
+    private WriteAheadLog log;
+    private Manifest manifest;
+    /** Part objects already on disk (main columns), so that a checkpoint writes only parts that changed. */
+    private Map<TablePart, String> writtenParts = new IdentityHashMap<>();
+    private Map<String, Long> lastFingerprint = Map.of();
+    private long lastCheckpointNanos = System.nanoTime();
+    private volatile boolean closed;
+
+    /** What the start found: tables, replayed records, and warnings (a torn log tail cut off). */
+    public record RecoveryReport(int tables, long parts, long replayedRecords, List<String> warnings,
+                                 double seconds) {
+    }
+
+    private DurableStore(Durability settings, Catalog catalog) {
+        this.settings = settings;
+        this.directory = settings.directory().toAbsolutePath();
+        this.logDirectory = directory.resolve("log");
+        this.partDirectory = directory.resolve("parts");
+        this.catalog = catalog;
+        try {
+            Files.createDirectories(logDirectory);
+            Files.createDirectories(partDirectory);
+            lockChannel = FileChannel.open(directory.resolve("LOCK"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new DataDirectoryException(Problem.IO, directory, "cannot use as a data directory: "
+                    + e.getMessage(), e);
+        }
+        FileLock acquired;
+        try {
+            acquired = lockChannel.tryLock();
+        } catch (IOException | OverlappingFileLockException e) {
+            acquired = null;
+        }
+        if (acquired == null) {
+            closeQuietly(lockChannel);
+            throw new DataDirectoryException(Problem.IN_USE, directory, "the data directory is in use by another"
+                    + " LocusDB (its LOCK file is held)");
+        }
+        lock = acquired;
+        try {
+            report = recover();
+        } catch (RuntimeException | Error e) {
+            releaseLock();
+            throw e;
+        }
+        checkpointTimer = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("locus-checkpoint").daemon().factory());
+        checkpointTimer.scheduleWithFixedDelay(this::checkpointIfDue, 1, 1, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Opens a data directory: locks it, loads the last checkpoint's parts into memory on their nodes, replays the log
+     * after it, and starts a new log segment. Tables land in {@code catalog}.
+     */
+    public static DurableStore open(Durability settings, Catalog catalog) {
+        return new DurableStore(settings, catalog);
+    }
+
+    public RecoveryReport recoveryReport() {
+        return report;
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    // ---------------------------------------------------------------- recovery
+
+    private RecoveryReport recover() {
+        long start = System.nanoTime();
+        Path manifestFile = directory.resolve(Manifest.FILE);
+        List<Long> segments = LogFormat.segments(logDirectory);
+        if (Files.exists(manifestFile)) {
+            manifest = Manifest.read(manifestFile);
+        } else {
+            if (hasFiles(partDirectory)) {
+                throw new DataDirectoryException(Problem.BAD_MANIFEST, manifestFile, "the manifest is missing but"
+                        + " the directory holds part files: refusing to start on an empty database");
+            }
+            if (!segments.isEmpty() && segments.getFirst() != 1) {
+                throw new DataDirectoryException(Problem.BAD_MANIFEST, manifestFile, "the manifest is missing but"
+                        + " the log starts at segment " + segments.getFirst() + ": earlier data is gone");
+            }
+            manifest = Manifest.empty();
+        }
+        List<String> warnings = new ArrayList<>();
+        long parts = loadCheckpoint();
+        long replayed = 0;
+        List<Long> toReplay = segments.stream().filter(s -> s >= manifest.logStart()).toList();
+        for (int i = 0; i < toReplay.size(); i++) {
+            long number = toReplay.get(i);
+            if (i == 0 && number != manifest.logStart() || i > 0 && number != toReplay.get(i - 1) + 1) {
+                throw new DataDirectoryException(Problem.CORRUPT_LOG, WriteAheadLog.segmentFile(logDirectory,
+                        i == 0 ? manifest.logStart() : toReplay.get(i - 1) + 1), "log segment is missing");
+            }
+            LogFormat.Segment segment = LogFormat.read(WriteAheadLog.segmentFile(logDirectory, number), number,
+                    i == toReplay.size() - 1);
+            if (segment.warning() != null) {
+                warnings.add(segment.warning());
+                LOG.log(System.Logger.Level.WARNING, segment.warning());
+            }
+            for (LogRecord record : segment.records()) {
+                redo(record, WriteAheadLog.segmentFile(logDirectory, number));
+                replayed++;
+            }
+        }
+        long next = Math.max(manifest.logStart(), segments.isEmpty() ? 1 : segments.getLast() + 1);
+        try {
+            log = WriteAheadLog.open(logDirectory, settings.fsync(), next);
+        } catch (IOException e) {
+            throw new DataDirectoryException(Problem.IO, logDirectory, "cannot start the log: " + e.getMessage(), e);
+        }
+        lastFingerprint = replayed == 0 ? fingerprint() : Map.of();
+        return new RecoveryReport(catalog.tables().size(), parts, replayed, List.copyOf(warnings),
+                (System.nanoTime() - start) / 1e9);
+    }
+
+    private static boolean hasFiles(Path dir) {
+        try (var files = Files.list(dir)) {
+            return files.findAny().isPresent();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Loads every part the manifest lists, several at a time; on any failure nothing stays allocated. */
+    private long loadCheckpoint() {
+        NodeMemory memory = catalog.memory();
+        Topology topology = memory.topology();
+        for (String group : manifest.groups()) {
+            catalog.createGroup(group);
+        }
+        int threads = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
+        ExecutorService pool = Executors.newFixedThreadPool(threads,
+                Thread.ofPlatform().name("locus-recovery-", 0).daemon().factory());
+        List<TablePart> loaded = new ArrayList<>();
+        long parts = 0;
+        try {
+            for (Manifest.TableEntry entry : manifest.tables()) {
+                List<Future<TablePart>> futures = new ArrayList<>();
+                for (int p = 0; p < entry.parts().size(); p++) {
+                    Manifest.PartEntry part = entry.parts().get(p);
+                    int index = p;
+                    futures.add(pool.submit(() -> loadPart(entry, part, index, memory, topology)));
+                }
+                List<TablePart> tableParts = new ArrayList<>();
+                RuntimeException failure = null;
+                for (Future<TablePart> f : futures) {
+                    try {
+                        TablePart part = f.get();
+                        tableParts.add(part);
+                        loaded.add(part);
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        failure = failure != null ? failure : e.getCause() instanceof RuntimeException r ? r
+                                : new IllegalStateException(e.getCause());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        failure = new IllegalStateException("interrupted while loading " + entry.name());
+                    }
+                }
+                if (failure != null) {
+                    throw failure;
+                }
+                Table table = new Table(entry.name(), entry.schema(), entry.spec(), tableParts, entry.rangeBounds());
+                catalog.register(table);
+                if (entry.group() != null) {
+                    catalog.group(entry.group()).add(table);
+                }
+                for (TablePart part : tableParts) {
+                    writtenParts.put(part, entry.parts().get(part.index()).mainFile());
+                }
+                parts += tableParts.size();
+            }
+            return parts;
+        } catch (RuntimeException | Error e) {
+            for (Table t : catalog.tables()) {
+                catalog.drop(t.name());
+            }
+            for (TablePart part : loaded) {
+                if (!part.isFreed()) {
+                    part.release();
+                }
+            }
+            throw e;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private TablePart loadPart(Manifest.TableEntry entry, Manifest.PartEntry part, int index, NodeMemory memory,
+                               Topology topology) {
+        PartDelta delta = part.deltaFile() == null ? new PartDelta() : restoredDelta(part.deltaFile());
+        // The machine may have fewer nodes than the one that wrote the checkpoint: then the placement policy picks.
+        PartPlacement placement = part.node() < topology.nodeCount() ? PartPlacement.boundTo(part.node())
+                : new InitialPlacement.RoundRobin().place(index, topology);
+        Path file = partDirectory.resolve(part.mainFile());
+        TablePart loaded = PartFile.read(file, index, entry.schema(), memory, placement, delta);
+        if (loaded.rows() != part.rows()) {
+            loaded.release();
+            throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "holds " + loaded.rows()
+                    + " rows; the manifest says " + part.rows());
+        }
+        return loaded;
+    }
+
+    private PartDelta restoredDelta(String name) {
+        DeltaFile.Content content = DeltaFile.read(partDirectory.resolve(name));
+        return PartDelta.restored(content.rows(), content.deletedRows());
+    }
+
+    private void redo(LogRecord record, Path segment) {
+        try {
+            switch (record) {
+                case LogRecord.CreateTable c -> catalog.createTable(c.name(), c.schema(), c.spec(),
+                        new InitialPlacement.RoundRobin(), c.group(), c.rangeBounds());
+                case LogRecord.DropTable d -> catalog.drop(d.name());
+                case LogRecord.CreateGroup g -> catalog.createGroup(g.name());
+                case LogRecord.DropGroup g -> catalog.dropGroup(g.name());
+                case LogRecord.Insert i -> catalog.table(i.table()).insert(i.rows());
+            }
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new DataDirectoryException(Problem.CORRUPT_LOG, segment, "a record does not apply to the"
+                    + " checkpoint's tables (" + e.getMessage() + ")", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- logging
+
+    /**
+     * Runs a catalog change (DDL) exclusively, logs {@code record} of its result, and returns once the record is
+     * durable. A change that fails logs nothing.
+     */
+    public <T> T change(Supplier<T> action, java.util.function.Function<T, List<LogRecord>> records) {
+        long position;
+        T result;
+        gate.writeLock().lock();
+        try {
+            checkOpen();
+            result = action.get();
+            position = -1;
+            for (LogRecord record : records.apply(result)) {
+                position = log.append(record.encode());
+            }
+        } finally {
+            gate.writeLock().unlock();
+        }
+        if (position >= 0) {
+            log.awaitDurable(position);
+        }
+        return result;
+    }
+
+    /** Inserts rows as one commit, logged; returns once the commit is durable. */
+    public long insert(Table table, List<Object[]> rows) {
+        long[] position = {-1};
+        gate.readLock().lock();
+        try {
+            checkOpen();
+            table.insert(rows, stored -> position[0] = log.append(
+                    new LogRecord.Insert(table.name(), stored).encode()));
+        } finally {
+            gate.readLock().unlock();
+        }
+        log.awaitDurable(position[0]);
+        return rows.size();
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the database is closed");
+        }
+    }
+
+    // ---------------------------------------------------------------- checkpoints
+
+    /** Asks for a checkpoint soon (after a delta merge, say); the background thread takes it. */
+    public void requestCheckpoint() {
+        checkpointRequested.set(true);
+    }
+
+    private void checkpointIfDue() {
+        if (closed) {
+            return;
+        }
+        try {
+            boolean due = checkpointRequested.getAndSet(false)
+                    || log.segmentBytes() >= settings.checkpointLogBytes()
+                    || System.nanoTime() - lastCheckpointNanos >= settings.checkpointIntervalMs() * 1_000_000L
+                    && !fingerprint().equals(lastFingerprint);
+            if (due) {
+                checkpoint();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "checkpoint failed (the log keeps every change): "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** What a checkpoint would hold: each table's version and commit. Equal fingerprints: nothing to write. */
+    private Map<String, Long> fingerprint() {
+        Map<String, Long> print = new HashMap<>();
+        for (Table t : catalog.tables()) {
+            print.put(t.name(), t.version().number() * 1_000_003L + t.committed());
+        }
+        for (TableGroup g : catalog.groups()) {
+            print.put("group:" + g.name(), 0L);
+        }
+        return print;
+    }
+
+    /**
+     * Writes a checkpoint now and returns once its manifest is in place: every table's parts (those not written
+     * before) and deltas, then the manifest, then the log segments and files it replaces are deleted. Queries and
+     * writers wait only for the cut, not for the files.
+     */
+    public void checkpoint() {
+        synchronized (checkpointLock) {
+            checkOpen();
+            List<TableSnapshot> snapshots = new ArrayList<>();
+            List<String> groups = new ArrayList<>();
+            long logStart;
+            Map<String, Long> print;
+            gate.writeLock().lock();
+            try {
+                logStart = log.roll();
+                for (Table table : catalog.tables()) {
+                    snapshots.add(table.snapshot());
+                }
+                for (TableGroup g : catalog.groups()) {
+                    groups.add(g.name());
+                }
+                print = fingerprint();
+            } finally {
+                gate.writeLock().unlock();
+            }
+            try {
+                long nextFile = manifest.nextFileId();
+                Map<TablePart, String> written = new IdentityHashMap<>();
+                List<Manifest.TableEntry> tables = new ArrayList<>();
+                for (TableSnapshot snapshot : snapshots) {
+                    List<Manifest.PartEntry> parts = new ArrayList<>();
+                    for (TablePart part : snapshot.parts()) {
+                        String main = writtenParts.get(part);
+                        if (main == null) {
+                            main = (nextFile++) + ".part";
+                            PartFile.write(partDirectory.resolve(main), part);
+                        }
+                        written.put(part, main);
+                        String delta = null;
+                        int deltaRows = snapshot.deltaRows(part);
+                        List<Long> deleted = part.delta().deletedRows(snapshot.commit());
+                        if (deltaRows > 0 || !deleted.isEmpty()) {
+                            List<Object[]> rows = new ArrayList<>(deltaRows);
+                            for (int r = 0; r < deltaRows; r++) {
+                                rows.add(part.delta().row(r));
+                            }
+                            delta = (nextFile++) + ".delta";
+                            DeltaFile.write(partDirectory.resolve(delta), new DeltaFile.Content(rows, deleted));
+                        }
+                        parts.add(new Manifest.PartEntry(part.homeNode(), main, part.rows(), delta));
+                    }
+                    Table t = snapshot.table();
+                    tables.add(new Manifest.TableEntry(t.name(), t.group(), t.schema(), snapshot.version().spec(),
+                            snapshot.version().rangeBounds(), parts));
+                }
+                LogFormat.syncDirectory(partDirectory);
+                Manifest next = new Manifest(manifest.checkpoint() + 1, logStart, nextFile, groups, tables);
+                next.install(directory);
+                manifest = next;
+                writtenParts = written;
+                lastFingerprint = print;
+                lastCheckpointNanos = System.nanoTime();
+                deleteReplaced(next);
+            } catch (IOException e) {
+                throw new UncheckedIOException("checkpoint into " + directory + " failed: " + e.getMessage(), e);
+            } finally {
+                snapshots.forEach(TableSnapshot::close);
+            }
+        }
+    }
+
+    /** Deletes the log segments before the checkpoint and the part files it no longer lists. */
+    private void deleteReplaced(Manifest current) throws IOException {
+        for (long segment : LogFormat.segments(logDirectory)) {
+            if (segment < current.logStart()) {
+                Files.deleteIfExists(WriteAheadLog.segmentFile(logDirectory, segment));
+            }
+        }
+        Set<String> live = new HashSet<>();
+        for (Manifest.TableEntry t : current.tables()) {
+            for (Manifest.PartEntry p : t.parts()) {
+                live.add(p.mainFile());
+                if (p.deltaFile() != null) {
+                    live.add(p.deltaFile());
+                }
+            }
+        }
+        try (var files = Files.list(partDirectory)) {
+            for (Path f : files.toList()) {
+                if (!live.contains(f.getFileName().toString())) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        }
+    }
+
+    /** Takes a last checkpoint when anything changed (so the next start replays nothing), then lets go. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        checkpointTimer.shutdownNow();
+        try {
+            checkpointTimer.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            if (!fingerprint().equals(lastFingerprint)) {
+                checkpoint();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "last checkpoint failed (the log keeps every change): "
+                    + e.getMessage(), e);
+        } finally {
+            closed = true;
+            gate.writeLock().lock();
+            try {
+                log.close();
+            } finally {
+                gate.writeLock().unlock();
+                releaseLock();
+            }
+        }
+    }
+
+    private void releaseLock() {
+        try {
+            lock.release();
+        } catch (IOException e) {
+            // The channel's close below releases it too.
+        }
+        closeQuietly(lockChannel);
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // nothing left to do
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.locusdb.core.durable;
+
+import io.locusdb.core.storage.table.PartitionSpec;
+import io.locusdb.core.storage.table.Schema;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * What the write-ahead log holds: the effect of each committed statement, in commit order, enough to redo it on the
+ * state of the last checkpoint. Rows are physical values, already checked and converted when they were logged.
+ */
+public sealed interface LogRecord {
+    record CreateTable(String name, Schema schema, PartitionSpec spec, String group, List<Long> rangeBounds)
+            implements LogRecord {
+    }
+
+    record DropTable(String name) implements LogRecord {
+    }
+
+    record CreateGroup(String name) implements LogRecord {
+    }
+
+    record DropGroup(String name) implements LogRecord {
+    }
+
+    /** Rows added to a table as one commit. */
+    record Insert(String table, List<Object[]> rows) implements LogRecord {
+    }
+
+    byte CREATE_TABLE = 1;
+    byte DROP_TABLE = 2;
+    byte CREATE_GROUP = 3;
+    byte DROP_GROUP = 4;
+    byte INSERT = 5;
+
+    default byte[] encode() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        DataOutputStream out = new DataOutputStream(bytes);
+        try {
+            switch (this) {
+                case CreateTable c -> {
+                    out.writeByte(CREATE_TABLE);
+                    Codec.writeString(out, c.name());
+                    Codec.writeSchema(out, c.schema());
+                    Codec.writeSpec(out, c.spec());
+                    Codec.writeNullableString(out, c.group());
+                    Codec.writeLongs(out, c.rangeBounds());
+                }
+                case DropTable d -> {
+                    out.writeByte(DROP_TABLE);
+                    Codec.writeString(out, d.name());
+                }
+                case CreateGroup g -> {
+                    out.writeByte(CREATE_GROUP);
+                    Codec.writeString(out, g.name());
+                }
+                case DropGroup g -> {
+                    out.writeByte(DROP_GROUP);
+                    Codec.writeString(out, g.name());
+                }
+                case Insert i -> {
+                    out.writeByte(INSERT);
+                    Codec.writeString(out, i.table());
+                    Codec.writeRows(out, i.rows());
+                }
+            }
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static LogRecord decode(DataInput in) throws IOException {
+        int type = in.readUnsignedByte();
+        return switch (type) {
+            case CREATE_TABLE -> new CreateTable(Codec.readString(in), Codec.readSchema(in), Codec.readSpec(in),
+                    Codec.readNullableString(in), Codec.readLongs(in));
+            case DROP_TABLE -> new DropTable(Codec.readString(in));
+            case CREATE_GROUP -> new CreateGroup(Codec.readString(in));
+            case DROP_GROUP -> new DropGroup(Codec.readString(in));
+            case INSERT -> new Insert(Codec.readString(in), Codec.readRows(in));
+            default -> throw new IOException("unknown record type " + type);
+        };
+    }
+}

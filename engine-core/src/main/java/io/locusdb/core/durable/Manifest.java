@@ -1,0 +1,141 @@
+package io.locusdb.core.durable;
+
+import io.locusdb.core.durable.DataDirectoryException.Problem;
+import io.locusdb.core.storage.table.PartitionSpec;
+import io.locusdb.core.storage.table.Schema;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * The checkpoint a data directory starts from: the table groups, each table's schema, partitioning and parts (the
+ * node each part lives on and the files that hold it), and the first log segment to replay on top. A checkpoint
+ * becomes current only when its manifest is renamed into place, so a crash leaves either the old or the new one.
+ *
+ * @param logStart   the first log segment not contained in this checkpoint
+ * @param nextFileId the next number for a part or delta file name
+ */
+record Manifest(long checkpoint, long logStart, long nextFileId, List<String> groups, List<TableEntry> tables) {
+    static final String FILE = "MANIFEST";
+    private static final byte[] MAGIC = "LOCUSMF1".getBytes(StandardCharsets.US_ASCII);
+
+    record TableEntry(String name, String group, Schema schema, PartitionSpec spec, List<Long> rangeBounds,
+                      List<PartEntry> parts) {
+    }
+
+    /** A part: its node, its main columns' file, its rows, and its delta's file (null when the delta was empty). */
+    record PartEntry(int node, String mainFile, long rows, String deltaFile) {
+    }
+
+    static Manifest empty() {
+        return new Manifest(0, 1, 1, List.of(), List.of());
+    }
+
+    /** Writes the manifest beside the current one, forces it, and renames it into place. */
+    void install(Path directory) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.write(MAGIC);
+        out.writeLong(checkpoint);
+        out.writeLong(logStart);
+        out.writeLong(nextFileId);
+        out.writeInt(groups.size());
+        for (String g : groups) {
+            Codec.writeString(out, g);
+        }
+        out.writeInt(tables.size());
+        for (TableEntry t : tables) {
+            Codec.writeString(out, t.name());
+            Codec.writeNullableString(out, t.group());
+            Codec.writeSchema(out, t.schema());
+            Codec.writeSpec(out, t.spec());
+            Codec.writeLongs(out, t.rangeBounds());
+            out.writeInt(t.parts().size());
+            for (PartEntry p : t.parts()) {
+                out.writeInt(p.node());
+                Codec.writeString(out, p.mainFile());
+                out.writeLong(p.rows());
+                Codec.writeNullableString(out, p.deltaFile());
+            }
+        }
+        out.flush();
+        CRC32C crc = new CRC32C();
+        crc.update(bytes.toByteArray());
+        out.writeLong(crc.getValue());
+        out.flush();
+        Path temporary = directory.resolve(FILE + ".tmp");
+        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+            ByteBuffer buffer = ByteBuffer.wrap(bytes.toByteArray());
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+            channel.force(true);
+        }
+        Files.move(temporary, directory.resolve(FILE), StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
+        LogFormat.syncDirectory(directory);
+    }
+
+    static Manifest read(Path file) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new DataDirectoryException(Problem.BAD_MANIFEST, file, "cannot read: " + e.getMessage(), e);
+        }
+        if (bytes.length < MAGIC.length + 8) {
+            throw new DataDirectoryException(Problem.BAD_MANIFEST, file, "cut short (" + bytes.length + " bytes)");
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, bytes.length - 8);
+        if (ByteBuffer.wrap(bytes, bytes.length - 8, 8).getLong() != crc.getValue()) {
+            throw new DataDirectoryException(Problem.BAD_MANIFEST, file, "checksum mismatch: the manifest is"
+                    + " damaged");
+        }
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes, 0, bytes.length - 8))) {
+            if (!java.util.Arrays.equals(in.readNBytes(MAGIC.length), MAGIC)) {
+                throw new DataDirectoryException(Problem.BAD_MANIFEST, file, "not a LocusDB manifest");
+            }
+            long checkpoint = in.readLong();
+            long logStart = in.readLong();
+            long nextFileId = in.readLong();
+            int groupCount = in.readInt();
+            List<String> groups = new ArrayList<>();
+            for (int i = 0; i < groupCount; i++) {
+                groups.add(Codec.readString(in));
+            }
+            int tableCount = in.readInt();
+            List<TableEntry> tables = new ArrayList<>();
+            for (int i = 0; i < tableCount; i++) {
+                String name = Codec.readString(in);
+                String group = Codec.readNullableString(in);
+                Schema schema = Codec.readSchema(in);
+                PartitionSpec spec = Codec.readSpec(in);
+                List<Long> bounds = Codec.readLongs(in);
+                int partCount = in.readInt();
+                List<PartEntry> parts = new ArrayList<>();
+                for (int p = 0; p < partCount; p++) {
+                    parts.add(new PartEntry(in.readInt(), Codec.readString(in), in.readLong(),
+                            Codec.readNullableString(in)));
+                }
+                tables.add(new TableEntry(name, group, schema, spec, bounds, parts));
+            }
+            return new Manifest(checkpoint, logStart, nextFileId, groups, tables);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new DataDirectoryException(Problem.BAD_MANIFEST, file, "does not parse: " + e.getMessage(), e);
+        }
+    }
+}
