@@ -1026,7 +1026,7 @@ final class LocusDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public boolean supportsBatchUpdates() {
-        return false;
+        return true;
     }
 
     @Override

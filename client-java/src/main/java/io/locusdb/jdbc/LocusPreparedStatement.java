@@ -42,6 +42,7 @@ public final class LocusPreparedStatement extends LocusStatement implements Prep
     private final String sql;
     private final Message.Prepared prepared;
     private final Object[] parameters;
+    private final List<Object[]> parameterSets = new ArrayList<>();
 
     LocusPreparedStatement(LocusConnection connection, String sql, Message.Prepared prepared) {
         super(connection);
@@ -500,9 +501,54 @@ public final class LocusPreparedStatement extends LocusStatement implements Prep
         throw Errors.unsupported("SQLXML parameters");
     }
 
+    /** Adds the parameters set now to the batch (every parameter must be set). */
     @Override
     public void addBatch() throws SQLException {
-        throw Errors.unsupported("Batch execution");
+        checkOpen();
+        for (int i = 0; i < parameters.length; i++) {
+            if (parameters[i] == UNSET) {
+                throw new SQLException("parameter " + (i + 1) + " is not set", Errors.UNSET_PARAMETER);
+            }
+        }
+        parameterSets.add(parameters.clone());
+    }
+
+    @Override
+    public void addBatch(String sql) throws SQLException {
+        throw new SQLException("addBatch(String) cannot be called on a PreparedStatement: set the parameters and"
+                + " call addBatch()", Errors.GENERAL);
+    }
+
+    @Override
+    public void clearBatch() throws SQLException {
+        checkOpen();
+        parameterSets.clear();
+    }
+
+    @Override
+    void clearBatchEntries() {
+        parameterSets.clear();
+    }
+
+    /** Runs the statement once per parameter set added, in order; the parameters set last stay set. */
+    @Override
+    public long[] executeLargeBatch() throws SQLException {
+        checkOpen();
+        List<Object[]> sets = List.copyOf(parameterSets);
+        Object[] current = parameters.clone();
+        try {
+            return runBatch(sets.size(), i -> {
+                System.arraycopy(sets.get(i), 0, parameters, 0, parameters.length);
+                if (execute()) {
+                    getResultSet().close();
+                    throw new SQLException("a batch statement returned a result set: batches take updates only",
+                            Errors.GENERAL);
+                }
+                return getLargeUpdateCount();
+            });
+        } finally {
+            System.arraycopy(current, 0, parameters, 0, parameters.length);
+        }
     }
 
     /** The result columns from PREPARED; null for a statement without a result (DDL, DML). */

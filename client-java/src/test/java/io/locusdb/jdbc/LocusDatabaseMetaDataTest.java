@@ -139,7 +139,7 @@ class LocusDatabaseMetaDataTest {
         assertThat(md.supportsSubqueriesInIns()).isFalse();
         assertThat(md.supportsUnion()).isFalse();
         assertThat(md.supportsGroupBy()).isTrue();
-        assertThat(md.supportsBatchUpdates()).isFalse();
+        assertThat(md.supportsBatchUpdates()).isTrue();
         assertThat(md.getMaxTablesInSelect()).isEqualTo(1);
         assertThat(md.isReadOnly()).isFalse();
         assertThat(md.supportsResultSetType(ResultSet.TYPE_FORWARD_ONLY)).isTrue();

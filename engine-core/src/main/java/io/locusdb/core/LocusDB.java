@@ -61,8 +61,13 @@ public final class LocusDB implements AutoCloseable {
         this.executor = NumaExecutor.start(config.executorConfig());
         UtilizationTracker tracker = new UtilizationTracker(catalog, config.placer().periodMillis() * 1000,
                 UtilizationHistory.DEFAULT_CAPACITY);
+        PlacerEventLog placerEvents = new PlacerEventLog();
+        if (store != null) {
+            // Placements are not in the log: a checkpoint soon after each change records where the parts are now.
+            placerEvents.addListener(event -> store.requestCheckpoint());
+        }
         PlacementActions actions = new PlacementActions(catalog, new TablePlacementOps(memory, config.loadThreads()),
-                new PlacerEventLog(), Clock.systemUTC());
+                placerEvents, Clock.systemUTC());
         this.placer = new PlacerService(tracker, new AdaptiveDataPlacer(config.placerParameters()), actions,
                 config.placer());
         this.engine = new QueryEngine(catalog, executor, config.loadThreads(), config.batchRows(), tracker, actions,

@@ -20,11 +20,11 @@ import java.util.StringJoiner;
  * The TPC-H tables besides lineitem for DuckDB, from the same generator rows LocusDB loads, with the types LocusDB
  * gives them (written once as {@code .tbl} files under the data folder).
  */
-final class TpchTablesForDuck {
+public final class TpchTablesForDuck {
     private TpchTablesForDuck() {
     }
 
-    static void load(Statement duck, Path dir, double sf) throws IOException, SQLException {
+    public static void load(Statement duck, Path dir, double sf) throws IOException, SQLException {
         for (TpchTable<?> table : TpchTable.getTables()) {
             if (table == TpchTable.LINE_ITEM) {
                 continue;

@@ -2,9 +2,13 @@ package io.locusdb.core.durable;
 
 import io.locusdb.core.durable.DataDirectoryException.Problem;
 import io.locusdb.core.storage.table.Catalog;
+import io.locusdb.core.storage.table.CommitHook;
 import io.locusdb.core.storage.table.InitialPlacement;
 import io.locusdb.core.storage.table.PartDelta;
 import io.locusdb.core.storage.table.PartPlacement;
+import io.locusdb.core.storage.table.Replacement;
+import io.locusdb.core.storage.table.RowValues;
+import io.locusdb.core.storage.table.RowsChangedException;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TableGroup;
 import io.locusdb.core.storage.table.TablePart;
@@ -190,43 +194,69 @@ public final class DurableStore implements AutoCloseable {
         }
     }
 
-    /** Loads every part the manifest lists, several at a time; on any failure nothing stays allocated. */
+    /**
+     * Loads every part the manifest lists: first each part's table of contents and memory, then every segment of
+     * every part at once on a pool (a checkpoint of one big part loads as fast as one of many), then the tables. On
+     * any failure nothing stays allocated.
+     */
     private long loadCheckpoint() {
         NodeMemory memory = catalog.memory();
         Topology topology = memory.topology();
         for (String group : manifest.groups()) {
             catalog.createGroup(group);
         }
-        int threads = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
+        List<List<PartFile.Pending>> pending = new ArrayList<>();
+        List<TablePart> finished = new ArrayList<>();
+        int threads = Math.max(1, Math.min(16, Runtime.getRuntime().availableProcessors()));
         ExecutorService pool = Executors.newFixedThreadPool(threads,
                 Thread.ofPlatform().name("locus-recovery-", 0).daemon().factory());
-        List<TablePart> loaded = new ArrayList<>();
-        long parts = 0;
+        List<Future<?>> reads = new ArrayList<>();
         try {
             for (Manifest.TableEntry entry : manifest.tables()) {
-                List<Future<TablePart>> futures = new ArrayList<>();
+                List<PartFile.Pending> tableParts = new ArrayList<>();
+                pending.add(tableParts);
                 for (int p = 0; p < entry.parts().size(); p++) {
                     Manifest.PartEntry part = entry.parts().get(p);
-                    int index = p;
-                    futures.add(pool.submit(() -> loadPart(entry, part, index, memory, topology)));
-                }
-                List<TablePart> tableParts = new ArrayList<>();
-                RuntimeException failure = null;
-                for (Future<TablePart> f : futures) {
-                    try {
-                        TablePart part = f.get();
-                        tableParts.add(part);
-                        loaded.add(part);
-                    } catch (java.util.concurrent.ExecutionException e) {
-                        failure = failure != null ? failure : e.getCause() instanceof RuntimeException r ? r
-                                : new IllegalStateException(e.getCause());
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        failure = new IllegalStateException("interrupted while loading " + entry.name());
+                    PartDelta delta = part.deltaFile() == null ? new PartDelta() : restoredDelta(part.deltaFile());
+                    // The machine may have fewer nodes than the one that wrote the checkpoint: then the placement
+                    // policy picks.
+                    PartPlacement placement = part.node() < topology.nodeCount() ? PartPlacement.boundTo(part.node())
+                            : new InitialPlacement.RoundRobin().place(p, topology);
+                    Path file = partDirectory.resolve(part.mainFile());
+                    PartFile.Pending opened = PartFile.open(file, p, entry.schema(), memory, placement, delta);
+                    tableParts.add(opened);
+                    if (opened.rows() != part.rows()) {
+                        throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "holds " + opened.rows()
+                                + " rows; the manifest says " + part.rows());
+                    }
+                    for (Runnable read : opened.reads()) {
+                        reads.add(pool.submit(read));
                     }
                 }
-                if (failure != null) {
-                    throw failure;
+            }
+            RuntimeException failure = null;
+            for (Future<?> read : reads) {
+                try {
+                    read.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    failure = failure != null ? failure : e.getCause() instanceof RuntimeException r ? r
+                            : new IllegalStateException(e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    failure = new IllegalStateException("interrupted while loading the checkpoint");
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            long parts = 0;
+            for (int t = 0; t < manifest.tables().size(); t++) {
+                Manifest.TableEntry entry = manifest.tables().get(t);
+                List<TablePart> tableParts = new ArrayList<>();
+                for (PartFile.Pending part : pending.get(t)) {
+                    TablePart built = part.finish();
+                    finished.add(built);
+                    tableParts.add(built);
                 }
                 Table table = new Table(entry.name(), entry.schema(), entry.spec(), tableParts, entry.rangeBounds());
                 catalog.register(table);
@@ -240,34 +270,38 @@ public final class DurableStore implements AutoCloseable {
             }
             return parts;
         } catch (RuntimeException | Error e) {
+            // No read may still be writing into memory that is freed below.
+            for (Future<?> read : reads) {
+                try {
+                    read.get();
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CancellationException
+                         | InterruptedException ignored) {
+                    // already failing; the first failure is the one reported
+                }
+            }
+            Set<TablePart> registered = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
             for (Table t : catalog.tables()) {
+                registered.addAll(t.version().parts());
                 catalog.drop(t.name());
             }
-            for (TablePart part : loaded) {
-                if (!part.isFreed()) {
+            Set<Object> finishedMemory = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            for (TablePart part : finished) {
+                finishedMemory.add(part.memory());
+                if (!registered.contains(part)) {
                     part.release();
+                }
+            }
+            for (List<PartFile.Pending> tableParts : pending) {
+                for (PartFile.Pending part : tableParts) {
+                    if (!finishedMemory.contains(part.memory())) {
+                        part.abandon();
+                    }
                 }
             }
             throw e;
         } finally {
             pool.shutdownNow();
         }
-    }
-
-    private TablePart loadPart(Manifest.TableEntry entry, Manifest.PartEntry part, int index, NodeMemory memory,
-                               Topology topology) {
-        PartDelta delta = part.deltaFile() == null ? new PartDelta() : restoredDelta(part.deltaFile());
-        // The machine may have fewer nodes than the one that wrote the checkpoint: then the placement policy picks.
-        PartPlacement placement = part.node() < topology.nodeCount() ? PartPlacement.boundTo(part.node())
-                : new InitialPlacement.RoundRobin().place(index, topology);
-        Path file = partDirectory.resolve(part.mainFile());
-        TablePart loaded = PartFile.read(file, index, entry.schema(), memory, placement, delta);
-        if (loaded.rows() != part.rows()) {
-            loaded.release();
-            throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "holds " + loaded.rows()
-                    + " rows; the manifest says " + part.rows());
-        }
-        return loaded;
     }
 
     private PartDelta restoredDelta(String name) {
@@ -284,8 +318,10 @@ public final class DurableStore implements AutoCloseable {
                 case LogRecord.CreateGroup g -> catalog.createGroup(g.name());
                 case LogRecord.DropGroup g -> catalog.dropGroup(g.name());
                 case LogRecord.Insert i -> catalog.table(i.table()).insert(i.rows());
+                case LogRecord.Replace r -> catalog.table(r.table()).replace(r.removed(), r.added(),
+                        CommitHook.NONE);
             }
-        } catch (IllegalArgumentException | IllegalStateException e) {
+        } catch (IllegalArgumentException | IllegalStateException | RowsChangedException e) {
             throw new DataDirectoryException(Problem.CORRUPT_LOG, segment, "a record does not apply to the"
                     + " checkpoint's tables (" + e.getMessage() + ")", e);
         }
@@ -330,6 +366,36 @@ public final class DurableStore implements AutoCloseable {
         }
         log.awaitDurable(position[0]);
         return rows.size();
+    }
+
+    /**
+     * Removes and adds rows as one logged commit (DELETE, UPDATE); returns once it is durable. {@code compute} runs
+     * with the table's write lock held, so the rows it reads (through a query) are still there when they are
+     * removed: no other writer runs in between.
+     */
+    public Replacement replace(Table table, Supplier<Replacement> compute) {
+        long[] position = {-1};
+        Replacement replacement;
+        gate.readLock().lock();
+        try {
+            checkOpen();
+            table.maintenanceLock().lock();
+            try {
+                replacement = compute.get();
+                List<Object[]> removed = new ArrayList<>(replacement.removed().size());
+                for (Object[] row : replacement.removed()) {
+                    removed.add(RowValues.normalize(table.schema(), row));
+                }
+                table.replace(removed, replacement.added(), stored -> position[0] = log.append(
+                        new LogRecord.Replace(table.name(), removed, stored).encode()));
+            } finally {
+                table.maintenanceLock().unlock();
+            }
+        } finally {
+            gate.readLock().unlock();
+        }
+        log.awaitDurable(position[0]);
+        return replacement;
     }
 
     private void checkOpen() {

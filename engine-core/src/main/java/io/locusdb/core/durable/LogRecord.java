@@ -31,11 +31,19 @@ public sealed interface LogRecord {
     record Insert(String table, List<Object[]> rows) implements LogRecord {
     }
 
+    /**
+     * Rows removed from a table and rows added, as one commit (DELETE, UPDATE). Removed rows are named by their
+     * values: equal rows cannot be told apart, so removing any one of them gives the same table.
+     */
+    record Replace(String table, List<Object[]> removed, List<Object[]> added) implements LogRecord {
+    }
+
     byte CREATE_TABLE = 1;
     byte DROP_TABLE = 2;
     byte CREATE_GROUP = 3;
     byte DROP_GROUP = 4;
     byte INSERT = 5;
+    byte REPLACE = 6;
 
     default byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
@@ -67,6 +75,12 @@ public sealed interface LogRecord {
                     Codec.writeString(out, i.table());
                     Codec.writeRows(out, i.rows());
                 }
+                case Replace r -> {
+                    out.writeByte(REPLACE);
+                    Codec.writeString(out, r.table());
+                    Codec.writeRows(out, r.removed());
+                    Codec.writeRows(out, r.added());
+                }
             }
             out.flush();
         } catch (IOException e) {
@@ -84,6 +98,7 @@ public sealed interface LogRecord {
             case CREATE_GROUP -> new CreateGroup(Codec.readString(in));
             case DROP_GROUP -> new DropGroup(Codec.readString(in));
             case INSERT -> new Insert(Codec.readString(in), Codec.readRows(in));
+            case REPLACE -> new Replace(Codec.readString(in), Codec.readRows(in), Codec.readRows(in));
             default -> throw new IOException("unknown record type " + type);
         };
     }

@@ -29,94 +29,110 @@ import java.util.zip.CRC32C;
 
 /**
  * A table part's main columns on disk, byte for byte as they are in memory: each column's dictionary segments and
- * packed codes, so that loading is a read into node-bound memory with no decoding. Little-endian, the layout once:
+ * packed codes, so that loading is a read into node-bound memory with no decoding. A table of contents comes first,
+ * so that the segments of one part can be read in parallel, each checked by its own checksum. Little-endian:
  *
  * <pre>
- * "LOCUSPF1"  int version  int columns  long rows
+ * "LOCUSPF2"  int columns  long rows
  * per column: byte dictionary kind (0 long, 1 double, 2 string)  int dictionary size  long nulls
- *             int code bits  byte packing  long codes  int segments, per segment: long bytes, the bytes
- * long crc32c of everything before it
+ *             int code bits  byte packing  long codes  int segments, per segment: long bytes, long crc32c
+ * long crc32c of everything above
+ * the segments' bytes, in table-of-contents order
  * </pre>
  */
 final class PartFile {
-    private static final byte[] MAGIC = "LOCUSPF1".getBytes(StandardCharsets.US_ASCII);
-    private static final int VERSION = 1;
+    private static final byte[] MAGIC = "LOCUSPF2".getBytes(StandardCharsets.US_ASCII);
     /** Segments are copied through views of at most this size (a ByteBuffer holds at most 2 GiB). */
     private static final long CHUNK = 64L << 20;
+    private static final int COLUMN_META = 1 + 4 + 8 + 4 + 1 + 8 + 4;
 
     private PartFile() {
     }
 
     /** Writes the part's main columns to {@code file} and forces them to disk. */
     static void write(Path file, TablePart part) throws IOException {
-        try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            CRC32C crc = new CRC32C();
-            ByteBuffer header = small(32);
-            header.put(MAGIC).putInt(VERSION).putInt(part.columns().size()).putLong(part.rows());
-            put(out, header, crc);
-            for (Column column : part.columns()) {
-                List<MemorySegment> segments = new ArrayList<>();
-                Dictionary dictionary = column.dictionary();
-                byte kind;
-                switch (dictionary) {
-                    case LongDictionary d -> {
-                        kind = 0;
-                        segments.add(d.segment());
-                    }
-                    case DoubleDictionary d -> {
-                        kind = 1;
-                        segments.add(d.segment());
-                    }
-                    case StringDictionary d -> {
-                        kind = 2;
-                        segments.add(d.offsetsSegment());
-                        segments.add(d.bytesSegment());
-                    }
+        List<MemorySegment> all = new ArrayList<>();
+        ByteBuffer toc = small(MAGIC.length + 12 + part.columns().size() * (COLUMN_META + 3 * 16) + 8);
+        toc.put(MAGIC).putInt(part.columns().size()).putLong(part.rows());
+        for (Column column : part.columns()) {
+            List<MemorySegment> segments = new ArrayList<>();
+            Dictionary dictionary = column.dictionary();
+            byte kind;
+            switch (dictionary) {
+                case LongDictionary d -> {
+                    kind = 0;
+                    segments.add(d.segment());
                 }
-                PackedCodes codes = column.codes();
-                segments.add(codes.words());
-                ByteBuffer meta = small(64);
-                meta.put(kind).putInt(dictionary.size()).putLong(column.nullCount())
-                        .putInt(codes.layout().codeBits()).put((byte) codes.layout().packing().ordinal())
-                        .putLong(codes.count()).putInt(segments.size());
-                put(out, meta, crc);
-                for (MemorySegment segment : segments) {
-                    ByteBuffer size = small(8);
-                    size.putLong(segment.byteSize());
-                    put(out, size, crc);
-                    for (long at = 0; at < segment.byteSize(); at += CHUNK) {
-                        ByteBuffer view = segment.asSlice(at, Math.min(CHUNK, segment.byteSize() - at))
-                                .asByteBuffer();
-                        crc.update(view.duplicate());
-                        while (view.hasRemaining()) {
-                            out.write(view);
-                        }
-                    }
+                case DoubleDictionary d -> {
+                    kind = 1;
+                    segments.add(d.segment());
+                }
+                case StringDictionary d -> {
+                    kind = 2;
+                    segments.add(d.offsetsSegment());
+                    segments.add(d.bytesSegment());
                 }
             }
-            ByteBuffer trailer = small(8);
-            trailer.putLong(crc.getValue()).flip();
-            while (trailer.hasRemaining()) {
-                out.write(trailer);
+            PackedCodes codes = column.codes();
+            segments.add(codes.words());
+            toc.put(kind).putInt(dictionary.size()).putLong(column.nullCount()).putInt(codes.layout().codeBits())
+                    .put((byte) codes.layout().packing().ordinal()).putLong(codes.count()).putInt(segments.size());
+            for (MemorySegment segment : segments) {
+                toc.putLong(segment.byteSize()).putLong(crc(segment));
+            }
+            all.addAll(segments);
+        }
+        CRC32C tocCrc = new CRC32C();
+        tocCrc.update(toc.array(), 0, toc.position());
+        toc.putLong(tocCrc.getValue()).flip();
+        try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            while (toc.hasRemaining()) {
+                out.write(toc);
+            }
+            for (MemorySegment segment : all) {
+                for (long at = 0; at < segment.byteSize(); at += CHUNK) {
+                    ByteBuffer view = segment.asSlice(at, Math.min(CHUNK, segment.byteSize() - at)).asByteBuffer();
+                    while (view.hasRemaining()) {
+                        out.write(view);
+                    }
+                }
             }
             out.force(true);
         }
     }
 
+    private static long crc(MemorySegment segment) {
+        CRC32C crc = new CRC32C();
+        for (long at = 0; at < segment.byteSize(); at += CHUNK) {
+            crc.update(segment.asSlice(at, Math.min(CHUNK, segment.byteSize() - at)).asByteBuffer());
+        }
+        return crc.getValue();
+    }
+
     /**
-     * Reads a part written by {@link #write} into memory placed per {@code placement}. A checksum mismatch, a file cut
-     * short or one that does not match {@code schema} stops with {@link Problem#CORRUPT_FILE}; nothing stays
-     * allocated then.
+     * Opens a part file: reads and checks its table of contents and allocates the part's memory, placed per
+     * {@code placement}. The segments are read by the returned part's {@link Pending#reads()}, which may run in
+     * parallel; then {@link Pending#finish()} builds the part. A damaged table of contents stops here with
+     * {@link Problem#CORRUPT_FILE}, and nothing stays allocated.
      */
-    static TablePart read(Path file, int index, Schema schema, NodeMemory memory, PartPlacement placement,
-                          PartDelta delta) {
+    static Pending open(Path file, int index, Schema schema, NodeMemory memory, PartPlacement placement,
+                        PartDelta delta) {
+        FileChannel in;
+        try {
+            in = FileChannel.open(file, StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            throw new DataDirectoryException(Problem.MISSING_FILE, file, "part file is missing");
+        } catch (IOException e) {
+            throw new DataDirectoryException(Problem.IO, file, "cannot read: " + e.getMessage(), e);
+        }
         PartMemory partMemory = new PartMemory(memory, placement);
-        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-            CRC32C crc = new CRC32C();
-            ByteBuffer header = get(in, MAGIC.length + 4 + 4 + 8, crc, file);
+        try {
+            CRC32C tocCrc = new CRC32C();
+            long[] position = {0};
+            ByteBuffer header = get(in, MAGIC.length + 12, position, tocCrc, file);
             byte[] magic = new byte[MAGIC.length];
             header.get(magic);
-            if (!java.util.Arrays.equals(magic, MAGIC) || header.getInt() != VERSION) {
+            if (!java.util.Arrays.equals(magic, MAGIC)) {
                 throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "not a LocusDB part file (bad header)");
             }
             int columnCount = header.getInt();
@@ -125,70 +141,181 @@ final class PartFile {
                 throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "holds " + columnCount + " columns of "
                         + rows + " rows; the table has " + schema.size() + " columns");
             }
-            List<Column> columns = new ArrayList<>(columnCount);
+            List<ColumnEntry> columns = new ArrayList<>(columnCount);
             for (int c = 0; c < columnCount; c++) {
-                ByteBuffer meta = get(in, 1 + 4 + 8 + 4 + 1 + 8 + 4, crc, file);
-                int kind = meta.get();
-                int dictionarySize = meta.getInt();
-                long nulls = meta.getLong();
-                int codeBits = meta.getInt();
-                int packing = meta.get();
-                long count = meta.getLong();
-                int segmentCount = meta.getInt();
-                int expectedSegments = kind == 2 ? 3 : 2;
-                if (kind < 0 || kind > 2 || segmentCount != expectedSegments || count != rows || dictionarySize < 0
-                        || packing < 0 || packing >= PackedLayout.Packing.values().length) {
+                ByteBuffer meta = get(in, COLUMN_META, position, tocCrc, file);
+                ColumnEntry entry = new ColumnEntry(meta.get(), meta.getInt(), meta.getLong(), meta.getInt(),
+                        meta.get(), meta.getLong(), meta.getInt());
+                int expectedSegments = entry.kind == 2 ? 3 : 2;
+                if (entry.kind < 0 || entry.kind > 2 || entry.segmentCount != expectedSegments
+                        || entry.count != rows || entry.dictionarySize < 0 || entry.packing < 0
+                        || entry.packing >= PackedLayout.Packing.values().length) {
                     throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "column " + c
                             + " has a damaged description");
                 }
-                MemorySegment[] segments = new MemorySegment[segmentCount];
-                for (int s = 0; s < segmentCount; s++) {
-                    long bytes = get(in, 8, crc, file).getLong();
-                    if (bytes < 0 || bytes > in.size() - in.position()) {
+                ByteBuffer sizes = get(in, 16 * entry.segmentCount, position, tocCrc, file);
+                for (int s = 0; s < entry.segmentCount; s++) {
+                    entry.sizes[s] = sizes.getLong();
+                    entry.crcs[s] = sizes.getLong();
+                }
+                columns.add(entry);
+            }
+            long expected = tocCrc.getValue();
+            if (get(in, 8, position, new CRC32C(), file).getLong() != expected) {
+                throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "checksum mismatch in the table of"
+                        + " contents: the file is damaged");
+            }
+            long offset = position[0];
+            List<Runnable> reads = new ArrayList<>();
+            for (int c = 0; c < columnCount; c++) {
+                ColumnEntry entry = columns.get(c);
+                for (int s = 0; s < entry.segmentCount; s++) {
+                    long bytes = entry.sizes[s];
+                    if (bytes < 0 || offset + bytes > in.size()) {
                         throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "column " + c + " segment " + s
                                 + " of " + bytes + " bytes runs past the end of the file");
                     }
-                    segments[s] = partMemory.allocate(Math.max(bytes, 8), 8).asSlice(0, bytes);
-                    for (long at = 0; at < bytes; at += CHUNK) {
-                        ByteBuffer view = segments[s].asSlice(at, Math.min(CHUNK, bytes - at)).asByteBuffer();
-                        readFully(in, view, file);
-                        view.flip();
-                        crc.update(view);
-                    }
+                    MemorySegment target = partMemory.allocate(Math.max(bytes, 8), 8).asSlice(0, bytes);
+                    entry.segments[s] = target;
+                    long at = offset;
+                    long crc = entry.crcs[s];
+                    String what = "column " + c + " segment " + s;
+                    reads.add(() -> readSegment(in, at, target, crc, file, what));
+                    offset += bytes;
                 }
-                Dictionary dictionary = switch (kind) {
-                    case 0 -> new LongDictionary(segments[0], dictionarySize);
-                    case 1 -> new DoubleDictionary(segments[0], dictionarySize);
-                    default -> new StringDictionary(segments[0], segments[1], dictionarySize);
-                };
-                PackedLayout layout = new PackedLayout(codeBits, PackedLayout.Packing.values()[packing]);
-                columns.add(new Column(schema.column(c).type(), dictionary,
-                        new PackedCodes(segments[segmentCount - 1], layout, count), nulls));
             }
-            long expected = crc.getValue();
-            ByteBuffer trailer = small(8);
-            readFully(in, trailer, file);
-            trailer.flip();
-            if (trailer.getLong() != expected) {
-                throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "checksum mismatch: the file is damaged");
+            if (offset != in.size()) {
+                throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "the file has " + in.size()
+                        + " bytes; its table of contents describes " + offset);
             }
-            if (in.position() != in.size()) {
-                throw new DataDirectoryException(Problem.CORRUPT_FILE, file, (in.size() - in.position())
-                        + " bytes after the end of the part");
-            }
-            return new TablePart(index, columns, rows, partMemory, delta);
-        } catch (NoSuchFileException e) {
-            partMemory.close();
-            throw new DataDirectoryException(Problem.MISSING_FILE, file, "part file is missing");
+            return new Pending(file, index, schema, rows, columns, partMemory, delta, in, reads);
         } catch (IOException e) {
+            close(in);
             partMemory.close();
             throw new DataDirectoryException(Problem.IO, file, "cannot read: " + e.getMessage(), e);
         } catch (IllegalArgumentException e) {
+            close(in);
             partMemory.close();
             throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "damaged: " + e.getMessage(), e);
         } catch (RuntimeException | Error e) {
+            close(in);
             partMemory.close();
             throw e;
+        }
+    }
+
+    private static void readSegment(FileChannel in, long position, MemorySegment target, long expectedCrc, Path file,
+                                    String what) {
+        CRC32C crc = new CRC32C();
+        try {
+            for (long at = 0; at < target.byteSize(); at += CHUNK) {
+                ByteBuffer view = target.asSlice(at, Math.min(CHUNK, target.byteSize() - at)).asByteBuffer();
+                while (view.hasRemaining()) {
+                    if (in.read(view, position + at + view.position()) < 0) {
+                        throw new DataDirectoryException(Problem.CORRUPT_FILE, file, what + " cut short");
+                    }
+                }
+                view.flip();
+                crc.update(view);
+            }
+        } catch (IOException e) {
+            throw new DataDirectoryException(Problem.IO, file, "cannot read " + what + ": " + e.getMessage(), e);
+        }
+        if (crc.getValue() != expectedCrc) {
+            throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "checksum mismatch in " + what
+                    + ": the file is damaged");
+        }
+    }
+
+    /** A column as the table of contents describes it, and the segments read into memory for it. */
+    private static final class ColumnEntry {
+        final int kind;
+        final int dictionarySize;
+        final long nulls;
+        final int codeBits;
+        final int packing;
+        final long count;
+        final int segmentCount;
+        final long[] sizes = new long[3];
+        final long[] crcs = new long[3];
+        final MemorySegment[] segments = new MemorySegment[3];
+
+        ColumnEntry(int kind, int dictionarySize, long nulls, int codeBits, int packing, long count, int segments) {
+            this.kind = kind;
+            this.dictionarySize = dictionarySize;
+            this.nulls = nulls;
+            this.codeBits = codeBits;
+            this.packing = packing;
+            this.count = count;
+            this.segmentCount = segments;
+        }
+    }
+
+    /** A part whose memory is allocated and whose segments are still to be read. */
+    static final class Pending {
+        private final Path file;
+        private final int index;
+        private final Schema schema;
+        private final long rows;
+        private final List<ColumnEntry> columns;
+        private final PartMemory memory;
+        private final PartDelta delta;
+        private final FileChannel channel;
+        private final List<Runnable> reads;
+
+        private Pending(Path file, int index, Schema schema, long rows, List<ColumnEntry> columns, PartMemory memory,
+                        PartDelta delta, FileChannel channel, List<Runnable> reads) {
+            this.file = file;
+            this.index = index;
+            this.schema = schema;
+            this.rows = rows;
+            this.columns = columns;
+            this.memory = memory;
+            this.delta = delta;
+            this.channel = channel;
+            this.reads = reads;
+        }
+
+        /** One task per segment: reads it into memory and checks its checksum. */
+        List<Runnable> reads() {
+            return reads;
+        }
+
+        long rows() {
+            return rows;
+        }
+
+        PartMemory memory() {
+            return memory;
+        }
+
+        /** The part, once every read has run. */
+        TablePart finish() {
+            close(channel);
+            try {
+                List<Column> built = new ArrayList<>(columns.size());
+                for (int c = 0; c < columns.size(); c++) {
+                    ColumnEntry e = columns.get(c);
+                    Dictionary dictionary = switch (e.kind) {
+                        case 0 -> new LongDictionary(e.segments[0], e.dictionarySize);
+                        case 1 -> new DoubleDictionary(e.segments[0], e.dictionarySize);
+                        default -> new StringDictionary(e.segments[0], e.segments[1], e.dictionarySize);
+                    };
+                    PackedLayout layout = new PackedLayout(e.codeBits, PackedLayout.Packing.values()[e.packing]);
+                    built.add(new Column(schema.column(c).type(), dictionary,
+                            new PackedCodes(e.segments[e.segmentCount - 1], layout, e.count), e.nulls));
+                }
+                return new TablePart(index, built, rows, memory, delta);
+            } catch (IllegalArgumentException e) {
+                memory.close();
+                throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "damaged: " + e.getMessage(), e);
+            }
+        }
+
+        /** Frees the memory when the part will not be finished (another part failed). */
+        void abandon() {
+            close(channel);
+            memory.close();
         }
     }
 
@@ -196,27 +323,26 @@ final class PartFile {
         return ByteBuffer.allocate(capacity).order(ByteOrder.LITTLE_ENDIAN);
     }
 
-    private static void put(FileChannel out, ByteBuffer buffer, CRC32C crc) throws IOException {
-        buffer.flip();
-        crc.update(buffer.duplicate());
-        while (buffer.hasRemaining()) {
-            out.write(buffer);
-        }
-    }
-
-    private static ByteBuffer get(FileChannel in, int bytes, CRC32C crc, Path file) throws IOException {
+    private static ByteBuffer get(FileChannel in, int bytes, long[] position, CRC32C crc, Path file)
+            throws IOException {
         ByteBuffer buffer = small(bytes);
-        readFully(in, buffer, file);
+        while (buffer.hasRemaining()) {
+            if (in.read(buffer, position[0] + buffer.position()) < 0) {
+                throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "cut short at byte "
+                        + (position[0] + buffer.position()));
+            }
+        }
+        position[0] += bytes;
         buffer.flip();
         crc.update(buffer.duplicate());
         return buffer;
     }
 
-    private static void readFully(FileChannel in, ByteBuffer buffer, Path file) throws IOException {
-        while (buffer.hasRemaining()) {
-            if (in.read(buffer) < 0) {
-                throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "cut short at byte " + in.position());
-            }
+    private static void close(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // read-only: nothing is lost
         }
     }
 }

@@ -56,7 +56,8 @@ public final class QueryEngine {
         this.frontEnd = new SqlFrontEnd(catalog, ConstantFolder.INSTANCE, systemTables, List.of(JoinOrderRule.INSTANCE));
         this.runner = new QueryRunner(executor, catalog.memory(), batchRows,
                 (snapshot, part) -> tracker.target(snapshot.table(), part, snapshot.parts().size()));
-        this.statements = new StatementRunner(catalog, loadThreads, actions, store);
+        this.statements = new StatementRunner(catalog, loadThreads, actions, store,
+                sql -> new SelectPlan(frontEnd.plan(sql)).execute(new Object[0]));
     }
 
     public Catalog catalog() {

@@ -18,8 +18,11 @@ import io.locusdb.core.storage.load.LoadProgress;
 import io.locusdb.core.storage.load.TpchLoader;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
+import io.locusdb.core.storage.table.CommitHook;
 import io.locusdb.core.storage.table.InitialPlacement;
 import io.locusdb.core.storage.table.PartitionSpec;
+import io.locusdb.core.storage.table.Replacement;
+import io.locusdb.core.storage.table.RowsChangedException;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TableGroup;
@@ -48,8 +51,15 @@ final class StatementRunner {
     private final PlacementActions placement;
     private final DurableStore store;
 
-    /** {@code store}: where changes are logged, null when the database lives in memory only. */
-    StatementRunner(Catalog catalog, int loadThreads, PlacementActions placement, DurableStore store) {
+    private final Function<String, QueryResult> queries;
+
+    /**
+     * @param store   where changes are logged, null when the database lives in memory only
+     * @param queries runs a query (INSERT ... SELECT, and the rows an UPDATE or DELETE reads)
+     */
+    StatementRunner(Catalog catalog, int loadThreads, PlacementActions placement, DurableStore store,
+                    Function<String, QueryResult> queries) {
+        this.queries = queries;
         this.placement = placement;
         this.store = store;
         this.catalog = catalog;
@@ -62,10 +72,11 @@ final class StatementRunner {
         if (statement == null) {
             return null;
         }
+        int parameterCount = statement instanceof Statement.Insert i ? i.parameterCount() : 0;
         return new PreparedStatementPlan() {
             @Override
             public int parameterCount() {
-                return 0;
+                return parameterCount;
             }
 
             @Override
@@ -75,10 +86,13 @@ final class StatementRunner {
 
             @Override
             public QueryResult execute(Object[] parameters) {
-                if (parameters.length > 0) {
-                    throw new LocusSqlException(SqlState.INVALID_PARAMETER, "this statement takes no parameters");
+                if (parameters.length != parameterCount) {
+                    throw new LocusSqlException(SqlState.INVALID_PARAMETER, parameterCount == 0
+                            ? "this statement takes no parameters" : "the statement has " + parameterCount
+                            + " parameter(s), " + parameters.length + " given");
                 }
-                return QueryResult.updateCount(run(statement));
+                return QueryResult.updateCount(run(parameterCount == 0 ? statement
+                        : bind((Statement.Insert) statement, parameters)));
             }
         };
     }
@@ -114,14 +128,10 @@ final class StatementRunner {
                     return name;
                 }, name -> List.of(new LogRecord.DropGroup(name)));
                 case Statement.Insert i -> insert(i);
-                case Statement.AlterPlacement a -> {
-                    long result = alterPlacement(a);
-                    // Placements are not in the log: the next checkpoint records where the parts are now.
-                    if (store != null) {
-                        store.requestCheckpoint();
-                    }
-                    yield result;
-                }
+                case Statement.InsertSelect i -> insertSelect(i);
+                case Statement.Delete d -> replace(d.table(), null, List.of(), d.condition());
+                case Statement.Update u -> replace(u.table(), u.columns(), u.expressions(), u.condition());
+                case Statement.AlterPlacement a -> alterPlacement(a);
                 case Statement.LoadTpch l -> checkpointed(new TpchLoader(catalog.memory(), loadThreads).loadAll(
                         catalog, l.scaleFactor(), l.parts(), new InitialPlacement.RoundRobin(), LoadProgress.NONE)
                         .stream().mapToLong(t -> t.version().parts().stream().mapToLong(p -> p.rows()).sum()).sum());
@@ -129,6 +139,8 @@ final class StatementRunner {
             };
         } catch (LoadException e) {
             throw new LocusSqlException(SqlState.INVALID_CAST, e.getMessage(), 0, 0, e);
+        } catch (RowsChangedException e) {
+            throw new LocusSqlException(SqlState.INVALID_STATE, e.getMessage(), 0, 0, e);
         } catch (IllegalArgumentException e) {
             throw new LocusSqlException(SqlState.SEMANTIC_ERROR, e.getMessage(), 0, 0, e);
         }
@@ -266,36 +278,136 @@ final class StatementRunner {
         return 0;
     }
 
-    private long insert(Statement.Insert insert) {
-        Table table = catalog.find(insert.table()).orElseThrow(() -> new LocusSqlException(
-                SqlState.UNDEFINED_TABLE, "table '" + insert.table() + "' does not exist"));
+    /** The INSERT with its {@code ?}s replaced by the values bound to them. */
+    private static Statement.Insert bind(Statement.Insert insert, Object[] parameters) {
+        List<List<Object>> rows = new ArrayList<>(insert.rows().size());
+        for (List<Object> row : insert.rows()) {
+            List<Object> bound = new ArrayList<>(row.size());
+            for (Object v : row) {
+                bound.add(v instanceof Statement.Parameter p ? parameters[p.index()] : v);
+            }
+            rows.add(bound);
+        }
+        return new Statement.Insert(insert.table(), insert.columns(), rows, 0);
+    }
+
+    private Table table(String name) {
+        return catalog.find(name).orElseThrow(() -> new LocusSqlException(SqlState.UNDEFINED_TABLE, "table '"
+                + name + "' does not exist"));
+    }
+
+    /** Schema positions of the named columns (all columns in order when none are named). */
+    private static int[] targetColumns(Table table, List<String> columns) {
         Schema schema = table.schema();
         int[] target;
-        if (insert.columns().isEmpty()) {
+        if (columns.isEmpty()) {
             target = new int[schema.size()];
             Arrays.setAll(target, i -> i);
-        } else {
-            target = new int[insert.columns().size()];
-            for (int i = 0; i < target.length; i++) {
-                int index = schema.indexOf(insert.columns().get(i));
-                if (index < 0) {
-                    throw new LocusSqlException(SqlState.UNDEFINED_COLUMN, "column '" + insert.columns().get(i)
-                            + "' does not exist in table '" + table.name() + "'");
+            return target;
+        }
+        target = new int[columns.size()];
+        for (int i = 0; i < target.length; i++) {
+            if (!schema.hasColumn(columns.get(i))) {
+                throw new LocusSqlException(SqlState.UNDEFINED_COLUMN, "column '" + columns.get(i)
+                        + "' does not exist in table '" + table.name() + "'");
+            }
+            target[i] = schema.indexOf(columns.get(i));
+            for (int j = 0; j < i; j++) {
+                if (target[j] == target[i]) {
+                    throw new LocusSqlException(SqlState.SEMANTIC_ERROR, "column '" + columns.get(i)
+                            + "' is named twice");
                 }
-                target[i] = index;
             }
         }
-        List<Object[]> rows = new ArrayList<>(insert.rows().size());
-        for (int r = 0; r < insert.rows().size(); r++) {
-            List<Object> values = insert.rows().get(r);
-            if (values.size() != target.length) {
-                throw new LocusSqlException(SqlState.SEMANTIC_ERROR, "row " + (r + 1) + " has " + values.size()
+        return target;
+    }
+
+    private long insertSelect(Statement.InsertSelect insert) {
+        Table table = table(insert.table());
+        int[] target = targetColumns(table, insert.columns());
+        List<List<Object>> rows;
+        try (QueryResult result = queries.apply(insert.query())) {
+            if (result.columns().size() != target.length) {
+                throw new LocusSqlException(SqlState.SEMANTIC_ERROR, "the query returns " + result.columns().size()
+                        + " columns for " + target.length + " target columns");
+            }
+            rows = result.toList();
+        }
+        return write(table, target, rows);
+    }
+
+    /**
+     * DELETE ({@code columns} null) or UPDATE: reads the rows the condition selects (and, for UPDATE, their new
+     * values) with a query while no other writer can change the table, then removes them and adds their updated
+     * copies as one commit.
+     */
+    private long replace(String tableName, List<String> columns, List<String> expressions, String condition) {
+        Table table = table(tableName);
+        Schema schema = table.schema();
+        int[] set = columns == null ? new int[0] : targetColumns(table, columns);
+        StringBuilder sql = new StringBuilder("SELECT *");
+        for (String e : expressions) {
+            sql.append(", (").append(e).append(')');
+        }
+        sql.append(" FROM \"").append(table.name().replace("\"", "\"\"")).append('"');
+        if (condition != null) {
+            sql.append(" WHERE ").append(condition);
+        }
+        Supplier<Replacement> compute = () -> {
+            List<Object[]> removed = new ArrayList<>();
+            List<Object[]> added = new ArrayList<>();
+            try (QueryResult result = queries.apply(sql.toString())) {
+                int n = 0;
+                for (List<Object> values : result.toList()) {
+                    n++;
+                    Object[] old = new Object[schema.size()];
+                    for (int c = 0; c < old.length; c++) {
+                        old[c] = convert(values.get(c), schema.column(c), n);
+                    }
+                    removed.add(old);
+                    if (columns != null) {
+                        Object[] updated = old.clone();
+                        for (int i = 0; i < set.length; i++) {
+                            updated[set[i]] = convert(values.get(schema.size() + i), schema.column(set[i]), n);
+                        }
+                        added.add(updated);
+                    }
+                }
+            }
+            return new Replacement(removed, added);
+        };
+        if (store != null) {
+            return store.replace(table, compute).removed().size();
+        }
+        table.maintenanceLock().lock();
+        try {
+            Replacement r = compute.get();
+            table.replace(r.removed(), r.added(), CommitHook.NONE);
+            return r.removed().size();
+        } finally {
+            table.maintenanceLock().unlock();
+        }
+    }
+
+    private long insert(Statement.Insert insert) {
+        Table table = table(insert.table());
+        return write(table, targetColumns(table, insert.columns()), insert.rows());
+    }
+
+    /** Converts the values of each row to the target columns' types and inserts them as one commit. */
+    private long write(Table table, int[] target, List<List<Object>> values) {
+        Schema schema = table.schema();
+        List<Object[]> rows = new ArrayList<>(values.size());
+        for (int r = 0; r < values.size(); r++) {
+            List<Object> given = values.get(r);
+            if (given.size() != target.length) {
+                throw new LocusSqlException(SqlState.SEMANTIC_ERROR, "row " + (r + 1) + " has " + given.size()
                         + " values for " + target.length + " columns");
             }
             Object[] row = new Object[schema.size()];
             for (int i = 0; i < target.length; i++) {
                 ColumnDef def = schema.column(target[i]);
-                row[target[i]] = convert(values.get(i), def, r + 1);
+                row[target[i]] = convert(given.get(i), def, r + 1);
             }
             rows.add(row);
         }

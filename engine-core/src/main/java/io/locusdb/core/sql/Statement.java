@@ -38,9 +38,30 @@ public sealed interface Statement {
 
     /**
      * INSERT INTO name [(columns)] VALUES (...), ...: values as written (Long, BigDecimal, Double, String, Boolean,
-     * {@link DateValue}, or null), converted to the columns' types when executed.
+     * {@link DateValue}, {@link Parameter}, or null), converted to the columns' types when executed.
      */
-    record Insert(String table, List<String> columns, List<List<Object>> rows) implements Statement {
+    record Insert(String table, List<String> columns, List<List<Object>> rows, int parameterCount)
+            implements Statement {
+    }
+
+    /** INSERT INTO name [(columns)] SELECT ...: the query's text, run as a query. */
+    record InsertSelect(String table, List<String> columns, String query) implements Statement {
+    }
+
+    /** DELETE FROM name [WHERE condition]: the condition's text (null for every row). */
+    record Delete(String table, String condition) implements Statement {
+    }
+
+    /**
+     * UPDATE name SET column = expression, ... [WHERE condition]: each expression's and the condition's text (null
+     * for every row), evaluated as a query over the table.
+     */
+    record Update(String table, List<String> columns, List<String> expressions, String condition)
+            implements Statement {
+    }
+
+    /** A {@code ?} in an INSERT's VALUES: the statement's {@code index}-th parameter (0-based). */
+    record Parameter(int index) {
     }
 
     /** LOAD TPCH SCALE sf [PARTS n]. */

@@ -35,7 +35,7 @@ public final class StatementParser {
     }
 
     private static final java.util.regex.Pattern OURS = java.util.regex.Pattern.compile(
-            "(?:\\s|--[^\\n]*(?:\\n|$)|/\\*.*?\\*/)*(create|drop|insert|load|copy|alter)\\b",
+            "(?:\\s|--[^\\n]*(?:\\n|$)|/\\*.*?\\*/)*(create|drop|insert|load|copy|alter|update|delete)\\b",
             java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.DOTALL);
 
     /** The statement, or null when {@code sql} is not a DDL/INSERT/LOAD/COPY statement. */
@@ -47,9 +47,9 @@ public final class StatementParser {
         StatementParser p = new StatementParser(sql);
         Token first = p.peek();
         if (first.is("CREATE") || first.is("DROP") || first.is("INSERT") || first.is("LOAD") || first.is("COPY")
-                || first.is("ALTER")) {
+                || first.is("ALTER") || first.is("UPDATE") || first.is("DELETE")) {
             Statement s = p.statement();
-            p.accept(";");
+            p.acceptSymbol(";");
             if (p.peek().kind != Kind.END) {
                 throw p.error(p.peek(), "unexpected '" + p.peek().text + "' after the end of the statement");
             }
@@ -84,6 +84,14 @@ public final class StatementParser {
         }
         if (t.is("INSERT")) {
             return insert();
+        }
+        if (t.is("DELETE")) {
+            expect("FROM");
+            String table = identifier();
+            return new Statement.Delete(table, accept("WHERE") ? restOfStatement() : null);
+        }
+        if (t.is("UPDATE")) {
+            return update();
         }
         if (t.is("LOAD")) {
             return load();
@@ -255,22 +263,83 @@ public final class StatementParser {
             } while (acceptSymbol(","));
             expectSymbol(")");
         }
-        if (peek().is("SELECT")) {
-            throw error(peek(), "INSERT ... SELECT is not supported yet: use INSERT ... VALUES",
-                    SqlState.FEATURE_NOT_SUPPORTED);
+        if (peek().is("SELECT") || peek().is("WITH")) {
+            return new Statement.InsertSelect(table, columns, restOfStatement());
         }
         expect("VALUES");
         List<List<Object>> rows = new ArrayList<>();
+        int parameters = 0;
         do {
             expectSymbol("(");
             List<Object> row = new ArrayList<>();
             do {
-                row.add(value());
+                if (acceptSymbol("?")) {
+                    row.add(new Statement.Parameter(parameters++));
+                } else {
+                    row.add(value());
+                }
             } while (acceptSymbol(","));
             expectSymbol(")");
             rows.add(row);
         } while (acceptSymbol(","));
-        return new Statement.Insert(table, columns, rows);
+        return new Statement.Insert(table, columns, rows, parameters);
+    }
+
+    private Statement update() {
+        String table = identifier();
+        expect("SET");
+        List<String> columns = new ArrayList<>();
+        List<String> expressions = new ArrayList<>();
+        do {
+            columns.add(identifier());
+            expectSymbol("=");
+            expressions.add(expressionText());
+        } while (acceptSymbol(","));
+        String condition = accept("WHERE") ? restOfStatement() : null;
+        return new Statement.Update(table, columns, expressions, condition);
+    }
+
+    /**
+     * The text of one expression, up to a comma, WHERE or the end at bracket depth 0; Calcite parses it later, as
+     * part of a query.
+     */
+    private String expressionText() {
+        Token first = peek();
+        int depth = 0;
+        while (true) {
+            Token t = peek();
+            if (t.kind == Kind.END || depth == 0 && (t.kind == Kind.SYMBOL && (t.text.equals(",")
+                    || t.text.equals(";")) || t.is("WHERE"))) {
+                break;
+            }
+            if (t.kind == Kind.SYMBOL && t.text.equals("(")) {
+                depth++;
+            } else if (t.kind == Kind.SYMBOL && t.text.equals(")")) {
+                depth--;
+            }
+            take();
+        }
+        if (peek() == first) {
+            throw error(first, "expected an expression");
+        }
+        return sql.substring(first.offset, endOffset(peek())).strip();
+    }
+
+    /** The text from the next token to the end of the statement (without a final ';'); the tokens are consumed. */
+    private String restOfStatement() {
+        Token first = peek();
+        if (first.kind == Kind.END || first.text.equals(";")) {
+            throw error(first, "expected more after '" + sql.substring(0, first.offset).strip() + "'");
+        }
+        while (peek().kind != Kind.END && !(peek().kind == Kind.SYMBOL && peek().text.equals(";")
+                && tokens.get(next + 1).kind == Kind.END)) {
+            take();
+        }
+        return sql.substring(first.offset, endOffset(peek())).strip();
+    }
+
+    private int endOffset(Token next) {
+        return next.kind == Kind.END ? sql.length() : next.offset;
     }
 
     private Object value() {

@@ -216,6 +216,32 @@ class DataDirectoryTest {
     }
 
     @Test
+    void aPlacementChangeIsCheckpointedSoAPartRestartsOnItsNewNode() throws Exception {
+        Path data = dir.resolve("db");
+        try (LocusDB db = open(data)) {
+            execute(db, "CREATE TABLE t (x BIGINT) PARTITION BY HASH(x) PARTITIONS 2");
+            execute(db, "INSERT INTO t VALUES (1), (2), (3), (4)");
+            db.durableStore().orElseThrow().checkpoint();
+            int from = db.catalog().table("t").version().parts().get(0).homeNode();
+            int to = 1 - from;
+            long before = Files.getLastModifiedTime(data.resolve(Manifest.FILE)).toMillis();
+            execute(db, "ALTER TABLE t MOVE PART 0 TO NODE " + to);
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            Manifest manifest = Manifest.read(data.resolve(Manifest.FILE));
+            while (manifest.tables().getFirst().parts().getFirst().node() != to && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+                manifest = Manifest.read(data.resolve(Manifest.FILE));
+            }
+            assertThat(Files.getLastModifiedTime(data.resolve(Manifest.FILE)).toMillis()).isGreaterThanOrEqualTo(before);
+            Path crashed = crashImage(data);
+            try (LocusDB after = open(crashed)) {
+                assertThat(after.catalog().table("t").version().parts().get(0).homeNode()).isEqualTo(to);
+                assertThat(query(after, "SELECT sum(x) FROM t").toString()).isEqualTo("[[10]]");
+            }
+        }
+    }
+
+    @Test
     void aDirectoryInUseIsRefused() {
         Path data = dir.resolve("db");
         try (LocusDB db = open(data)) {

@@ -1,8 +1,13 @@
 package io.locusdb.core.storage.table;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
@@ -197,6 +202,104 @@ public final class Table {
                 }
                 for (long[] d : deleted) {
                     version.parts().get((int) d[0]).delta().undelete(d[1], commit);
+                }
+                throw e;
+            }
+        } finally {
+            maintenance.unlock();
+        }
+    }
+
+    /**
+     * Removes one visible row equal to each of {@code removed} (equal rows cannot be told apart, so which of them
+     * goes does not matter) and inserts {@code added}, as one commit: DELETE and UPDATE. {@code hook} sees the added
+     * rows as stored. Throws {@link RowsChangedException} and changes nothing when a removed row is not there.
+     * Callers that chose {@code removed} from a snapshot hold {@link #maintenanceLock()} from before that snapshot,
+     * so no other writer can change the table in between.
+     */
+    public long replace(List<Object[]> removed, List<Object[]> added, CommitHook hook) {
+        if (removed.isEmpty() && added.isEmpty()) {
+            return committed;
+        }
+        Map<List<Object>, Integer> wanted = new HashMap<>();
+        Set<Object> firstValues = new HashSet<>();
+        for (Object[] row : removed) {
+            Object[] stored = RowValues.normalize(schema, row);
+            wanted.merge(Arrays.asList(stored), 1, Integer::sum);
+            firstValues.add(stored[0]);
+        }
+        List<Object[]> normalized = new ArrayList<>(added.size());
+        for (Object[] row : added) {
+            normalized.add(RowValues.normalize(schema, row));
+        }
+        maintenance.lock();
+        try {
+            if (dropped) {
+                throw new IllegalStateException("table " + name + " was dropped");
+            }
+            TableVersion version = current.get();
+            long visible = committed;
+            long commit = visible + 1;
+            List<long[]> found = new ArrayList<>();
+            int remaining = removed.size();
+            for (TablePart part : version.parts()) {
+                if (remaining == 0) {
+                    break;
+                }
+                PartDelta delta = part.delta();
+                long main = part.rows();
+                long total = main + delta.visibleRows(visible);
+                for (long r = 0; r < total && remaining > 0; r++) {
+                    if (delta.isDeleted(r, visible)) {
+                        continue;
+                    }
+                    Object[] row;
+                    if (r < main) {
+                        if (!firstValues.contains(part.column(0).boxedValue(r))) {
+                            continue;
+                        }
+                        row = new Object[schema.size()];
+                        for (int c = 0; c < row.length; c++) {
+                            row[c] = part.column(c).boxedValue(r);
+                        }
+                    } else {
+                        row = delta.row((int) (r - main));
+                    }
+                    List<Object> key = Arrays.asList(row);
+                    Integer n = wanted.get(key);
+                    if (n != null && n > 0) {
+                        wanted.put(key, n - 1);
+                        found.add(new long[] {part.index(), r});
+                        remaining--;
+                    }
+                }
+            }
+            if (remaining > 0) {
+                throw new RowsChangedException(remaining + " row(s) of " + name + " that the statement read are no"
+                        + " longer there: a concurrent statement changed them; nothing was changed");
+            }
+            Set<TablePart> touched = Collections.newSetFromMap(new IdentityHashMap<>());
+            try {
+                for (long[] f : found) {
+                    version.parts().get((int) f[0]).delta().delete(f[1], commit);
+                }
+                for (Object[] row : normalized) {
+                    TablePart part = version.parts().get(route(version, row));
+                    part.delta().append(row);
+                    touched.add(part);
+                }
+                hook.beforePublish(normalized);
+                for (TablePart part : touched) {
+                    part.delta().commit(commit);
+                }
+                committed = commit;
+                return commit;
+            } catch (RuntimeException | Error e) {
+                for (TablePart part : touched) {
+                    part.delta().rollback();
+                }
+                for (long[] f : found) {
+                    version.parts().get((int) f[0]).delta().undelete(f[1], commit);
                 }
                 throw e;
             }

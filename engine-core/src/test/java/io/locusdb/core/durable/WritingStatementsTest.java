@@ -1,0 +1,199 @@
+package io.locusdb.core.durable;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.locusdb.core.LocusConfig;
+import io.locusdb.core.LocusDB;
+import io.locusdb.core.PreparedQuery;
+import io.locusdb.core.Session;
+import io.locusdb.core.result.QueryResult;
+import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlState;
+import io.locusdb.core.storage.TestStorage;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * UPDATE, DELETE, INSERT ... SELECT and INSERT with parameters: what they change, what they refuse, and that the log
+ * and checkpoints carry their effects through a crash.
+ */
+class WritingStatementsTest {
+    @TempDir
+    Path dir;
+
+    private static LocusDB open(Path directory) {
+        LocusConfig config = LocusConfig.of(TestStorage.twoNodes()).withDeltaMerge(null)
+                .withExecutor(b -> b.pinWorkers(false));
+        return LocusDB.open(directory == null ? config : config.withDurability(Durability.in(directory)));
+    }
+
+    private static String query(LocusDB db, String sql) {
+        try (Session s = db.connect(); QueryResult r = s.execute(sql)) {
+            return r.toList().toString();
+        }
+    }
+
+    private static long execute(LocusDB db, String sql) {
+        try (Session s = db.connect(); QueryResult r = s.execute(sql)) {
+            return r.updateCount();
+        }
+    }
+
+    private static void people(LocusDB db) {
+        execute(db, "CREATE TABLE people (id INTEGER NOT NULL, name VARCHAR(20), age INTEGER, born DATE,"
+                + " balance DECIMAL(10,2)) PARTITION BY HASH(id) PARTITIONS 2");
+        execute(db, "INSERT INTO people VALUES (1, 'ann', 30, DATE '1994-05-01', 10.00),"
+                + " (2, 'bob', 40, DATE '1984-01-31', 20.50), (3, 'cy', NULL, NULL, NULL),"
+                + " (4, 'dee', 40, DATE '1984-07-07', -5.25)");
+    }
+
+    @Test
+    void deleteRemovesTheRowsTheConditionSelectsAndCountsThem() {
+        try (LocusDB db = open(null)) {
+            people(db);
+            assertThat(execute(db, "DELETE FROM people WHERE age = 40 OR name LIKE 'c%'")).isEqualTo(3);
+            assertThat(query(db, "SELECT id FROM people")).isEqualTo("[[1]]");
+            assertThat(execute(db, "DELETE FROM people WHERE id > 100")).isZero();
+            assertThat(execute(db, "DELETE FROM people")).isEqualTo(1);
+            assertThat(query(db, "SELECT count(*) FROM people")).isEqualTo("[[0]]");
+        }
+    }
+
+    @Test
+    void equalRowsAreDeletedTogether() {
+        try (LocusDB db = open(null)) {
+            execute(db, "CREATE TABLE t (x INTEGER, y VARCHAR(5))");
+            execute(db, "INSERT INTO t VALUES (1, 'a'), (1, 'a'), (2, 'b')");
+            assertThat(execute(db, "DELETE FROM t WHERE x = 1")).isEqualTo(2);
+            assertThat(query(db, "SELECT x, y FROM t")).isEqualTo("[[2, b]]");
+        }
+    }
+
+    @Test
+    void updateSetsExpressionsOfTheOldRowAndKeepsTheOtherColumns() {
+        try (LocusDB db = open(null)) {
+            people(db);
+            assertThat(execute(db, "UPDATE people SET age = age + 1, balance = balance * 2, name = upper(name)"
+                    + " WHERE age >= 40")).isEqualTo(2);
+            assertThat(query(db, "SELECT id, name, age, born, balance FROM people ORDER BY id")).isEqualTo(
+                    "[[1, ann, 30, 1994-05-01, 10.00], [2, BOB, 41, 1984-01-31, 41.00], [3, cy, null, null, null],"
+                            + " [4, DEE, 41, 1984-07-07, -10.50]]");
+            // The partitioning column changes too: the row moves to the part its new key hashes to.
+            assertThat(execute(db, "UPDATE people SET id = id + 10, born = DATE '2000-01-01' WHERE id = 3"))
+                    .isEqualTo(1);
+            assertThat(query(db, "SELECT id, born FROM people WHERE id = 13")).isEqualTo("[[13, 2000-01-01]]");
+            assertThat(query(db, "SELECT count(*) FROM people")).isEqualTo("[[4]]");
+        }
+    }
+
+    @Test
+    void anUpdateThatBreaksAConstraintChangesNothing() {
+        try (LocusDB db = open(null)) {
+            people(db);
+            assertThatThrownBy(() -> execute(db, "UPDATE people SET id = NULL WHERE age = 40"))
+                    .isInstanceOf(LocusSqlException.class);
+            assertThatThrownBy(() -> execute(db, "UPDATE people SET nope = 1"))
+                    .isInstanceOfSatisfying(LocusSqlException.class,
+                            e -> assertThat(e.state()).isEqualTo(SqlState.UNDEFINED_COLUMN));
+            assertThatThrownBy(() -> execute(db, "DELETE FROM nowhere WHERE x = 1"))
+                    .isInstanceOfSatisfying(LocusSqlException.class,
+                            e -> assertThat(e.state()).isEqualTo(SqlState.UNDEFINED_TABLE));
+            assertThatThrownBy(() -> execute(db, "DELETE FROM people WHERE no_such_column = 1"))
+                    .isInstanceOf(LocusSqlException.class);
+            assertThat(query(db, "SELECT count(*), sum(age) FROM people")).isEqualTo("[[4, 110]]");
+        }
+    }
+
+    @Test
+    void insertSelectCopiesAQuerysRowsIntoNamedColumns() {
+        try (LocusDB db = open(null)) {
+            people(db);
+            execute(db, "CREATE TABLE names (n VARCHAR(20), id BIGINT, note VARCHAR(5))");
+            assertThat(execute(db, "INSERT INTO names (id, n) SELECT id, name FROM people WHERE age IS NOT NULL"))
+                    .isEqualTo(3);
+            assertThat(query(db, "SELECT n, id, note FROM names ORDER BY id"))
+                    .isEqualTo("[[ann, 1, null], [bob, 2, null], [dee, 4, null]]");
+            assertThatThrownBy(() -> execute(db, "INSERT INTO names SELECT id FROM people"))
+                    .isInstanceOf(LocusSqlException.class);
+        }
+    }
+
+    @Test
+    void insertTakesParametersFromAPreparedStatement() {
+        try (LocusDB db = open(null); Session s = db.connect()) {
+            people(db);
+            PreparedQuery insert = s.prepare("INSERT INTO people (id, name, born, balance) VALUES (?, ?, ?, ?)");
+            assertThat(insert.parameterCount()).isEqualTo(4);
+            insert.set(1, 7).set(2, "eve").set(3, LocalDate.of(2001, 2, 3)).set(4, new BigDecimal("1.25"));
+            try (QueryResult r = insert.execute()) {
+                assertThat(r.updateCount()).isEqualTo(1);
+            }
+            insert.set(1, 8L).set(2, null).set(3, null).set(4, 3);
+            try (QueryResult r = insert.execute()) {
+                assertThat(r.updateCount()).isEqualTo(1);
+            }
+            assertThat(query(db, "SELECT id, name, born, balance FROM people WHERE id >= 7 ORDER BY id"))
+                    .isEqualTo("[[7, eve, 2001-02-03, 1.25], [8, null, null, 3.00]]");
+            insert.set(1, "not a number");
+            assertThatThrownBy(insert::execute).isInstanceOf(LocusSqlException.class);
+        }
+    }
+
+    @Test
+    void updatesAndDeletesSurviveACrashThroughTheLogAndThroughACheckpoint() throws IOException {
+        Path data = dir.resolve("db");
+        try (LocusDB db = open(data)) {
+            people(db);
+            db.durableStore().orElseThrow().checkpoint();
+            // After the checkpoint: deletions of rows now in part files, replayed from the log after the crash.
+            execute(db, "DELETE FROM people WHERE id = 1");
+            execute(db, "UPDATE people SET age = 50 WHERE id = 2");
+            execute(db, "INSERT INTO people SELECT id + 100, name, age, born, balance FROM people WHERE id = 4");
+            String expected = query(db, "SELECT id, name, age FROM people ORDER BY id");
+            Path crashed = crashImage(data, "crash1");
+            try (LocusDB after = open(crashed)) {
+                assertThat(query(after, "SELECT id, name, age FROM people ORDER BY id")).isEqualTo(expected);
+                // A checkpoint now writes the deletions into delta files; the next start reads them back.
+                after.durableStore().orElseThrow().checkpoint();
+                Path again = crashImage(crashed, "crash2");
+                try (LocusDB third = open(again)) {
+                    assertThat(third.durableStore().orElseThrow().recoveryReport().replayedRecords()).isZero();
+                    assertThat(query(third, "SELECT id, name, age FROM people ORDER BY id")).isEqualTo(expected);
+                }
+            }
+        }
+    }
+
+    private Path crashImage(Path from, String name) throws IOException {
+        Path to = dir.resolve(name);
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path f : files.toList()) {
+                Path target = to.resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(target);
+                } else if (!f.getFileName().toString().equals("LOCK")) {
+                    Files.copy(f, target);
+                }
+            }
+        }
+        return to;
+    }
+
+    @Test
+    void theParserKeepsExpressionsWhole() {
+        try (LocusDB db = open(null)) {
+            execute(db, "CREATE TABLE t (a INTEGER, b VARCHAR(20))");
+            execute(db, "INSERT INTO t VALUES (1, 'x'), (2, 'y')");
+            assertThat(execute(db, "UPDATE t SET b = CASE WHEN a IN (1, 3) THEN 'one, or three' ELSE b END,"
+                    + " a = coalesce(a, 0) * (2 + 1) WHERE a < 10;")).isEqualTo(2);
+            assertThat(query(db, "SELECT a, b FROM t ORDER BY a")).isEqualTo("[[3, one, or three], [6, y]]");
+        }
+    }
+}
