@@ -115,6 +115,11 @@ public final class LocusDB implements AutoCloseable {
         return deltaMerge == null ? 0 : deltaMerge.mergesDone();
     }
 
+    /** Ad-hoc queries whose plan came from the plan cache, and those planned afresh: {@code {hits, misses}}. */
+    public long[] planCacheHitsAndMisses() {
+        return engine.planCacheHitsAndMisses();
+    }
+
     /** The data directory's log and checkpoints; empty when the database lives in memory only. */
     public Optional<DurableStore> durableStore() {
         return Optional.ofNullable(store);

@@ -19,13 +19,13 @@ public final class Session implements AutoCloseable {
     /** Runs any statement: a query (the result streams) or DDL/DML/LOAD (the result holds the update count). */
     public QueryResult execute(String sql) {
         checkOpen();
-        return engine.prepare(sql).execute(new Object[0]);
+        return engine.execute(sql, ExecutionOptions.DEFAULTS);
     }
 
     /** Runs any statement under per-query limits (memory budget, priority). */
     public QueryResult execute(String sql, ExecutionOptions options) {
         checkOpen();
-        return engine.prepare(sql).execute(new Object[0], options);
+        return engine.execute(sql, options);
     }
 
     /** Plans a statement with {@code ?} parameters once; set them and execute as often as needed. */

@@ -39,6 +39,9 @@ public final class QueryEngine {
     private final SqlFrontEnd frontEnd;
     private final QueryRunner runner;
     private final StatementRunner statements;
+    /** Plans kept for ad-hoc statements: {@code -Dlocus.plan-cache=N} (0 turns the cache off, for comparisons). */
+    private final PlanCache<SelectPlan> plans = new PlanCache<>(Math.max(0, Integer.getInteger("locus.plan-cache",
+            512)));
 
     /**
      * @param tracker where scan tasks account their use of each part's node (the placer's histories)
@@ -62,6 +65,33 @@ public final class QueryEngine {
 
     public Catalog catalog() {
         return catalog;
+    }
+
+    /**
+     * Runs an ad-hoc statement. A query's plan is kept by its text and used again while the catalog is at the same
+     * epoch, so a statement sent again skips parsing, validation and the optimizer.
+     */
+    public QueryResult execute(String sql, ExecutionOptions options) {
+        String key = sql.strip();
+        long epoch = catalog.epoch();
+        SelectPlan plan = plans.take(key, epoch);
+        if (plan == null) {
+            PreparedStatementPlan prepared = prepare(sql);
+            if (!(prepared instanceof SelectPlan select) || select.parameterCount() > 0) {
+                return prepared.execute(new Object[0], options);
+            }
+            plan = select;
+        }
+        try {
+            return plan.execute(new Object[0], options);
+        } finally {
+            plans.put(key, epoch, plan);
+        }
+    }
+
+    /** Ad-hoc statements whose plan came from the cache, and those that were planned. */
+    public long[] planCacheHitsAndMisses() {
+        return new long[] {plans.hits(), plans.misses()};
     }
 
     public PreparedStatementPlan prepare(String sql) {

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Tables and table groups by case-insensitive name. A table appears only once it is complete (loaders build all
@@ -17,6 +18,8 @@ public final class Catalog {
     private final NodeMemory memory;
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
     private final Map<String, TableGroup> groups = new ConcurrentHashMap<>();
+    /** Counts catalog changes (tables and groups created, dropped or replaced). */
+    private final AtomicLong changes = new AtomicLong();
 
     public Catalog(NodeMemory memory) {
         this.memory = memory;
@@ -83,7 +86,22 @@ public final class Catalog {
         if (existing != null) {
             throw new IllegalArgumentException("table '" + table.name() + "' already exists");
         }
+        changes.incrementAndGet();
         return table;
+    }
+
+    /**
+     * Changes whenever a plan made against the catalog may no longer fit: a table or group is created, dropped or
+     * replaced, or a table gets a new version (a move, repartitioning, merge of parts or delta merge changes the
+     * statistics and placement a plan was made with). Versions only grow, so their sum identifies the tables' state
+     * between catalog changes.
+     */
+    public long epoch() {
+        long versions = 0;
+        for (Table t : tables.values()) {
+            versions += t.version().number();
+        }
+        return (changes.get() << 40) + (versions & ((1L << 40) - 1));
     }
 
     public Optional<Table> find(String name) {
@@ -106,6 +124,7 @@ public final class Catalog {
         if (table == null) {
             throw new IllegalArgumentException("no table '" + name + "'");
         }
+        changes.incrementAndGet();
         if (table.group() != null) {
             TableGroup group = groups.get(key(table.group()));
             if (group != null) {
@@ -120,6 +139,7 @@ public final class Catalog {
         if (groups.putIfAbsent(key(name), group) != null) {
             throw new IllegalArgumentException("table group '" + name + "' already exists");
         }
+        changes.incrementAndGet();
         return group;
     }
 
@@ -145,6 +165,7 @@ public final class Catalog {
                     + group.tables().stream().map(Table::name).toList());
         }
         groups.remove(key(name));
+        changes.incrementAndGet();
     }
 
     private static String key(String name) {
