@@ -447,6 +447,20 @@ public final class DurableStore implements AutoCloseable {
      * writers wait only for the cut, not for the files.
      */
     public void checkpoint() {
+        checkpoint(null);
+    }
+
+    /**
+     * A checkpoint that includes a change not in the log: {@code change} (a bulk load putting its tables in place)
+     * runs at the cut, and writers wait until the manifest holding it is in place. So no logged statement can
+     * depend on the change unless the change is on disk: a crash before that leaves neither. If {@code change}
+     * throws, nothing is written.
+     */
+    public void checkpointWith(Runnable change) {
+        checkpoint(change);
+    }
+
+    private void checkpoint(Runnable change) {
         synchronized (checkpointLock) {
             checkOpen();
             List<TableSnapshot> snapshots = new ArrayList<>();
@@ -454,7 +468,11 @@ public final class DurableStore implements AutoCloseable {
             long logStart;
             Map<String, Long> print;
             gate.writeLock().lock();
+            boolean exclusive = true;
             try {
+                if (change != null) {
+                    change.run();
+                }
                 logStart = log.roll();
                 for (Table table : catalog.tables()) {
                     snapshots.add(table.snapshot());
@@ -463,8 +481,14 @@ public final class DurableStore implements AutoCloseable {
                     groups.add(g.name());
                 }
                 print = fingerprint();
-            } finally {
+            } catch (RuntimeException | Error e) {
                 gate.writeLock().unlock();
+                snapshots.forEach(TableSnapshot::close);
+                throw e;
+            }
+            if (change == null) {
+                gate.writeLock().unlock();
+                exclusive = false;
             }
             try {
                 long nextFile = manifest.nextFileId();
@@ -507,6 +531,9 @@ public final class DurableStore implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("checkpoint into " + directory + " failed: " + e.getMessage(), e);
             } finally {
+                if (exclusive) {
+                    gate.writeLock().unlock();
+                }
                 snapshots.forEach(TableSnapshot::close);
             }
         }

@@ -26,6 +26,7 @@ import io.locusdb.core.storage.table.RowsChangedException;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TableGroup;
+import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
@@ -132,10 +133,8 @@ final class StatementRunner {
                 case Statement.Delete d -> replace(d.table(), null, List.of(), d.condition());
                 case Statement.Update u -> replace(u.table(), u.columns(), u.expressions(), u.condition());
                 case Statement.AlterPlacement a -> alterPlacement(a);
-                case Statement.LoadTpch l -> checkpointed(new TpchLoader(catalog.memory(), loadThreads).loadAll(
-                        catalog, l.scaleFactor(), l.parts(), new InitialPlacement.RoundRobin(), LoadProgress.NONE)
-                        .stream().mapToLong(t -> t.version().parts().stream().mapToLong(p -> p.rows()).sum()).sum());
-                case Statement.CopyFrom c -> checkpointed(copy(c));
+                case Statement.LoadTpch l -> loadTpch(l);
+                case Statement.CopyFrom c -> copy(c);
             };
         } catch (LoadException e) {
             throw new LocusSqlException(SqlState.INVALID_CAST, e.getMessage(), 0, 0, e);
@@ -159,12 +158,39 @@ final class StatementRunner {
         return 0;
     }
 
-    /** Bulk loads are not logged row by row: a checkpoint holds them before the statement is acknowledged. */
-    private long checkpointed(long rows) {
-        if (store != null) {
-            store.checkpoint();
+    /**
+     * Puts a bulk load's tables in place. Bulk loads are not logged row by row: with a data directory the change
+     * happens at a checkpoint's cut and the statement is acknowledged once that checkpoint is on disk.
+     */
+    private void putInPlace(Runnable change) {
+        if (store == null) {
+            change.run();
+        } else {
+            store.checkpointWith(change);
         }
-        return rows;
+    }
+
+    private long loadTpch(Statement.LoadTpch l) {
+        List<Table> tables = new TpchLoader(catalog.memory(), loadThreads).generateAll(catalog, l.scaleFactor(),
+                l.parts(), new InitialPlacement.RoundRobin(), LoadProgress.NONE);
+        try {
+            putInPlace(() -> {
+                for (Table t : tables) {
+                    if (catalog.find(t.name()).isPresent()) {
+                        throw new IllegalArgumentException("table '" + t.name() + "' already exists");
+                    }
+                }
+                TpchLoader.registerAll(catalog, tables);
+            });
+        } catch (RuntimeException e) {
+            for (Table t : tables) {
+                if (catalog.find(t.name()).orElse(null) != t) {
+                    t.version().parts().forEach(TablePart::release);
+                }
+            }
+            throw e;
+        }
+        return tables.stream().mapToLong(t -> t.version().parts().stream().mapToLong(p -> p.rows()).sum()).sum();
     }
 
     /** The new table, or null when IF NOT EXISTS found one. */
@@ -498,18 +524,26 @@ final class StatementRunner {
                 existing.schema(), existing.spec(), format, new InitialPlacement.RoundRobin(), LoadProgress.NONE);
         // The empty table is replaced by the loaded one under the same name (and group), unless rows arrived
         // meanwhile: then the load is thrown away rather than those rows.
-        synchronized (catalog) {
-            if (existing.committed() != commit || existing.isDropped()
-                    || catalog.find(name).orElse(null) != existing) {
-                loaded.version().parts().forEach(io.locusdb.core.storage.table.TablePart::release);
-                throw new LocusSqlException(SqlState.INVALID_STATE, "table '" + name + "' changed while COPY was"
-                        + " loading; nothing was loaded");
+        try {
+            putInPlace(() -> {
+                synchronized (catalog) {
+                    if (existing.committed() != commit || existing.isDropped()
+                            || catalog.find(name).orElse(null) != existing) {
+                        throw new LocusSqlException(SqlState.INVALID_STATE, "table '" + name + "' changed while"
+                                + " COPY was loading; nothing was loaded");
+                    }
+                    catalog.drop(name);
+                    catalog.register(loaded);
+                    if (group != null) {
+                        catalog.group(group).add(loaded);
+                    }
+                }
+            });
+        } catch (RuntimeException e) {
+            if (catalog.find(name).orElse(null) != loaded) {
+                loaded.version().parts().forEach(TablePart::release);
             }
-            catalog.drop(name);
-            catalog.register(loaded);
-            if (group != null) {
-                catalog.group(group).add(loaded);
-            }
+            throw e;
         }
         return loaded.version().parts().stream().mapToLong(p -> p.rows()).sum();
     }

@@ -136,6 +136,25 @@ class DataDirectoryTest {
     }
 
     @Test
+    void aCopyIsOnDiskWhenAcknowledgedAndLaterChangesToItsRowsReplay() throws IOException {
+        Path data = dir.resolve("db");
+        Path csv = dir.resolve("items.csv");
+        Files.writeString(csv, "id,label\n1,one\n2,two\n3,three\n");
+        try (LocusDB db = open(data)) {
+            execute(db, "CREATE TABLE items (id BIGINT NOT NULL, label VARCHAR(10))");
+            execute(db, "COPY items FROM '" + csv + "' WITH (FORMAT csv, HEADER true)");
+            // Logged after the COPY: replaying it needs the copied rows, which the COPY's checkpoint holds.
+            execute(db, "DELETE FROM items WHERE id = 2");
+            execute(db, "UPDATE items SET label = 'uno' WHERE id = 1");
+            Path crashed = crashImage(data);
+            try (LocusDB after = open(crashed)) {
+                assertThat(query(after, "SELECT id, label FROM items ORDER BY id").toString())
+                        .isEqualTo("[[1, uno], [3, three]]");
+            }
+        }
+    }
+
+    @Test
     void aTornRecordAtTheEndOfTheLogIsCutOffWithAWarningNamingTheOffset() throws IOException {
         Path data = dir.resolve("db");
         try (LocusDB db = open(data)) {

@@ -42,6 +42,17 @@ public final class TpchLoader {
     /** Generates and registers all eight tables (and the two table groups) in {@code catalog}. */
     public List<Table> loadAll(Catalog catalog, double scaleFactor, int parts, InitialPlacement placement,
                                LoadProgress progress) {
+        List<Table> loaded = generateAll(catalog, scaleFactor, parts, placement, progress);
+        registerAll(catalog, loaded);
+        return loaded;
+    }
+
+    /**
+     * Generates all eight tables without registering them (a caller that must put them in place at a moment of its
+     * choosing: a checkpoint's cut); fails first if {@code catalog} has any of them.
+     */
+    public List<Table> generateAll(Catalog catalog, double scaleFactor, int parts, InitialPlacement placement,
+                                   LoadProgress progress) {
         for (TpchTable<?> table : TpchTable.getTables()) {
             if (catalog.find(table.getTableName()).isPresent()) {
                 throw new IllegalArgumentException("table '" + table.getTableName() + "' already exists");
@@ -56,6 +67,11 @@ public final class TpchLoader {
             loaded.forEach(t -> t.version().parts().forEach(TablePart::release));
             throw e;
         }
+        return loaded;
+    }
+
+    /** Registers tables from {@link #generateAll} and puts them in their table groups. */
+    public static void registerAll(Catalog catalog, List<Table> loaded) {
         for (Table table : loaded) {
             catalog.register(table);
             String group = TpchSchemas.groupOf(TpchTable.getTable(table.name()));
@@ -64,7 +80,6 @@ public final class TpchLoader {
                 g.add(table);
             }
         }
-        return loaded;
     }
 
     /** Generates one table into {@code parts} parts (nation and region always get one). Not registered. */
