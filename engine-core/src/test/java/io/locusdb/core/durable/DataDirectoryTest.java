@@ -43,18 +43,7 @@ class DataDirectoryTest {
 
     /** A copy of the directory as a crash would leave it: whatever reached the files, no last checkpoint. */
     private Path crashImage(Path from) throws IOException {
-        Path to = Files.createTempDirectory(dir, "crash");
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path f : files.toList()) {
-                Path target = to.resolve(from.relativize(f).toString());
-                if (Files.isDirectory(f)) {
-                    Files.createDirectories(target);
-                } else if (!f.getFileName().toString().equals("LOCK")) {
-                    Files.copy(f, target);
-                }
-            }
-        }
-        return to;
+        return CrashImage.copy(from, Files.createTempDirectory(dir, "crash"));
     }
 
     private static Path lastLogSegment(Path directory) throws IOException {

@@ -13,10 +13,8 @@ import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.TestStorage;
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -172,18 +170,7 @@ class WritingStatementsTest {
     }
 
     private Path crashImage(Path from, String name) throws IOException {
-        Path to = dir.resolve(name);
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path f : files.toList()) {
-                Path target = to.resolve(from.relativize(f).toString());
-                if (Files.isDirectory(f)) {
-                    Files.createDirectories(target);
-                } else if (!f.getFileName().toString().equals("LOCK")) {
-                    Files.copy(f, target);
-                }
-            }
-        }
-        return to;
+        return CrashImage.copy(from, dir.resolve(name));
     }
 
     @Test

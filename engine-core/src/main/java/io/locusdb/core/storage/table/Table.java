@@ -169,8 +169,7 @@ public final class Table {
             }
             TableVersion version = current.get();
             long commit = committed + 1;
-            java.util.Set<TablePart> touched = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-            List<long[]> deleted = new ArrayList<>();
+            PendingCommit pending = new PendingCommit(version, commit);
             try {
                 for (Object[] row : normalized) {
                     TablePart part = version.parts().get(route(version, row));
@@ -182,27 +181,15 @@ public final class Table {
                         List<TablePart> candidates = routedByKey ? List.of(part) : version.parts();
                         for (TablePart candidate : candidates) {
                             for (long existing : KeyLookup.find(candidate, keyColumn, row[keyColumn], commit)) {
-                                candidate.delta().delete(existing, commit);
-                                deleted.add(new long[] {version.parts().indexOf(candidate), existing});
+                                pending.delete(candidate, existing);
                             }
                         }
                     }
-                    part.delta().append(row);
-                    touched.add(part);
+                    pending.append(part, row);
                 }
-                hook.beforePublish(normalized);
-                for (TablePart part : touched) {
-                    part.delta().commit(commit);
-                }
-                committed = commit;
-                return commit;
+                return pending.publish(normalized, hook);
             } catch (RuntimeException | Error e) {
-                for (TablePart part : touched) {
-                    part.delta().rollback();
-                }
-                for (long[] d : deleted) {
-                    version.parts().get((int) d[0]).delta().undelete(d[1], commit);
-                }
+                pending.undo();
                 throw e;
             }
         } finally {
@@ -278,33 +265,66 @@ public final class Table {
                 throw new RowsChangedException(remaining + " row(s) of " + name + " that the statement read are no"
                         + " longer there: a concurrent statement changed them; nothing was changed");
             }
-            Set<TablePart> touched = Collections.newSetFromMap(new IdentityHashMap<>());
+            PendingCommit pending = new PendingCommit(version, commit);
             try {
                 for (long[] f : found) {
-                    version.parts().get((int) f[0]).delta().delete(f[1], commit);
+                    pending.delete(version.parts().get((int) f[0]), f[1]);
                 }
                 for (Object[] row : normalized) {
-                    TablePart part = version.parts().get(route(version, row));
-                    part.delta().append(row);
-                    touched.add(part);
+                    pending.append(version.parts().get(route(version, row)), row);
                 }
-                hook.beforePublish(normalized);
-                for (TablePart part : touched) {
-                    part.delta().commit(commit);
-                }
-                committed = commit;
-                return commit;
+                return pending.publish(normalized, hook);
             } catch (RuntimeException | Error e) {
-                for (TablePart part : touched) {
-                    part.delta().rollback();
-                }
-                for (long[] f : found) {
-                    version.parts().get((int) f[0]).delta().undelete(f[1], commit);
-                }
+                pending.undo();
                 throw e;
             }
         } finally {
             maintenance.unlock();
+        }
+    }
+
+    /**
+     * One commit being staged under the write lock: rows appended to parts' deltas and rows deleted, all invisible
+     * until {@link #publish}, all taken back by {@link #undo}.
+     */
+    private final class PendingCommit {
+        private final TableVersion version;
+        private final long commit;
+        private final Set<TablePart> touched = Collections.newSetFromMap(new IdentityHashMap<>());
+        private final List<long[]> deleted = new ArrayList<>();
+
+        PendingCommit(TableVersion version, long commit) {
+            this.version = version;
+            this.commit = commit;
+        }
+
+        void delete(TablePart part, long row) {
+            part.delta().delete(row, commit);
+            deleted.add(new long[] {part.index(), row});
+        }
+
+        void append(TablePart part, Object[] row) {
+            part.delta().append(row);
+            touched.add(part);
+        }
+
+        /** Lets {@code hook} see the added rows, then makes the commit visible; returns its number. */
+        long publish(List<Object[]> added, CommitHook hook) {
+            hook.beforePublish(added);
+            for (TablePart part : touched) {
+                part.delta().commit(commit);
+            }
+            committed = commit;
+            return commit;
+        }
+
+        void undo() {
+            for (TablePart part : touched) {
+                part.delta().rollback();
+            }
+            for (long[] d : deleted) {
+                version.parts().get((int) d[0]).delta().undelete(d[1], commit);
+            }
         }
     }
 
@@ -351,7 +371,7 @@ public final class Table {
     }
 
     private static void retire(List<TablePart> old, List<TablePart> kept) {
-        Set<TablePart> keep = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<TablePart> keep = Collections.newSetFromMap(new IdentityHashMap<>());
         keep.addAll(kept);
         for (TablePart part : old) {
             if (!keep.contains(part)) {
