@@ -111,6 +111,13 @@ public final class DurableStore implements AutoCloseable {
         try {
             report = recover();
         } catch (RuntimeException | Error e) {
+            // A start that stops (a damaged log after a good checkpoint, say) leaves nothing allocated.
+            for (Table t : catalog.tables()) {
+                catalog.drop(t.name());
+            }
+            if (log != null) {
+                log.close();
+            }
             releaseLock();
             throw e;
         }
