@@ -157,16 +157,25 @@ public final class Table {
         return write(rows, schema.indexOf(keyColumn), CommitHook.NONE);
     }
 
-    private long write(List<Object[]> rows, int keyColumn, CommitHook hook) {
+    private List<Object[]> normalizeAll(List<Object[]> rows) {
         List<Object[]> normalized = new ArrayList<>(rows.size());
         for (Object[] row : rows) {
             normalized.add(RowValues.normalize(schema, row));
         }
+        return normalized;
+    }
+
+    private void checkNotDropped() {
+        if (dropped) {
+            throw new IllegalStateException("table " + name + " was dropped");
+        }
+    }
+
+    private long write(List<Object[]> rows, int keyColumn, CommitHook hook) {
+        List<Object[]> normalized = normalizeAll(rows);
         maintenance.lock();
         try {
-            if (dropped) {
-                throw new IllegalStateException("table " + name + " was dropped");
-            }
+            checkNotDropped();
             TableVersion version = current.get();
             long commit = committed + 1;
             PendingCommit pending = new PendingCommit(version, commit);
@@ -215,15 +224,10 @@ public final class Table {
             wanted.merge(Arrays.asList(stored), 1, Integer::sum);
             firstValues.add(stored[0]);
         }
-        List<Object[]> normalized = new ArrayList<>(added.size());
-        for (Object[] row : added) {
-            normalized.add(RowValues.normalize(schema, row));
-        }
+        List<Object[]> normalized = normalizeAll(added);
         maintenance.lock();
         try {
-            if (dropped) {
-                throw new IllegalStateException("table " + name + " was dropped");
-            }
+            checkNotDropped();
             TableVersion version = current.get();
             long visible = committed;
             long commit = visible + 1;
