@@ -66,7 +66,8 @@ public final class LocusDB implements AutoCloseable {
             // Placements are not in the log: a checkpoint soon after each change records where the parts are now.
             placerEvents.addListener(event -> store.requestCheckpoint());
         }
-        PlacementActions actions = new PlacementActions(catalog, new TablePlacementOps(memory, config.loadThreads()),
+        PlacementActions actions = new PlacementActions(catalog,
+                new TablePlacementOps(memory, config.loadThreads(), config.placer().move()),
                 placerEvents, Clock.systemUTC());
         this.placer = new PlacerService(tracker, new AdaptiveDataPlacer(config.placerParameters()), actions,
                 config.placer());

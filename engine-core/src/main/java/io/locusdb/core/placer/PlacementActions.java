@@ -8,9 +8,11 @@ import io.locusdb.core.storage.table.TableGroup;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.NoSuchElementException;
+import java.util.Set;
 
 /**
  * Placement changes of tables and table groups, for the placer and for the operator's {@code ALTER TABLE}: each
@@ -43,15 +45,15 @@ public final class PlacementActions {
         int parts = partsOf(tables);
         int from = part >= 0 && part < parts ? tables.getFirst().version().parts().get(part).homeNode() : -1;
         return run(PlacerEvent.Action.MOVE, source, owner, group, parts, part, from, toNode, reason, () -> {
-            long pages = 0;
+            Outcome outcome = new Outcome(parts);
             for (Table table : tables) {
                 for (int p = 0; p < parts; p++) {
                     if (part < 0 || p == part) {
-                        pages += ops.move(table, p, toNode).pages();
+                        outcome.add(ops.move(table, p, toNode));
                     }
                 }
             }
-            return new Outcome(parts, pages);
+            return outcome;
         });
     }
 
@@ -65,24 +67,24 @@ public final class PlacementActions {
         int parts = partsOf(tables);
         int from = part >= 0 && part < parts ? tables.getFirst().version().parts().get(part).homeNode() : -1;
         return run(PlacerEvent.Action.PARTITION, source, owner, group, parts, part, from, toNode, reason, () -> {
-            long pages = 0;
             int n = parts;
+            Outcome outcome = new Outcome(n << doublings);
             for (int d = 0; d < doublings; d++, n *= 2) {
                 if (group) {
                     for (PlacementReport report : ops.repartitionGroup(catalog.group(owner))) {
-                        pages += report.pages();
+                        outcome.add(report);
                     }
                 } else {
-                    pages += ops.repartition(tables.getFirst()).pages();
+                    outcome.add(ops.repartition(tables.getFirst()));
                 }
             }
             if (part >= 0 && toNode >= 0) {
                 int[] children = TablePlacementOps.childIndices(tables.getFirst().spec(), part, parts);
                 for (Table table : tables) {
-                    pages += ops.move(table, children[1], toNode).pages();
+                    outcome.add(ops.move(table, children[1], toNode));
                 }
             }
-            return new Outcome(n, pages);
+            return outcome;
         });
     }
 
@@ -91,11 +93,11 @@ public final class PlacementActions {
         List<Table> tables = tables(owner, group);
         int parts = partsOf(tables);
         return run(PlacerEvent.Action.MERGE, source, owner, group, parts, -1, -1, toNode, reason, () -> {
-            long pages = 0;
+            Outcome outcome = new Outcome(1);
             for (Table table : tables) {
-                pages += ops.merge(table, toNode).pages();
+                outcome.add(ops.merge(table, toNode));
             }
-            return new Outcome(1, pages);
+            return outcome;
         });
     }
 
@@ -122,7 +124,24 @@ public final class PlacementActions {
                 r.coldCpu(), r.imbalance(), r.unitCpu(), r.unitMemory() / 1e6);
     }
 
-    private record Outcome(int partsAfter, long pages) {
+    /** What the tables' reports add up to: pages written, and how (each method once, in order). */
+    private static final class Outcome {
+        private final int partsAfter;
+        private final Set<String> methods = new LinkedHashSet<>();
+        private long pages;
+
+        Outcome(int partsAfter) {
+            this.partsAfter = partsAfter;
+        }
+
+        void add(PlacementReport report) {
+            pages += report.pages();
+            methods.add(report.method());
+        }
+
+        String method() {
+            return String.join(", ", methods);
+        }
     }
 
     @FunctionalInterface
@@ -142,9 +161,9 @@ public final class PlacementActions {
         }
         double millis = (System.nanoTime() - start) / 1e6;
         PlacerEvent event = events.append(new PlacerEvent(0, clock.instant(), action, source, owner, group, parts,
-                outcome == null ? partsOf(tables(owner, group)) : outcome.partsAfter(), part, from, to, reason,
-                millis, outcome == null ? 0 : outcome.pages(), failure == null ? null : String.valueOf(
-                        failure.getMessage())));
+                outcome == null ? partsOf(tables(owner, group)) : outcome.partsAfter, part, from, to, reason,
+                millis, outcome == null ? 0 : outcome.pages, outcome == null ? null : outcome.method(),
+                failure == null ? null : String.valueOf(failure.getMessage())));
         LOG.log(failure == null ? Level.INFO : Level.WARNING, () -> describe(event));
         if (failure != null) {
             throw failure;
@@ -155,10 +174,10 @@ public final class PlacementActions {
     /** One line for the log and the bench output. */
     public static String describe(PlacerEvent e) {
         return String.format(Locale.ROOT, "placer event %d: %s %s %s%s %s%s→node %d (%d→%d parts,"
-                        + " %d pages, %.1f ms)%s%s", e.sequence(), e.source(), e.action().label(),
+                        + " %d pages, %.1f ms%s)%s%s", e.sequence(), e.source(), e.action().label(),
                 e.group() ? "group " : "", e.owner(), e.part() >= 0 ? "part " + e.part() + " " : "",
                 e.fromNode() >= 0 ? "node " + e.fromNode() : "", e.toNode(), e.partsBefore(), e.partsAfter(),
-                e.pages(), e.millis(), e.reason() == null || e.reason().isEmpty() ? "" : ": " + e.reason(),
+                e.pages(), e.millis(), e.method() == null ? "" : ", " + e.method(), e.reason() == null || e.reason().isEmpty() ? "" : ": " + e.reason(),
                 e.error() == null ? "" : " FAILED: " + e.error());
     }
 

@@ -21,11 +21,13 @@ import java.util.Locale;
  * @param reason    why: both nodes' utilization, their imbalance, the unit's own, the rule that applied
  * @param millis    how long the action took
  * @param pages     pages written on the target node(s)
+ * @param method    how the data got there: {@code copy}, {@code migrate} (pages moved in place), or
+ *                  {@code copy (page moves not permitted)} where a migration had to fall back to a copy
  * @param error     why the action failed, or null when it succeeded
  */
 public record PlacerEvent(long sequence, Instant time, Action action, String source, String owner, boolean group,
                           int partsBefore, int partsAfter, int part, int fromNode, int toNode, String reason,
-                          double millis, long pages, String error) {
+                          double millis, long pages, String method, String error) {
     /** What the placement change was. */
     public enum Action {
         MOVE, PARTITION, MERGE;

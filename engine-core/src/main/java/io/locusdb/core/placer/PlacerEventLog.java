@@ -40,7 +40,8 @@ public final class PlacerEventLog {
         synchronized (this) {
             numbered = new PlacerEvent(++sequence, event.time(), event.action(), event.source(), event.owner(),
                     event.group(), event.partsBefore(), event.partsAfter(), event.part(), event.fromNode(),
-                    event.toNode(), event.reason(), event.millis(), event.pages(), event.error());
+                    event.toNode(), event.reason(), event.millis(), event.pages(), event.method(),
+                    event.error());
             if (events.size() == capacity) {
                 events.removeFirst();
             }

@@ -1,5 +1,8 @@
 package io.locusdb.core.placer;
 
+import io.locusdb.core.storage.placement.MoveStrategy;
+import java.util.Objects;
+
 /**
  * How a database runs its placer: whether it places at all (the utilization histories are kept either way, for the
  * system tables and metrics), and the paper's Table 1 parameters. The move and repartition speeds and the node's
@@ -13,10 +16,14 @@ package io.locusdb.core.placer;
  * @param saturation            c_s, a fraction of a node's hardware threads
  * @param maxMemoryPerNode      the memory throughput one node sustains, bytes per second; no decision pushes a
  *                              node's estimate past it ({@code Double.POSITIVE_INFINITY}: no limit)
+ * @param move                  how the placer's and {@code ALTER TABLE}'s moves carry a part to its node: a copy
+ *                              built there (the default: memory peaks at twice the part for the move, readers
+ *                              switch at once), or the kernel migrating the pages in place (no extra memory; falls
+ *                              back to a copy where {@code move_pages} is not permitted, e.g. in a container)
  */
 public record PlacerSettings(boolean enabled, long periodMillis, long sampleMillis, double eligibility,
-                             double imbalance, double saturation, double maxMemoryPerNode) {
-    /** The paper's parameters, placer on, no memory-throughput limit (none is calibrated yet). */
+                             double imbalance, double saturation, double maxMemoryPerNode, MoveStrategy move) {
+    /** The paper's parameters, placer on, no memory-throughput limit (none is calibrated yet), moves by copy. */
     public static final PlacerSettings DEFAULT = new PlacerSettings(true, 1_000, 100,
             PlacerParameters.DEFAULT_ELIGIBILITY, PlacerParameters.DEFAULT_IMBALANCE,
             PlacerParameters.DEFAULT_SATURATION, Double.POSITIVE_INFINITY);
@@ -25,7 +32,15 @@ public record PlacerSettings(boolean enabled, long periodMillis, long sampleMill
     public static final double DEFAULT_MOVE_MICROS_PER_PAGE = 2.0;
     public static final double DEFAULT_PARTITION_MICROS_PER_PAGE = 10.0;
 
+    /** Moves by copy. */
+    public PlacerSettings(boolean enabled, long periodMillis, long sampleMillis, double eligibility, double imbalance,
+                          double saturation, double maxMemoryPerNode) {
+        this(enabled, periodMillis, sampleMillis, eligibility, imbalance, saturation, maxMemoryPerNode,
+                MoveStrategy.COPY);
+    }
+
     public PlacerSettings {
+        Objects.requireNonNull(move, "move");
         if (periodMillis < 1 || sampleMillis < 1) {
             throw new IllegalArgumentException("placer period and sample interval must be at least 1 ms");
         }
@@ -45,20 +60,26 @@ public record PlacerSettings(boolean enabled, long periodMillis, long sampleMill
 
     public PlacerSettings withEnabled(boolean on) {
         return new PlacerSettings(on, periodMillis, sampleMillis, eligibility, imbalance, saturation,
-                maxMemoryPerNode);
+                maxMemoryPerNode, move);
     }
 
     public PlacerSettings withPeriod(long periodMs, long sampleMs) {
-        return new PlacerSettings(enabled, periodMs, sampleMs, eligibility, imbalance, saturation, maxMemoryPerNode);
+        return new PlacerSettings(enabled, periodMs, sampleMs, eligibility, imbalance, saturation, maxMemoryPerNode,
+                move);
     }
 
     public PlacerSettings withThresholds(double ce, double ci, double cs) {
-        return new PlacerSettings(enabled, periodMillis, sampleMillis, ce, ci, cs, maxMemoryPerNode);
+        return new PlacerSettings(enabled, periodMillis, sampleMillis, ce, ci, cs, maxMemoryPerNode, move);
     }
 
     public PlacerSettings withMaxMemoryPerNode(double bytesPerSecond) {
         return new PlacerSettings(enabled, periodMillis, sampleMillis, eligibility, imbalance, saturation,
-                bytesPerSecond);
+                bytesPerSecond, move);
+    }
+
+    public PlacerSettings withMove(MoveStrategy strategy) {
+        return new PlacerSettings(enabled, periodMillis, sampleMillis, eligibility, imbalance, saturation,
+                maxMemoryPerNode, strategy);
     }
 
     /** The policy's parameters on a machine with these threads per node and speeds. */

@@ -135,14 +135,14 @@ public final class SystemTables {
                 ColumnDef.notNull("action", ColumnType.VARCHAR), ColumnDef.notNull("source", ColumnType.VARCHAR),
                 ColumnDef.notNull("owner", ColumnType.VARCHAR), ColumnDef.notNull("is_group", ColumnType.BOOLEAN),
                 integer("part"), integer("parts_before"), integer("parts_after"), integer("from_node"),
-                integer("to_node"), bigint("pages"), real("millis"), text("reason"), text("error")),
+                integer("to_node"), bigint("pages"), real("millis"), text("reason"), text("moved_by"), text("error")),
                 () -> placer.events().events().stream().map(SystemTables::eventRow).toList());
     }
 
     private static Object[] eventRow(PlacerEvent e) {
         return new Object[] {e.sequence(), e.time().toString(), e.time().toEpochMilli(), e.action().label(),
                 e.source(), e.owner(), e.group(), e.part(), e.partsBefore(), e.partsAfter(), e.fromNode(),
-                e.toNode(), e.pages(), e.millis(), e.reason(), e.error()};
+                e.toNode(), e.pages(), e.millis(), e.reason(), e.method(), e.error()};
     }
 
     private Topology topology() {

@@ -87,11 +87,11 @@ class SystemTablesTest {
     @Test
     void placerEventsListEveryPlacementChange() {
         List<List<Object>> events = rows("SELECT action, source, owner, is_group, parts_before, parts_after,"
-                + " to_node FROM locus_placer_events WHERE owner = 't' AND error IS NULL ORDER BY seq");
+                + " to_node, moved_by FROM locus_placer_events WHERE owner = 't' AND error IS NULL ORDER BY seq");
         assertThat(events).containsExactly(
-                List.of("merge", "operator", "t", false, 2, 1, 1),
-                List.of("partition", "operator", "t", false, 1, 2, -1),
-                List.of("move", "operator", "t", false, 2, 2, 0));
+                List.of("merge", "operator", "t", false, 2, 1, 1, "copy"),
+                List.of("partition", "operator", "t", false, 1, 2, -1, "copy"),
+                List.of("move", "operator", "t", false, 2, 2, 0, "copy"));
     }
 
     @Test

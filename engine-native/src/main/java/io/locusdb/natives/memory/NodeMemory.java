@@ -39,11 +39,21 @@ public final class NodeMemory {
     private final int pageSize = LibC.pageSize();
     private final AtomicLongArray bytesByNode;
     private final AtomicLong liveSegments = new AtomicLong();
+    private final PageMoves givenPageMoves;
 
     public NodeMemory(Topology topology) {
+        this(topology, null);
+    }
+
+    /**
+     * @param pageMoves whether {@code move_pages} may be used, as a container would answer (tests); null: this
+     *                  process's own answer, probed once
+     */
+    public NodeMemory(Topology topology, PageMoves pageMoves) {
         this.topology = topology;
         this.applyPolicies = topology.placementSupported() && LibNuma.isAvailable();
         this.bytesByNode = new AtomicLongArray(topology.nodeCount());
+        this.givenPageMoves = pageMoves;
     }
 
     public Topology topology() {
@@ -57,6 +67,18 @@ public final class NodeMemory {
     /** True when policies and moves really act on the kernel's page placement. */
     public boolean appliesPolicies() {
         return applyPolicies;
+    }
+
+    /**
+     * Whether {@link #move} and {@link #locate} may use {@code move_pages} here (a container's seccomp profile may
+     * refuse it while it allows {@code mbind}).
+     */
+    public PageMoves pageMoves() {
+        if (givenPageMoves != null) {
+            return givenPageMoves;
+        }
+        return applyPolicies ? PageMoves.ofThisProcess()
+                : new PageMoves(false, "NUMA placement unavailable: " + topology.note());
     }
 
     public NodeSegment allocate(long bytes, MemoryPolicy policy, Arena arena) {
@@ -114,6 +136,9 @@ public final class NodeMemory {
      * Moves a segment to {@code targetNode}: re-binds its policy (so pages touched later land there too) and
      * migrates the resident pages that are elsewhere. Safe while other threads read the segment; the kernel
      * migrates page by page under its own locks.
+     *
+     * @throws PageMovesRefusedException where {@link #pageMoves()} says this process may not move pages (nothing
+     *                                   changes then: callers copy the data to the target node instead)
      */
     public PageMoveReport move(NodeSegment segment, int targetNode) {
         topology.checkNode(targetNode);
@@ -129,6 +154,10 @@ public final class NodeMemory {
             }
             return new PageMoveReport(targetNode, totalPages, 0, 0, 0, 0, Map.of(), System.nanoTime() - start,
                     "NUMA placement unavailable: " + topology.note());
+        }
+        PageMoves moves = pageMoves();
+        if (!moves.permitted()) {
+            throw new PageMovesRefusedException(moves.detail());
         }
         int physical = topology.physicalNodeOf(targetNode);
         MemoryPolicy newPolicy = new MemoryPolicy.Bind(targetNode);
@@ -207,12 +236,15 @@ public final class NodeMemory {
                 System.nanoTime() - start, note);
     }
 
-    /** Where the pages of {@code segment} are (any native segment; the range is widened to whole pages). */
+    /**
+     * Where the pages of {@code segment} are (any native segment; the range is widened to whole pages); unknown
+     * where placement is unavailable or {@code move_pages}, which answers the question, is refused.
+     */
     public PageLocations locate(MemorySegment segment) {
         long begin = segment.address() & -(long) pageSize;
         long end = roundUp(segment.address() + segment.byteSize(), pageSize);
         long totalPages = (end - begin) / pageSize;
-        if (!applyPolicies) {
+        if (!applyPolicies || !pageMoves().permitted()) {
             return PageLocations.unknown(totalPages, topology);
         }
         long[] byPhysical = new long[Math.max(LibNuma.maxNode() + 1, 1)];

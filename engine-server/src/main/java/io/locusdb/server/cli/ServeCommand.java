@@ -138,8 +138,10 @@ public final class ServeCommand implements Callable<Integer> {
         out.printf("LocusDB server listening on %s%n", server.jdbcUrl());
         out.printf("metrics: %s%n", server.metricsUrl() == null ? "off" : server.metricsUrl());
         out.printf("calibration: %s%n", dbConfig.calibrationSummary());
-        out.printf(Locale.ROOT, "placer: %s (period %d ms; SELECT * FROM locus_placer_events)%n",
-                settings.placer().enabled() ? "on" : "off", settings.placer().periodMillis());
+        out.printf(Locale.ROOT, "placer: %s (period %d ms, moves by %s; SELECT * FROM locus_placer_events)%n",
+                settings.placer().enabled() ? "on" : "off", settings.placer().periodMillis(),
+                settings.placer().move().label());
+        out.println("page moves (move_pages): " + db.memory().pageMoves().describe());
         out.printf("%s; %s%n", settings.trustMode() ? "trust mode: no users or tokens configured, every client is"
                         + " accepted" : settings.users().size() + " user(s), " + settings.tokens().size() + " token(s)",
                 settings.tls() == null ? "TLS off" : "TLS on");

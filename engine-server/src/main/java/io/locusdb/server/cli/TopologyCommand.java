@@ -5,6 +5,7 @@ import io.locusdb.natives.counters.CounterStatus;
 import io.locusdb.natives.counters.ThreadCounters;
 import io.locusdb.natives.ffm.LibC;
 import io.locusdb.natives.ffm.LibNuma;
+import io.locusdb.natives.memory.NodeMemory;
 import io.locusdb.natives.topology.Topologies;
 import io.locusdb.natives.topology.Topology;
 import java.io.IOException;
@@ -47,6 +48,7 @@ public final class TopologyCommand implements Callable<Integer> {
         PrintWriter out = commandSpec.commandLine().getOut();
         out.print(topology.describe());
         out.println("libnuma: " + (LibNuma.isAvailable() ? "available" : LibNuma.unavailableReason()));
+        out.println("page moves (move_pages): " + new NodeMemory(topology).pageMoves().describe());
         out.println("page size: " + LibC.pageSize() + " bytes; transparent huge pages: " + transparentHugePages());
         out.println("calibration: " + calibration(topology));
         if (counters) {

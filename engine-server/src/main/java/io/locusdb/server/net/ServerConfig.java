@@ -1,6 +1,7 @@
 package io.locusdb.server.net;
 
 import io.locusdb.core.placer.PlacerSettings;
+import io.locusdb.core.storage.placement.MoveStrategy;
 import io.locusdb.protocol.Protocol;
 import java.io.IOException;
 import java.io.Reader;
@@ -175,6 +176,8 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
         k.put("placer.imbalance", "c_i, smallest imbalance acted on, fraction of a node's threads (default 0.40)");
         k.put("placer.saturation", "c_s, utilization above which a node gives load away (default 0.70)");
         k.put("placer.max-memory-throughput", "bytes/s one node sustains, e.g. 40g (default: no limit)");
+        k.put("placer.move", "how moves carry a part to its node: copy (default) or migrate (move_pages in place;"
+                + " a copy where page moves are not permitted)");
         k.put("tls.keystore", "PKCS#12 keystore with the server's key and certificate");
         k.put("tls.keystore-password", "its password");
         k.put("tls.cert", "PEM certificate chain (instead of a keystore)");
@@ -256,6 +259,14 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
             case "off", "false" -> false;
             default -> throw new IllegalArgumentException(key + ": '" + text + "' is not on or off");
         };
+    }
+
+    static MoveStrategy parseMove(String key, String text) {
+        try {
+            return MoveStrategy.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
+        }
     }
 
     /** {@code 0.3} or {@code 30%}. */
@@ -368,6 +379,7 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
                 case "placer.saturation" -> placer = placer.withThresholds(placer.eligibility(),
                         placer.imbalance(), parseFraction(k, value));
                 case "placer.max-memory-throughput" -> placer = placer.withMaxMemoryPerNode(parseSize(k, value));
+                case "placer.move" -> placer = placer.withMove(parseMove(k, value));
                 case "tls.keystore" -> keystore = value.isEmpty() ? null : Path.of(value);
                 case "tls.keystore-password" -> keystorePassword = value;
                 case "tls.cert" -> cert = value.isEmpty() ? null : Path.of(value);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import io.locusdb.core.placer.PlacerSettings;
+import io.locusdb.core.storage.placement.MoveStrategy;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -39,6 +40,10 @@ class ServerConfigTest {
                 "placer.eligibility", "25%", "placer.imbalance", "0.5", "placer.saturation", "0.8",
                 "placer.max-memory-throughput", "40g"));
         assertThat(c.placer()).isEqualTo(new PlacerSettings(false, 2000, 50, 0.25, 0.5, 0.8, 40.0 * (1L << 30)));
+        assertThat(c.placer().move()).isEqualTo(MoveStrategy.COPY);
+        assertThat(d.with("placer.move", "migrate").placer().move()).isEqualTo(MoveStrategy.MIGRATE_PAGES);
+        assertThatThrownBy(() -> d.with("placer.move", "teleport")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("placer.move").hasMessageContaining("teleport");
         assertThatThrownBy(() -> d.with("placer", "maybe")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("placer");
         assertThatThrownBy(() -> d.with("placer.imbalance", "140%")).isInstanceOf(IllegalArgumentException.class)

@@ -15,9 +15,13 @@ import io.locusdb.core.storage.table.TableVersion;
 import io.locusdb.natives.memory.NodeMemory;
 import io.locusdb.natives.memory.NodeSegment;
 import io.locusdb.natives.memory.PageMoveReport;
+import io.locusdb.natives.memory.PageMoves;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The placer's actuators: move a table part (or table-group part) to a node, double a table's parts, merge a table
@@ -25,20 +29,51 @@ import java.util.List;
  * reading the snapshot they took and never wait. Operations on one table are serialized.
  */
 public final class TablePlacementOps {
+    private static final Logger LOG = System.getLogger(TablePlacementOps.class.getName());
+    /** The fallback is logged once per process: every later move would say the same. */
+    private static final AtomicBoolean FALLBACK_LOGGED = new AtomicBoolean();
+
     private final NodeMemory memory;
     private final int threads;
+    private final MoveStrategy moveStrategy;
 
     public TablePlacementOps(NodeMemory memory, int threads) {
+        this(memory, threads, MoveStrategy.COPY);
+    }
+
+    /** @param moveStrategy how {@link #move(Table, int, int)} moves parts (the placer's and ALTER TABLE's moves) */
+    public TablePlacementOps(NodeMemory memory, int threads, MoveStrategy moveStrategy) {
         this.memory = memory;
         this.threads = Math.max(1, threads);
+        this.moveStrategy = moveStrategy;
+    }
+
+    public MoveStrategy moveStrategy() {
+        return moveStrategy;
     }
 
     public PlacementReport move(Table table, int partIndex, int targetNode) {
-        return move(table, partIndex, targetNode, MoveStrategy.COPY);
+        return move(table, partIndex, targetNode, moveStrategy);
     }
 
+    /**
+     * Moves one part. {@link MoveStrategy#MIGRATE_PAGES} falls back to a copy where this process may not move
+     * pages (a container's seccomp profile): the report's method says so, and the first fallback is logged.
+     */
     public PlacementReport move(Table table, int partIndex, int targetNode, MoveStrategy strategy) {
         memory.topology().checkNode(targetNode);
+        String method = strategy.label();
+        if (strategy == MoveStrategy.MIGRATE_PAGES && memory.appliesPolicies()) {
+            PageMoves moves = memory.pageMoves();
+            if (!moves.permitted()) {
+                strategy = MoveStrategy.COPY;
+                method = MoveStrategy.COPY.label() + " (page moves not permitted)";
+                if (FALLBACK_LOGGED.compareAndSet(false, true)) {
+                    LOG.log(Level.WARNING, "table parts move by copying instead of migrating their pages: "
+                            + "page moves are not permitted: " + moves.detail());
+                }
+            }
+        }
         table.maintenanceLock().lock();
         try {
             long start = System.nanoTime();
@@ -49,7 +84,7 @@ public final class TablePlacementOps {
             long pages;
             if (strategy == MoveStrategy.MIGRATE_PAGES) {
                 pages = migrateInPlace(old, targetNode);
-                return new PlacementReport("move(migrate)", table.name(), version.parts().size(),
+                return new PlacementReport("move", method, table.name(), version.parts().size(),
                         version.parts().size(), old.rows(), pages, System.nanoTime() - start);
             }
             PartMemory target = new PartMemory(memory, PartPlacement.boundTo(targetNode));
@@ -69,7 +104,7 @@ public final class TablePlacementOps {
             parts.set(partIndex, moved);
             pages = target.mappedBytes() / memory.pageSize();
             installOrFree(table, version, version.spec(), List.of(moved), parts, version.rangeBounds());
-            return new PlacementReport("move", table.name(), parts.size(), parts.size(), old.rows(), pages,
+            return new PlacementReport("move", method, table.name(), parts.size(), parts.size(), old.rows(), pages,
                     System.nanoTime() - start);
         } finally {
             table.maintenanceLock().unlock();
@@ -402,7 +437,7 @@ public final class TablePlacementOps {
     private PlacementReport report(String operation, Table table, int before, List<TablePart> parts, long start) {
         long pages = parts.stream().mapToLong(p -> p.memory().mappedBytes()).sum() / memory.pageSize();
         long rows = parts.stream().mapToLong(TablePart::rows).sum();
-        return new PlacementReport(operation, table.name(), before, parts.size(), rows, pages,
+        return new PlacementReport(operation, MoveStrategy.COPY.label(), table.name(), before, parts.size(), rows, pages,
                 System.nanoTime() - start);
     }
 
