@@ -11,6 +11,7 @@ import io.locusdb.core.placer.PlacerService;
 import io.locusdb.core.placer.UtilizationHistory;
 import io.locusdb.core.placer.UtilizationTracker;
 import io.locusdb.core.query.QueryEngine;
+import io.locusdb.core.query.QueryLog;
 import io.locusdb.core.system.SystemTables;
 import io.locusdb.core.storage.placement.DeltaMergeService;
 import io.locusdb.core.storage.placement.TablePlacementOps;
@@ -71,8 +72,9 @@ public final class LocusDB implements AutoCloseable {
                 placerEvents, Clock.systemUTC());
         this.placer = new PlacerService(tracker, new AdaptiveDataPlacer(config.placerParameters()), actions,
                 config.placer());
+        QueryLog queryLog = new QueryLog(QueryLog.DEFAULT_CAPACITY);
         this.engine = new QueryEngine(catalog, executor, config.loadThreads(), config.batchRows(), tracker, actions,
-                new SystemTables(catalog, placer).all(), store);
+                new SystemTables(catalog, placer, queryLog).all(), store, queryLog);
         LocusConfig.DeltaMerge merge = config.deltaMerge();
         this.deltaMerge = merge == null ? null : new DeltaMergeService(catalog,
                 new TablePlacementOps(memory, config.loadThreads()), merge.minRows(), merge.fraction(),
@@ -119,6 +121,11 @@ public final class LocusDB implements AutoCloseable {
     /** Ad-hoc queries whose plan came from the plan cache, and those planned afresh: {@code {hits, misses}}. */
     public long[] planCacheHitsAndMisses() {
         return engine.planCacheHitsAndMisses();
+    }
+
+    /** The last statements with their planning and running times ({@code locus_query_log}). */
+    public QueryLog queryLog() {
+        return engine.queryLog();
     }
 
     /** The data directory's log and checkpoints; empty when the database lives in memory only. */

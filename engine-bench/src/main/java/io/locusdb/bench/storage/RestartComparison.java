@@ -62,6 +62,7 @@ public final class RestartComparison {
         double[][] scans;
         List<Double> restarts = new ArrayList<>();
         List<Double> recoveries = new ArrayList<>();
+        List<Double> wholly = new ArrayList<>();
         double inMemory;
         double generated;
         try {
@@ -87,6 +88,10 @@ public final class RestartComparison {
                     restarts.add(seconds(t0));
                 }
                 DurableStore store = db.durableStore().orElseThrow();
+                // Columns Q6 did not read arrive in the background; the scans below run on a database wholly in
+                // memory, as a long-running server's are.
+                store.awaitPreload();
+                wholly.add(seconds(t0));
                 recoveries.add(store.recoveryReport().seconds());
                 if (store.recoveryReport().tables() != 8) {
                     db.close();
@@ -132,8 +137,10 @@ public final class RestartComparison {
                 Files.size(duckFile) / 1048576.0);
         System.out.printf(Locale.ROOT, "LocusDB restart until Q6 answered    %7.2f s  (median; all %s)%n", restart,
                 restarts);
-        System.out.printf(Locale.ROOT, "  of which reading the data directory %6.2f s  (median)%n",
-                median(recoveries));
+        System.out.printf(Locale.ROOT, "  of which opening the data directory %6.2f s  (median: checksums of every"
+                + " part file, the log's tail)%n", median(recoveries));
+        System.out.printf(Locale.ROOT, "LocusDB restart until every column is in memory %5.2f s  (median; all %s)%n",
+                median(wholly), wholly);
         System.out.printf(Locale.ROOT, "DuckDB open until Q6 answered        %7.2f s  (median; all %s)%n", duckOpen,
                 duckOpens);
         System.out.printf(Locale.ROOT, "restart / in-memory generation        %6.3f   goal < 0.2%n",

@@ -28,6 +28,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -75,6 +76,8 @@ public final class DurableStore implements AutoCloseable {
     private Map<String, Long> lastFingerprint = Map.of();
     private long lastCheckpointNanos = System.nanoTime();
     private volatile boolean closed;
+    private volatile boolean stopping;
+    private final Thread preloader;
 
     /** What the start found: tables, replayed records, and warnings (a torn log tail cut off). */
     public record RecoveryReport(int tables, long parts, long replayedRecords, List<String> warnings,
@@ -124,6 +127,38 @@ public final class DurableStore implements AutoCloseable {
         checkpointTimer = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("locus-checkpoint").daemon().factory());
         checkpointTimer.scheduleWithFixedDelay(this::checkpointIfDue, 1, 1, TimeUnit.SECONDS);
+        preloader = Thread.ofPlatform().name("locus-preload").daemon().start(this::preload);
+    }
+
+    /**
+     * Reads every column the first queries did not ask for yet, table by table, so that the database is ready at
+     * once and wholly in memory soon after. A column that a query wants first is read by that query (each column
+     * once). A part file damaged since the start is logged here, and the queries that read it fail naming it.
+     */
+    private void preload() {
+        long start = System.nanoTime();
+        for (Table table : catalog.tables()) {
+            try (TableSnapshot snapshot = table.snapshot()) {
+                for (TablePart part : snapshot.parts()) {
+                    for (int c = 0; c < table.schema().size() && !part.isLoaded(); c++) {
+                        if (stopping) {
+                            return;
+                        }
+                        part.column(c);
+                    }
+                }
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "could not read table " + table.name() + " into memory: "
+                        + e.getMessage(), e);
+            }
+        }
+        LOG.log(System.Logger.Level.DEBUG, () -> String.format(Locale.ROOT,
+                "the checkpoint's columns are in memory (%.2f s after the start)", (System.nanoTime() - start) / 1e9));
+    }
+
+    /** Waits until every column of the checkpoint is in memory (tests and benchmarks that time scans). */
+    public void awaitPreload() throws InterruptedException {
+        preloader.join();
     }
 
     /**
@@ -202,9 +237,10 @@ public final class DurableStore implements AutoCloseable {
     }
 
     /**
-     * Loads every part the manifest lists: first each part's table of contents and memory, then every segment of
-     * every part at once on a pool (a checkpoint of one big part loads as fast as one of many), then the tables. On
-     * any failure nothing stays allocated.
+     * Opens every part the manifest lists: first each part's table of contents and memory, then checks every
+     * segment of every part at once on a pool (a checkpoint of one big part checks as fast as one of many), then
+     * registers the tables. Their columns are read into memory on first use, and by {@link #preload} right after
+     * the start. On any failure nothing stays allocated.
      */
     private long loadCheckpoint() {
         NodeMemory memory = catalog.memory();
@@ -236,8 +272,8 @@ public final class DurableStore implements AutoCloseable {
                         throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "holds " + opened.rows()
                                 + " rows; the manifest says " + part.rows());
                     }
-                    for (Runnable read : opened.reads()) {
-                        reads.add(pool.submit(read));
+                    for (Runnable check : opened.checks()) {
+                        reads.add(pool.submit(check));
                     }
                 }
             }
@@ -576,6 +612,12 @@ public final class DurableStore implements AutoCloseable {
     public void close() {
         if (closed) {
             return;
+        }
+        stopping = true;
+        try {
+            preloader.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         checkpointTimer.shutdownNow();
         try {

@@ -8,6 +8,7 @@ import io.locusdb.core.storage.column.LongDictionary;
 import io.locusdb.core.storage.column.PackedCodes;
 import io.locusdb.core.storage.column.PackedLayout;
 import io.locusdb.core.storage.column.StringDictionary;
+import io.locusdb.core.storage.table.ColumnLoader;
 import io.locusdb.core.storage.table.PartDelta;
 import io.locusdb.core.storage.table.PartMemory;
 import io.locusdb.core.storage.table.PartPlacement;
@@ -15,6 +16,7 @@ import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.natives.memory.NodeMemory;
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -25,6 +27,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.zip.CRC32C;
 
 /**
@@ -111,9 +115,10 @@ final class PartFile {
 
     /**
      * Opens a part file: reads and checks its table of contents and allocates the part's memory, placed per
-     * {@code placement}. The segments are read by the returned part's {@link Pending#reads()}, which may run in
-     * parallel; then {@link Pending#finish()} builds the part. A damaged table of contents stops here with
-     * {@link Problem#CORRUPT_FILE}, and nothing stays allocated.
+     * {@code placement} but not yet touched. The returned part's {@link Pending#checks()}, which may run in parallel,
+     * verify every segment's checksum straight from the file (no copy); then {@link Pending#finish()} builds a part
+     * whose columns are read into its memory on first use ({@link ColumnLoader}). A damaged table of contents stops
+     * here with {@link Problem#CORRUPT_FILE}, and nothing stays allocated.
      */
     static Pending open(Path file, int index, Schema schema, NodeMemory memory, PartPlacement placement,
                         PartDelta delta) {
@@ -166,7 +171,7 @@ final class PartFile {
                         + " contents: the file is damaged");
             }
             long offset = position[0];
-            List<Runnable> reads = new ArrayList<>();
+            List<Runnable> checks = new ArrayList<>();
             for (int c = 0; c < columnCount; c++) {
                 ColumnEntry entry = columns.get(c);
                 for (int s = 0; s < entry.segmentCount; s++) {
@@ -175,12 +180,12 @@ final class PartFile {
                         throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "column " + c + " segment " + s
                                 + " of " + bytes + " bytes runs past the end of the file");
                     }
-                    MemorySegment target = partMemory.allocate(Math.max(bytes, 8), 8).asSlice(0, bytes);
-                    entry.segments[s] = target;
+                    entry.segments[s] = partMemory.allocate(Math.max(bytes, 8), 8).asSlice(0, bytes);
+                    entry.offsets[s] = offset;
                     long at = offset;
                     long crc = entry.crcs[s];
                     String what = "column " + c + " segment " + s;
-                    reads.add(() -> readSegment(in, at, target, crc, file, what));
+                    checks.add(() -> checkSegment(in, at, bytes, crc, file, what));
                     offset += bytes;
                 }
             }
@@ -188,7 +193,7 @@ final class PartFile {
                 throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "the file has " + in.size()
                         + " bytes; its table of contents describes " + offset);
             }
-            return new Pending(file, index, schema, rows, columns, partMemory, delta, in, reads);
+            return new Pending(file, index, schema, rows, columns, partMemory, delta, in, checks);
         } catch (IOException e) {
             close(in);
             partMemory.close();
@@ -201,6 +206,29 @@ final class PartFile {
             close(in);
             partMemory.close();
             throw e;
+        }
+    }
+
+    /**
+     * Checks a segment's checksum on a read-only mapping of the file: the page cache is read once and nothing is
+     * copied, so a start verifies every byte of the checkpoint for less than loading it would cost.
+     */
+    private static void checkSegment(FileChannel in, long position, long bytes, long expectedCrc, Path file,
+                                     String what) {
+        CRC32C crc = new CRC32C();
+        if (bytes > 0) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment mapped = in.map(FileChannel.MapMode.READ_ONLY, position, bytes, arena);
+                for (long at = 0; at < bytes; at += CHUNK) {
+                    crc.update(mapped.asSlice(at, Math.min(CHUNK, bytes - at)).asByteBuffer());
+                }
+            } catch (IOException e) {
+                throw new DataDirectoryException(Problem.IO, file, "cannot read " + what + ": " + e.getMessage(), e);
+            }
+        }
+        if (crc.getValue() != expectedCrc) {
+            throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "checksum mismatch in " + what
+                    + ": the file is damaged");
         }
     }
 
@@ -238,6 +266,7 @@ final class PartFile {
         final int segmentCount;
         final long[] sizes = new long[3];
         final long[] crcs = new long[3];
+        final long[] offsets = new long[3];
         final MemorySegment[] segments = new MemorySegment[3];
 
         ColumnEntry(int kind, int dictionarySize, long nulls, int codeBits, int packing, long count, int segments) {
@@ -251,7 +280,7 @@ final class PartFile {
         }
     }
 
-    /** A part whose memory is allocated and whose segments are still to be read. */
+    /** A part whose memory is allocated and whose segments are still to be checked. */
     static final class Pending {
         private final Path file;
         private final int index;
@@ -261,10 +290,10 @@ final class PartFile {
         private final PartMemory memory;
         private final PartDelta delta;
         private final FileChannel channel;
-        private final List<Runnable> reads;
+        private final List<Runnable> checks;
 
         private Pending(Path file, int index, Schema schema, long rows, List<ColumnEntry> columns, PartMemory memory,
-                        PartDelta delta, FileChannel channel, List<Runnable> reads) {
+                        PartDelta delta, FileChannel channel, List<Runnable> checks) {
             this.file = file;
             this.index = index;
             this.schema = schema;
@@ -273,12 +302,12 @@ final class PartFile {
             this.memory = memory;
             this.delta = delta;
             this.channel = channel;
-            this.reads = reads;
+            this.checks = checks;
         }
 
-        /** One task per segment: reads it into memory and checks its checksum. */
-        List<Runnable> reads() {
-            return reads;
+        /** One task per segment: checks its checksum in the file. */
+        List<Runnable> checks() {
+            return checks;
         }
 
         long rows() {
@@ -289,9 +318,11 @@ final class PartFile {
             return memory;
         }
 
-        /** The part, once every read has run. */
+        /**
+         * The part, once every check has passed; its columns are read from the file on first use. The file stays
+         * open until they all are, so a later checkpoint may delete it meanwhile.
+         */
         TablePart finish() {
-            close(channel);
             try {
                 List<Column> built = new ArrayList<>(columns.size());
                 for (int c = 0; c < columns.size(); c++) {
@@ -305,8 +336,9 @@ final class PartFile {
                     built.add(new Column(schema.column(c).type(), dictionary,
                             new PackedCodes(e.segments[e.segmentCount - 1], layout, e.count), e.nulls));
                 }
-                return new TablePart(index, built, rows, memory, delta);
+                return new TablePart(index, built, rows, memory, delta, new Loader(file, channel, columns));
             } catch (IllegalArgumentException e) {
+                close(channel);
                 memory.close();
                 throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "damaged: " + e.getMessage(), e);
             }
@@ -316,6 +348,57 @@ final class PartFile {
         void abandon() {
             close(channel);
             memory.close();
+        }
+    }
+
+    /** Reads a part's columns from its file into the part's memory, each once, on first use. */
+    private static final class Loader implements ColumnLoader {
+        private final Path file;
+        private final FileChannel channel;
+        private final List<ColumnEntry> columns;
+        private final AtomicIntegerArray loaded;
+        private final AtomicInteger missing;
+
+        Loader(Path file, FileChannel channel, List<ColumnEntry> columns) {
+            this.file = file;
+            this.channel = channel;
+            this.columns = columns;
+            this.loaded = new AtomicIntegerArray(columns.size());
+            this.missing = new AtomicInteger(columns.size());
+            if (columns.isEmpty()) {
+                PartFile.close(channel);
+            }
+        }
+
+        @Override
+        public void load(int column) {
+            if (loaded.get(column) != 0) {
+                return;
+            }
+            ColumnEntry entry = columns.get(column);
+            synchronized (entry) {
+                if (loaded.get(column) != 0) {
+                    return;
+                }
+                for (int s = 0; s < entry.segmentCount; s++) {
+                    readSegment(channel, entry.offsets[s], entry.segments[s], entry.crcs[s], file,
+                            "column " + column + " segment " + s);
+                }
+                loaded.set(column, 1);
+            }
+            if (missing.decrementAndGet() == 0) {
+                PartFile.close(channel);
+            }
+        }
+
+        @Override
+        public boolean complete() {
+            return missing.get() == 0;
+        }
+
+        @Override
+        public void close() {
+            PartFile.close(channel);
         }
     }
 

@@ -20,11 +20,13 @@ import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.PlanningTime;
 import io.locusdb.core.sql.SqlFrontEnd;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.sql.SystemTable;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.type.ColumnType;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -40,6 +42,7 @@ public final class QueryEngine {
     private final QueryRunner runner;
     private final StatementRunner statements;
     /** Plans kept for ad-hoc statements: {@code -Dlocus.plan-cache=N} (0 turns the cache off, for comparisons). */
+    private final QueryLog log;
     private final PlanCache<SelectPlan> plans = new PlanCache<>(Math.max(0, Integer.getInteger("locus.plan-cache",
             512)));
 
@@ -52,6 +55,15 @@ public final class QueryEngine {
     public QueryEngine(Catalog catalog, NumaExecutor executor, int loadThreads, int batchRows,
                        UtilizationTracker tracker, PlacementActions actions, List<SystemTable> systemTables,
                        DurableStore store) {
+        this(catalog, executor, loadThreads, batchRows, tracker, actions, systemTables, store,
+                new QueryLog(QueryLog.DEFAULT_CAPACITY));
+    }
+
+    /** @param log where every statement's planning and running time is kept ({@code locus_query_log}) */
+    public QueryEngine(Catalog catalog, NumaExecutor executor, int loadThreads, int batchRows,
+                       UtilizationTracker tracker, PlacementActions actions, List<SystemTable> systemTables,
+                       DurableStore store, QueryLog log) {
+        this.log = log;
         this.catalog = catalog;
         this.executor = executor;
         this.loadThreads = loadThreads;
@@ -67,6 +79,10 @@ public final class QueryEngine {
         return catalog;
     }
 
+    public QueryLog queryLog() {
+        return log;
+    }
+
     /**
      * Runs an ad-hoc statement. A query's plan is kept by its text and used again while the catalog is at the same
      * epoch, so a statement sent again skips parsing, validation and the optimizer.
@@ -75,15 +91,24 @@ public final class QueryEngine {
         String key = sql.strip();
         long epoch = catalog.epoch();
         SelectPlan plan = plans.take(key, epoch);
+        QueryLog.PlanSource source = QueryLog.PlanSource.CACHED;
         if (plan == null) {
-            PreparedStatementPlan prepared = prepare(sql);
+            PreparedStatementPlan prepared;
+            try {
+                prepared = prepare(sql);
+            } catch (RuntimeException e) {
+                log.add(Instant.now(), logText(sql), QueryLog.PlanSource.PLANNED, PlanningTime.NONE, 0, 0, 0,
+                        describe(e));
+                throw e;
+            }
             if (!(prepared instanceof SelectPlan select) || select.parameterCount() > 0) {
                 return prepared.execute(new Object[0], options);
             }
             plan = select;
+            source = QueryLog.PlanSource.PLANNED;
         }
         try {
-            return plan.execute(new Object[0], options);
+            return plan.run(new Object[0], options, source);
         } finally {
             plans.put(key, epoch, plan);
         }
@@ -97,9 +122,53 @@ public final class QueryEngine {
     public PreparedStatementPlan prepare(String sql) {
         PreparedStatementPlan statement = statements.prepare(sql);
         if (statement != null) {
-            return statement;
+            return new LoggedStatement(sql, statement);
         }
         return new SelectPlan(frontEnd.plan(sql));
+    }
+
+    /** DDL, DML and the other statements run without the query planner, timed into the query log. */
+    private final class LoggedStatement implements PreparedStatementPlan {
+        private final String sql;
+        private final PreparedStatementPlan statement;
+
+        LoggedStatement(String sql, PreparedStatementPlan statement) {
+            this.sql = sql;
+            this.statement = statement;
+        }
+
+        @Override
+        public int parameterCount() {
+            return statement.parameterCount();
+        }
+
+        @Override
+        public List<ResultColumn> columns() {
+            return statement.columns();
+        }
+
+        @Override
+        public QueryResult execute(Object[] parameters) {
+            return execute(parameters, ExecutionOptions.DEFAULTS);
+        }
+
+        @Override
+        public QueryResult execute(Object[] parameters, ExecutionOptions options) {
+            Instant started = Instant.now();
+            long start = System.nanoTime();
+            try {
+                QueryResult result = statement.execute(parameters, options);
+                long ranUntilReturned = System.nanoTime() - start;
+                return result.whenComplete((rows, failure) -> log.add(started, logText(sql),
+                        QueryLog.PlanSource.STATEMENT, PlanningTime.NONE, 0,
+                        result.hasRows() ? System.nanoTime() - start : ranUntilReturned,
+                        result.hasRows() ? rows : Math.max(0, result.updateCount()), describe(failure)));
+            } catch (RuntimeException e) {
+                log.add(started, logText(sql), QueryLog.PlanSource.STATEMENT, PlanningTime.NONE, 0,
+                        System.nanoTime() - start, 0, describe(e));
+                throw e;
+            }
+        }
     }
 
     /** A planned query: physical planning happens per execution, once the parameters are bound. */
@@ -132,13 +201,38 @@ public final class QueryEngine {
 
         @Override
         public QueryResult execute(Object[] values, ExecutionOptions options) {
+            return run(values, options, QueryLog.PlanSource.PREPARED);
+        }
+
+        /** Executes, and keeps the statement's planning and running time in the query log. */
+        QueryResult run(Object[] values, ExecutionOptions options, QueryLog.PlanSource source) {
+            Instant started = Instant.now();
+            long start = System.nanoTime();
+            PlanningTime front = source == QueryLog.PlanSource.PLANNED ? query.planning() : PlanningTime.NONE;
+            long[] physicalNanos = {0};
+            try {
+                QueryResult result = bindAndRun(values, options, physicalNanos);
+                long runStart = start + physicalNanos[0];
+                return result.whenComplete((rows, failure) -> log.add(started, logText(query.sql()), source, front,
+                        physicalNanos[0], System.nanoTime() - runStart, rows, describe(failure)));
+            } catch (RuntimeException e) {
+                long elapsed = System.nanoTime() - start;
+                log.add(started, logText(query.sql()), source, front, physicalNanos[0],
+                        elapsed - physicalNanos[0], 0, describe(e));
+                throw e;
+            }
+        }
+
+        private QueryResult bindAndRun(Object[] values, ExecutionOptions options, long[] physicalNanos) {
             if (values.length != parameters) {
                 throw new LocusSqlException(SqlState.INVALID_PARAMETER, "the statement has " + parameters
                         + " parameter(s), " + values.length + " given");
             }
+            long start = System.nanoTime();
             RelNode plan = query.plan();
             PhysicalPlan physical = PhysicalPlanner.plan(plan, query.columnNames(),
                     new ParameterBinder(plan.getCluster().getRexBuilder(), values), QueryEngine.this::current);
+            physicalNanos[0] = System.nanoTime() - start;
             if (query.explain()) {
                 return text(ExplainWriter.explain(physical, batchRows));
             }
@@ -199,6 +293,20 @@ public final class QueryEngine {
                 sent = true;
             }
         });
+    }
+
+    /** The statement as the query log keeps it: on one line, at most 1000 characters. */
+    private static String logText(String sql) {
+        String flat = sql.strip().replaceAll("\\s+", " ");
+        return flat.length() > 1000 ? flat.substring(0, 997) + "..." : flat;
+    }
+
+    private static String describe(RuntimeException failure) {
+        if (failure == null) {
+            return null;
+        }
+        return failure instanceof LocusSqlException e ? e.sqlState() + " " + e.getMessage()
+                : String.valueOf(failure.getMessage());
     }
 
     private static String label(String sql) {

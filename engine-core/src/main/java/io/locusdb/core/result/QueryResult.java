@@ -19,6 +19,15 @@ public final class QueryResult implements AutoCloseable {
     private ResultBatch current;
     private int row = -1;
     private boolean done;
+    private long delivered;
+    private Completion completion;
+
+    /** Told once when a row result ends: read to the end, closed early, or failed while reading. */
+    @FunctionalInterface
+    public interface Completion {
+        /** @param failure what stopped the result, or null */
+        void completed(long rowsDelivered, RuntimeException failure);
+    }
 
     private QueryResult(List<ResultColumn> columns, BatchSource source, long updateCount, List<TaskRecord> tasks) {
         this.columns = List.copyOf(columns);
@@ -48,6 +57,24 @@ public final class QueryResult implements AutoCloseable {
         return List.copyOf(tasks);
     }
 
+    /** Calls {@code listener} once when this row result ends (at once for an update count). */
+    public QueryResult whenComplete(Completion listener) {
+        if (source == null) {
+            listener.completed(0, null);
+        } else {
+            completion = listener;
+        }
+        return this;
+    }
+
+    private void complete(RuntimeException failure) {
+        Completion listener = completion;
+        completion = null;
+        if (listener != null) {
+            listener.completed(delivered, failure);
+        }
+    }
+
     /** Whether this is a row result (false for DDL/DML). */
     public boolean hasRows() {
         return source != null;
@@ -68,12 +95,20 @@ public final class QueryResult implements AutoCloseable {
             return null;
         }
         ResultBatch batch;
-        do {
-            batch = source.next();
-        } while (batch != null && batch.rows() == 0);
+        try {
+            do {
+                batch = source.next();
+            } while (batch != null && batch.rows() == 0);
+        } catch (RuntimeException e) {
+            complete(e);
+            throw e;
+        }
         if (batch == null) {
             done = true;
             source.close();
+            complete(null);
+        } else {
+            delivered += batch.rows();
         }
         current = batch;
         row = -1;
@@ -152,7 +187,11 @@ public final class QueryResult implements AutoCloseable {
     public void close() {
         if (source != null && !done) {
             done = true;
-            source.close();
+            try {
+                source.close();
+            } finally {
+                complete(null);
+            }
         }
     }
 }

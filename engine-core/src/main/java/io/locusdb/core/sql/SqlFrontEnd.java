@@ -175,9 +175,14 @@ public final class SqlFrontEnd {
      * marker in the text, in order, whether or not the optimizer kept it in the plan.
      */
     public record LogicalQuery(String sql, RelNode plan, List<String> columnNames, boolean explain,
-                               List<RelDataType> parameterTypes) {
+                               List<RelDataType> parameterTypes, PlanningTime planning) {
         public LogicalQuery {
             parameterTypes = List.copyOf(parameterTypes);
+        }
+
+        public LogicalQuery(String sql, RelNode plan, List<String> columnNames, boolean explain,
+                            List<RelDataType> parameterTypes) {
+            this(sql, plan, columnNames, explain, parameterTypes, PlanningTime.NONE);
         }
 
         public String planText() {
@@ -203,7 +208,9 @@ public final class SqlFrontEnd {
                 explain = true;
                 text = " ".repeat(shortExplain.end()) + sql.substring(shortExplain.end());
             }
+            long started = System.nanoTime();
             SqlNode parsed = parse(text);
+            long parsedAt = System.nanoTime();
             if (parsed instanceof SqlExplain e) {
                 explain = true;
                 parsed = e.getExplicandum();
@@ -224,6 +231,7 @@ public final class SqlFrontEnd {
                             .withDefaultNullCollation(CONNECTION.defaultNullCollation())
                             .withIdentifierExpansion(true));
             SqlNode validated = validate(validator, parsed);
+            long validatedAt = System.nanoTime();
             List<RelDataType> parameterTypes = validator.getParameterRowType(validated).getFieldList().stream()
                     .map(RelDataTypeField::getType).toList();
 
@@ -237,6 +245,7 @@ public final class SqlFrontEnd {
             RelNode converted = DecimalText.apply(
                     RelDecorrelator.decorrelateQuery(converter.flattenTypes(root.rel, true), relBuilder));
             RelNode plan = root.withRel(converted).project();
+            long convertedAt = System.nanoTime();
             if (hasJoin(converted)) {
                 // Each join input keeps only the columns used above it, so that the join order's estimates and
                 // then the scans see no more than that; ordering pulls projections up, so trim again after it.
@@ -249,7 +258,10 @@ public final class SqlFrontEnd {
             finish.setRoot(plan);
             RelNode simplified = finish.findBestExp();
             checkSupported(simplified);
-            return new LogicalQuery(sql, simplified, root.validatedRowType.getFieldNames(), explain, parameterTypes);
+            PlanningTime planning = new PlanningTime(parsedAt - started, validatedAt - parsedAt,
+                    convertedAt - validatedAt, System.nanoTime() - convertedAt);
+            return new LogicalQuery(sql, simplified, root.validatedRowType.getFieldNames(), explain, parameterTypes,
+                    planning);
         } catch (LocusSqlException e) {
             throw e;
         } catch (RuntimeException | AssertionError e) {

@@ -3,6 +3,8 @@ package io.locusdb.core.system;
 import io.locusdb.core.placer.PlacerEvent;
 import io.locusdb.core.placer.PlacerService;
 import io.locusdb.core.placer.UtilizationTracker;
+import io.locusdb.core.query.QueryLog;
+import io.locusdb.core.sql.PlanningTime;
 import io.locusdb.core.sql.SystemTable;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
@@ -16,22 +18,46 @@ import java.util.List;
 /**
  * The database's own state as tables, computed at each execution: {@code locus_tables}, {@code locus_parts} (where
  * each part's pages really are, from page-location queries, and its recent utilization), {@code locus_columns},
- * {@code locus_nodes} (recent thread and memory-throughput utilization per node, memory in use) and
- * {@code locus_placer_events}. Names starting with {@code locus_} are reserved for them.
+ * {@code locus_nodes} (recent thread and memory-throughput utilization per node, memory in use),
+ * {@code locus_placer_events} and {@code locus_query_log} (the last statements, with where their time went). Names
+ * starting with {@code locus_} are reserved for them.
  */
 public final class SystemTables {
     private final Catalog catalog;
     private final PlacerService placer;
     private final SystemViews views;
+    private final QueryLog queryLog;
 
     public SystemTables(Catalog catalog, PlacerService placer) {
+        this(catalog, placer, new QueryLog(0));
+    }
+
+    public SystemTables(Catalog catalog, PlacerService placer, QueryLog queryLog) {
         this.catalog = catalog;
         this.placer = placer;
         this.views = new SystemViews(catalog);
+        this.queryLog = queryLog;
     }
 
     public List<SystemTable> all() {
-        return List.of(tables(), parts(), columns(), nodes(), placerEvents());
+        return List.of(tables(), parts(), columns(), nodes(), placerEvents(), queryLog());
+    }
+
+    private SystemTable queryLog() {
+        return new SystemTable("locus_query_log", List.of(bigint("seq"),
+                ColumnDef.notNull("start_time", ColumnType.VARCHAR), bigint("epoch_ms"),
+                ColumnDef.notNull("statement", ColumnType.VARCHAR), ColumnDef.notNull("plan", ColumnType.VARCHAR),
+                real("parse_ms"), real("validate_ms"), real("convert_ms"), real("rewrite_ms"), real("planning_ms"),
+                real("physical_ms"), real("run_ms"), real("total_ms"), bigint("row_count"), text("error")),
+                () -> queryLog.entries().stream().map(SystemTables::queryRow).toList());
+    }
+
+    private static Object[] queryRow(QueryLog.Entry e) {
+        PlanningTime p = e.planning();
+        return new Object[] {e.sequence(), e.started().toString(), e.started().toEpochMilli(), e.sql(),
+                e.source().label(), p.parseNanos() / 1e6, p.validateNanos() / 1e6, p.convertNanos() / 1e6,
+                p.rewriteNanos() / 1e6, p.totalNanos() / 1e6, e.physicalNanos() / 1e6, e.runNanos() / 1e6,
+                (p.totalNanos() + e.physicalNanos() + e.runNanos()) / 1e6, e.rows(), e.error()};
     }
 
     private static ColumnDef text(String name) {

@@ -72,6 +72,24 @@ class DataDirectoryTest {
     }
 
     @Test
+    void aRestartAnswersAtOnceAndReadsTheRestOfTheColumnsIntoMemoryInTheBackground() throws Exception {
+        Path data = dir.resolve("db");
+        String sums = "SELECT count(*), sum(o_totalprice), max(o_comment), min(o_orderdate) FROM orders";
+        String before;
+        try (LocusDB db = open(data)) {
+            execute(db, "LOAD TPCH SCALE 0.01 PARTS 2");
+            before = query(db, sums).toString();
+        }
+        try (LocusDB db = open(data)) {
+            assertThat(query(db, sums).toString()).isEqualTo(before);
+            db.durableStore().orElseThrow().awaitPreload();
+            assertThat(db.catalog().tables()).allSatisfy(t ->
+                    assertThat(t.version().parts()).allSatisfy(p -> assertThat(p.isLoaded()).isTrue()));
+            assertThat(query(db, sums).toString()).isEqualTo(before);
+        }
+    }
+
+    @Test
     void acknowledgedChangesSurviveACrashThroughTheLog() throws IOException {
         Path data = dir.resolve("db");
         try (LocusDB db = open(data)) {

@@ -107,7 +107,8 @@ public final class ServeCommand implements Callable<Integer> {
         LocusDB db = LocusDB.open(dbConfig);
         db.durableStore().ifPresent(store -> {
             var report = store.recoveryReport();
-            out.printf(Locale.ROOT, "data directory: %s (%d tables, %d parts, %d log records replayed in %.2f s)%n",
+            out.printf(Locale.ROOT, "data directory: %s (%d tables, %d parts, %d log records replayed in %.2f s;"
+                            + " columns not read yet follow in the background)%n",
                     store.directory(), report.tables(), report.parts(), report.replayedRecords(), report.seconds());
             report.warnings().forEach(w -> out.println("warning: " + w));
         });

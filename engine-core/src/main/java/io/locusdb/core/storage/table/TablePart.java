@@ -16,6 +16,8 @@ public final class TablePart {
     private final PartMemory memory;
     private final PartDelta delta;
     private final AtomicInteger references = new AtomicInteger(1);
+    /** Null once every column is in memory: the common case costs one volatile read per column access. */
+    private volatile ColumnLoader loader;
 
     public TablePart(int index, List<Column> columns, long rows, PartMemory memory) {
         this(index, columns, rows, memory, new PartDelta());
@@ -23,6 +25,15 @@ public final class TablePart {
 
     /** A part that takes over an existing delta (a moved copy of a part keeps its inserts and deletions). */
     public TablePart(int index, List<Column> columns, long rows, PartMemory memory, PartDelta delta) {
+        this(index, columns, rows, memory, delta, null);
+    }
+
+    /**
+     * A part whose columns' memory is allocated but filled by {@code loader} on first use (a restart from a data
+     * directory); null for a part whose columns are in memory already.
+     */
+    public TablePart(int index, List<Column> columns, long rows, PartMemory memory, PartDelta delta,
+                     ColumnLoader loader) {
         for (Column c : columns) {
             if (c.rows() != rows) {
                 throw new IllegalArgumentException("column of " + c.rows() + " rows in a part of " + rows);
@@ -33,6 +44,7 @@ public final class TablePart {
         this.rows = rows;
         this.memory = memory;
         this.delta = delta;
+        this.loader = loader;
     }
 
     /** Inserted rows and deletions not yet merged into the main columns. */
@@ -48,12 +60,36 @@ public final class TablePart {
         return rows;
     }
 
+    /** Column {@code i}, loaded first if the part came from a data directory and it was not read yet. */
     public Column column(int i) {
+        ColumnLoader pending = loader;
+        if (pending != null) {
+            load(pending, i);
+        }
         return columns.get(i);
     }
 
+    /** Every column, loaded first where needed. */
     public List<Column> columns() {
+        ColumnLoader pending = loader;
+        if (pending != null) {
+            for (int i = 0; i < columns.size(); i++) {
+                load(pending, i);
+            }
+        }
         return columns;
+    }
+
+    /** True when every column is in memory. */
+    public boolean isLoaded() {
+        return loader == null;
+    }
+
+    private void load(ColumnLoader pending, int i) {
+        pending.load(i);
+        if (pending.complete()) {
+            loader = null;
+        }
     }
 
     /** The node whose workers run this part's tasks. */
@@ -91,6 +127,10 @@ public final class TablePart {
     public void release() {
         int n = references.decrementAndGet();
         if (n == 0) {
+            ColumnLoader pending = loader;
+            if (pending != null) {
+                pending.close();
+            }
             memory.close();
         } else if (n < 0) {
             throw new IllegalStateException("table part released more often than acquired");
