@@ -1,7 +1,5 @@
 package io.locusdb.docker;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,14 +12,12 @@ final class ServerContainer implements AutoCloseable {
 
     private final Podman podman;
     private final String name;
-    private final int port;
-    private final int metricsPort;
+    private int port;
+    private int metricsPort;
 
-    private ServerContainer(Podman podman, String name, int port, int metricsPort) {
+    private ServerContainer(Podman podman, String name) {
         this.podman = podman;
         this.name = name;
-        this.port = port;
-        this.metricsPort = metricsPort;
     }
 
     /**
@@ -30,21 +26,21 @@ final class ServerContainer implements AutoCloseable {
      */
     static ServerContainer start(Podman podman, String image, List<String> options, List<String> arguments,
                                  Duration startup) {
-        int port = freePort();
-        int metricsPort = freePort();
         String name = "locus-test-" + UUID.randomUUID().toString().substring(0, 8);
+        // Host ports chosen by podman (no race with other processes for a port picked here), read back below.
         List<String> command = new ArrayList<>(List.of("run", "--detach", "--name", name,
-                "-p", "127.0.0.1:" + port + ":5499", "-p", "127.0.0.1:" + metricsPort + ":9499"));
+                "-p", "127.0.0.1::5499", "-p", "127.0.0.1::9499"));
         command.addAll(options);
         command.add(image);
         command.addAll(arguments);
-        Podman.Result run = podman.run(PODMAN, command.toArray(String[]::new));
-        ServerContainer container = new ServerContainer(podman, name, port, metricsPort);
-        if (!run.succeeded()) {
-            container.close();
-            throw new IllegalStateException("podman run failed (" + run.exitCode() + "):\n" + run.output());
-        }
+        ServerContainer container = new ServerContainer(podman, name);
         try {
+            Podman.Result run = podman.run(PODMAN, command.toArray(String[]::new));
+            if (!run.succeeded()) {
+                throw new IllegalStateException("podman run failed (" + run.exitCode() + "):\n" + run.output());
+            }
+            container.port = container.published(5499);
+            container.metricsPort = container.published(9499);
             container.awaitListening(startup);
         } catch (RuntimeException e) {
             container.close();
@@ -102,12 +98,15 @@ final class ServerContainer implements AutoCloseable {
         podman.run(PODMAN, "rm", "--force", "--volumes", "--time", "0", name);
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("no free port: " + e.getMessage(), e);
+    /** The host port podman published {@code containerPort} on ({@code podman port}: "127.0.0.1:PORT"). */
+    private int published(int containerPort) {
+        Podman.Result answer = podman.run(PODMAN, "port", name, containerPort + "/tcp");
+        String text = answer.output().strip();
+        int colon = text.lastIndexOf(':');
+        if (!answer.succeeded() || colon < 0) {
+            throw new IllegalStateException("podman port " + name + " " + containerPort + ": " + text);
         }
+        return Integer.parseInt(text.substring(colon + 1).strip());
     }
 
     static void sleep(Duration duration) {

@@ -59,26 +59,38 @@ public final class LocusDB implements AutoCloseable {
         this.catalog = new Catalog(memory);
         // Recovery fills the catalog before anything else runs: no query or placer sees a half-loaded database.
         this.store = config.durability() == null ? null : DurableStore.open(config.durability(), catalog);
-        this.executor = NumaExecutor.start(config.executorConfig());
-        UtilizationTracker tracker = new UtilizationTracker(catalog, config.placer().periodMillis() * 1000,
-                UtilizationHistory.DEFAULT_CAPACITY);
-        PlacerEventLog placerEvents = new PlacerEventLog();
-        if (store != null) {
-            // Placements are not in the log: a checkpoint soon after each change records where the parts are now.
-            placerEvents.addListener(event -> store.requestCheckpoint());
+        try {
+            this.executor = NumaExecutor.start(config.executorConfig());
+            UtilizationTracker tracker = new UtilizationTracker(catalog, config.placer().periodMillis() * 1000,
+                    UtilizationHistory.DEFAULT_CAPACITY);
+            PlacerEventLog placerEvents = new PlacerEventLog();
+            if (store != null) {
+                // Placements are not in the log: a checkpoint soon after each change records where the parts are now.
+                placerEvents.addListener(event -> store.requestCheckpoint());
+            }
+            PlacementActions actions = new PlacementActions(catalog,
+                    new TablePlacementOps(memory, config.loadThreads(), config.placer().move()),
+                    placerEvents, Clock.systemUTC());
+            this.placer = new PlacerService(tracker, new AdaptiveDataPlacer(config.placerParameters()), actions,
+                    config.placer());
+            QueryLog queryLog = new QueryLog(QueryLog.DEFAULT_CAPACITY);
+            this.engine = new QueryEngine(catalog, executor, config.loadThreads(), config.batchRows(), tracker, actions,
+                    new SystemTables(catalog, placer, queryLog).all(), store, queryLog);
+            LocusConfig.DeltaMerge merge = config.deltaMerge();
+            this.deltaMerge = merge == null ? null : new DeltaMergeService(catalog,
+                    new TablePlacementOps(memory, config.loadThreads()), merge.minRows(), merge.fraction(),
+                    merge.intervalMillis(), store == null ? () -> { } : store::requestCheckpoint);
+        } catch (RuntimeException | Error e) {
+            // A start that fails after the data directory opened lets go of it (its lock, timer and preload) and
+            // of the tables it loaded.
+            if (store != null) {
+                store.close();
+            }
+            for (Table t : catalog.tables()) {
+                catalog.drop(t.name());
+            }
+            throw e;
         }
-        PlacementActions actions = new PlacementActions(catalog,
-                new TablePlacementOps(memory, config.loadThreads(), config.placer().move()),
-                placerEvents, Clock.systemUTC());
-        this.placer = new PlacerService(tracker, new AdaptiveDataPlacer(config.placerParameters()), actions,
-                config.placer());
-        QueryLog queryLog = new QueryLog(QueryLog.DEFAULT_CAPACITY);
-        this.engine = new QueryEngine(catalog, executor, config.loadThreads(), config.batchRows(), tracker, actions,
-                new SystemTables(catalog, placer, queryLog).all(), store, queryLog);
-        LocusConfig.DeltaMerge merge = config.deltaMerge();
-        this.deltaMerge = merge == null ? null : new DeltaMergeService(catalog,
-                new TablePlacementOps(memory, config.loadThreads()), merge.minRows(), merge.fraction(),
-                merge.intervalMillis(), store == null ? () -> { } : store::requestCheckpoint);
     }
 
     public static LocusDB open(LocusConfig config) {

@@ -27,6 +27,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.zip.CRC32C;
@@ -171,29 +172,47 @@ final class PartFile {
                         + " contents: the file is damaged");
             }
             long offset = position[0];
+            long size = in.size();
             List<Runnable> checks = new ArrayList<>();
             for (int c = 0; c < columnCount; c++) {
                 ColumnEntry entry = columns.get(c);
                 for (int s = 0; s < entry.segmentCount; s++) {
                     long bytes = entry.sizes[s];
-                    if (bytes < 0 || offset + bytes > in.size()) {
+                    if (bytes < 0 || offset + bytes > size) {
                         throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "column " + c + " segment " + s
                                 + " of " + bytes + " bytes runs past the end of the file");
                     }
                     entry.segments[s] = partMemory.allocate(Math.max(bytes, 8), 8).asSlice(0, bytes);
                     entry.offsets[s] = offset;
-                    long at = offset;
-                    long crc = entry.crcs[s];
-                    String what = "column " + c + " segment " + s;
-                    checks.add(() -> checkSegment(in, at, bytes, crc, file, what));
                     offset += bytes;
                 }
             }
-            if (offset != in.size()) {
-                throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "the file has " + in.size()
+            if (offset != size) {
+                throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "the file has " + size
                         + " bytes; its table of contents describes " + offset);
             }
-            return new Pending(file, index, schema, rows, columns, partMemory, delta, in, checks);
+            // One read-only mapping serves the checks and the loads. Copying from it cannot be interrupted (a
+            // FileChannel closes for every reader when one reading thread is interrupted, as a cancelled statement's
+            // is), and it outlives the channel and the file's deletion by a later checkpoint.
+            Arena mapping = Arena.ofShared();
+            MemorySegment contents;
+            try {
+                contents = in.map(FileChannel.MapMode.READ_ONLY, 0, size, mapping);
+            } catch (IOException | RuntimeException e) {
+                mapping.close();
+                throw e;
+            }
+            close(in);
+            for (int c = 0; c < columnCount; c++) {
+                ColumnEntry entry = columns.get(c);
+                for (int s = 0; s < entry.segmentCount; s++) {
+                    MemorySegment stored = contents.asSlice(entry.offsets[s], entry.sizes[s]);
+                    long crc = entry.crcs[s];
+                    String what = "column " + c + " segment " + s;
+                    checks.add(() -> check(stored, crc, file, what));
+                }
+            }
+            return new Pending(file, index, schema, rows, columns, partMemory, delta, mapping, contents, checks);
         } catch (IOException e) {
             close(in);
             partMemory.close();
@@ -209,49 +228,20 @@ final class PartFile {
         }
     }
 
-    /**
-     * Checks a segment's checksum on a read-only mapping of the file: the page cache is read once and nothing is
-     * copied, so a start verifies every byte of the checkpoint for less than loading it would cost.
-     */
-    private static void checkSegment(FileChannel in, long position, long bytes, long expectedCrc, Path file,
-                                     String what) {
-        CRC32C crc = new CRC32C();
-        if (bytes > 0) {
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment mapped = in.map(FileChannel.MapMode.READ_ONLY, position, bytes, arena);
-                for (long at = 0; at < bytes; at += CHUNK) {
-                    crc.update(mapped.asSlice(at, Math.min(CHUNK, bytes - at)).asByteBuffer());
-                }
-            } catch (IOException e) {
-                throw new DataDirectoryException(Problem.IO, file, "cannot read " + what + ": " + e.getMessage(), e);
-            }
-        }
-        if (crc.getValue() != expectedCrc) {
+    /** Checks a stored segment's checksum where it is (the page cache, through the mapping): nothing is copied. */
+    private static void check(MemorySegment stored, long expectedCrc, Path file, String what) {
+        if (crc(stored) != expectedCrc) {
             throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "checksum mismatch in " + what
                     + ": the file is damaged");
         }
     }
 
-    private static void readSegment(FileChannel in, long position, MemorySegment target, long expectedCrc, Path file,
-                                    String what) {
-        CRC32C crc = new CRC32C();
-        try {
-            for (long at = 0; at < target.byteSize(); at += CHUNK) {
-                ByteBuffer view = target.asSlice(at, Math.min(CHUNK, target.byteSize() - at)).asByteBuffer();
-                while (view.hasRemaining()) {
-                    if (in.read(view, position + at + view.position()) < 0) {
-                        throw new DataDirectoryException(Problem.CORRUPT_FILE, file, what + " cut short");
-                    }
-                }
-                view.flip();
-                crc.update(view);
-            }
-        } catch (IOException e) {
-            throw new DataDirectoryException(Problem.IO, file, "cannot read " + what + ": " + e.getMessage(), e);
-        }
-        if (crc.getValue() != expectedCrc) {
+    /** Copies a stored segment into the part's memory and checks it again there (the file may have changed). */
+    private static void copy(MemorySegment stored, MemorySegment target, long expectedCrc, Path file, String what) {
+        MemorySegment.copy(stored, 0, target, 0, stored.byteSize());
+        if (crc(target) != expectedCrc) {
             throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "checksum mismatch in " + what
-                    + ": the file is damaged");
+                    + ": the file was damaged after the start");
         }
     }
 
@@ -289,11 +279,12 @@ final class PartFile {
         private final List<ColumnEntry> columns;
         private final PartMemory memory;
         private final PartDelta delta;
-        private final FileChannel channel;
+        private final Arena mapping;
+        private final MemorySegment contents;
         private final List<Runnable> checks;
 
         private Pending(Path file, int index, Schema schema, long rows, List<ColumnEntry> columns, PartMemory memory,
-                        PartDelta delta, FileChannel channel, List<Runnable> checks) {
+                        PartDelta delta, Arena mapping, MemorySegment contents, List<Runnable> checks) {
             this.file = file;
             this.index = index;
             this.schema = schema;
@@ -301,7 +292,8 @@ final class PartFile {
             this.columns = columns;
             this.memory = memory;
             this.delta = delta;
-            this.channel = channel;
+            this.mapping = mapping;
+            this.contents = contents;
             this.checks = checks;
         }
 
@@ -319,8 +311,8 @@ final class PartFile {
         }
 
         /**
-         * The part, once every check has passed; its columns are read from the file on first use. The file stays
-         * open until they all are, so a later checkpoint may delete it meanwhile.
+         * The part, once every check has passed; its columns are copied from the file's mapping on first use. The
+         * mapping stays until they all are, so a later checkpoint may delete the file meanwhile.
          */
         TablePart finish() {
             try {
@@ -336,9 +328,10 @@ final class PartFile {
                     built.add(new Column(schema.column(c).type(), dictionary,
                             new PackedCodes(e.segments[e.segmentCount - 1], layout, e.count), e.nulls));
                 }
-                return new TablePart(index, built, rows, memory, delta, new Loader(file, channel, columns));
+                return new TablePart(index, built, rows, memory, delta, new Loader(file, mapping, contents,
+                        columns));
             } catch (IllegalArgumentException e) {
-                close(channel);
+                mapping.close();
                 memory.close();
                 throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "damaged: " + e.getMessage(), e);
             }
@@ -346,27 +339,30 @@ final class PartFile {
 
         /** Frees the memory when the part will not be finished (another part failed). */
         void abandon() {
-            close(channel);
+            mapping.close();
             memory.close();
         }
     }
 
-    /** Reads a part's columns from its file into the part's memory, each once, on first use. */
+    /** Copies a part's columns from its file's mapping into the part's memory, each once, on first use. */
     private static final class Loader implements ColumnLoader {
         private final Path file;
-        private final FileChannel channel;
+        private final Arena mapping;
+        private final MemorySegment contents;
         private final List<ColumnEntry> columns;
         private final AtomicIntegerArray loaded;
         private final AtomicInteger missing;
+        private final AtomicBoolean unmapped = new AtomicBoolean();
 
-        Loader(Path file, FileChannel channel, List<ColumnEntry> columns) {
+        Loader(Path file, Arena mapping, MemorySegment contents, List<ColumnEntry> columns) {
             this.file = file;
-            this.channel = channel;
+            this.mapping = mapping;
+            this.contents = contents;
             this.columns = columns;
             this.loaded = new AtomicIntegerArray(columns.size());
             this.missing = new AtomicInteger(columns.size());
             if (columns.isEmpty()) {
-                PartFile.close(channel);
+                close();
             }
         }
 
@@ -381,13 +377,13 @@ final class PartFile {
                     return;
                 }
                 for (int s = 0; s < entry.segmentCount; s++) {
-                    readSegment(channel, entry.offsets[s], entry.segments[s], entry.crcs[s], file,
+                    copy(contents.asSlice(entry.offsets[s], entry.sizes[s]), entry.segments[s], entry.crcs[s], file,
                             "column " + column + " segment " + s);
                 }
                 loaded.set(column, 1);
             }
             if (missing.decrementAndGet() == 0) {
-                PartFile.close(channel);
+                close();
             }
         }
 
@@ -396,9 +392,12 @@ final class PartFile {
             return missing.get() == 0;
         }
 
+        /** Unmaps the file: every column is loaded, or the part was freed (no reader holds it then). */
         @Override
         public void close() {
-            PartFile.close(channel);
+            if (unmapped.compareAndSet(false, true)) {
+                mapping.close();
+            }
         }
     }
 

@@ -301,7 +301,7 @@ public final class QueryEngine {
         return flat.length() > 1000 ? flat.substring(0, 997) + "..." : flat;
     }
 
-    private static String describe(RuntimeException failure) {
+    private static String describe(Throwable failure) {
         if (failure == null) {
             return null;
         }

@@ -26,7 +26,7 @@ public final class QueryResult implements AutoCloseable {
     @FunctionalInterface
     public interface Completion {
         /** @param failure what stopped the result, or null */
-        void completed(long rowsDelivered, RuntimeException failure);
+        void completed(long rowsDelivered, Throwable failure);
     }
 
     private QueryResult(List<ResultColumn> columns, BatchSource source, long updateCount, List<TaskRecord> tasks) {
@@ -67,7 +67,7 @@ public final class QueryResult implements AutoCloseable {
         return this;
     }
 
-    private void complete(RuntimeException failure) {
+    private void complete(Throwable failure) {
         Completion listener = completion;
         completion = null;
         if (listener != null) {
@@ -99,7 +99,7 @@ public final class QueryResult implements AutoCloseable {
             do {
                 batch = source.next();
             } while (batch != null && batch.rows() == 0);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             complete(e);
             throw e;
         }

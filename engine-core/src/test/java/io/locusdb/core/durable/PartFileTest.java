@@ -68,6 +68,25 @@ class PartFileTest {
     }
 
     @Test
+    void aThreadInterruptedWhileItReadsAColumnLeavesThePartReadableForEveryone() throws IOException {
+        Path file = dir.resolve("1.part");
+        TablePart original = written(file);
+        TablePart restored = opened(file);
+        // A cancelled statement's thread is interrupted; whatever it was reading, the part stays readable.
+        Thread.currentThread().interrupt();
+        try {
+            assertThat(restored.column(1).boxedValue(5)).isEqualTo(original.column(1).boxedValue(5));
+        } finally {
+            Thread.interrupted();
+        }
+        for (int c = 0; c < original.columns().size(); c++) {
+            assertThat(restored.column(c).boxedValue(original.rows() - 1))
+                    .isEqualTo(original.column(c).boxedValue(original.rows() - 1));
+        }
+        restored.release();
+    }
+
+    @Test
     void bytesDamagedAfterTheOpenAreRefusedWhenTheColumnIsRead() throws IOException {
         Path file = dir.resolve("1.part");
         TablePart original = written(file);

@@ -6,6 +6,7 @@ import io.locusdb.core.storage.column.LongDictionary;
 import io.locusdb.core.storage.scan.IdRange;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TablePart;
+import io.locusdb.core.storage.table.TableSnapshot;
 import java.util.List;
 import org.apache.calcite.rel.metadata.RelMdUtil;
 import org.apache.calcite.rex.RexBuilder;
@@ -113,17 +114,21 @@ final class JoinEstimates {
      */
     static double selectedRows(Table table, List<ScanPredicate> ranges) {
         double rows = 0;
-        for (TablePart part : table.version().parts()) {
-            double share = 1;
-            for (ScanPredicate range : ranges) {
-                Dictionary dictionary = part.column(range.column()).dictionary();
-                long selected = 0;
-                for (IdRange ids : range.idRanges(dictionary)) {
-                    selected += ids.hi() - ids.lo() + 1;
+        // A snapshot holds the parts: reading a dictionary may read a restarted part's column from its file, and a
+        // move must not free the part meanwhile.
+        try (TableSnapshot snapshot = table.snapshot()) {
+            for (TablePart part : snapshot.parts()) {
+                double share = 1;
+                for (ScanPredicate range : ranges) {
+                    Dictionary dictionary = part.column(range.column()).dictionary();
+                    long selected = 0;
+                    for (IdRange ids : range.idRanges(dictionary)) {
+                        selected += ids.hi() - ids.lo() + 1;
+                    }
+                    share *= dictionary.size() == 0 ? 0 : (double) selected / dictionary.size();
                 }
-                share *= dictionary.size() == 0 ? 0 : (double) selected / dictionary.size();
+                rows += (part.rows() + part.delta().visibleRows(Long.MAX_VALUE)) * share;
             }
-            rows += (part.rows() + part.delta().visibleRows(Long.MAX_VALUE)) * share;
         }
         return rows;
     }
@@ -150,17 +155,19 @@ final class JoinEstimates {
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         boolean integers = true;
-        for (TablePart part : table.version().parts()) {
-            Dictionary dictionary = part.column(column).dictionary();
-            distinct += dictionary.size();
-            delta += part.delta().visibleRows(Long.MAX_VALUE);
-            if (dictionary instanceof LongDictionary longs) {
-                if (longs.size() > 0) {
-                    min = Math.min(min, longs.value(1));
-                    max = Math.max(max, longs.value(longs.size()));
+        try (TableSnapshot snapshot = table.snapshot()) {
+            for (TablePart part : snapshot.parts()) {
+                Dictionary dictionary = part.column(column).dictionary();
+                distinct += dictionary.size();
+                delta += part.delta().visibleRows(Long.MAX_VALUE);
+                if (dictionary instanceof LongDictionary longs) {
+                    if (longs.size() > 0) {
+                        min = Math.min(min, longs.value(1));
+                        max = Math.max(max, longs.value(longs.size()));
+                    }
+                } else {
+                    integers = false;
                 }
-            } else {
-                integers = false;
             }
         }
         if (integers && min <= max) {

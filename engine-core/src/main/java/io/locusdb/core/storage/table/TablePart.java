@@ -107,7 +107,8 @@ public final class TablePart {
 
     /** Encoded bytes (dictionaries and packed codes) of all columns. */
     public long byteSize() {
-        return columns.stream().mapToLong(Column::byteSize).sum();
+        // A string dictionary's size is in its own bytes: read the columns first.
+        return columns().stream().mapToLong(Column::byteSize).sum();
     }
 
 
