@@ -129,11 +129,12 @@ public final class QueryEngine {
 
     /** DDL, DML and the other statements run without the query planner, timed into the query log. */
     private final class LoggedStatement implements PreparedStatementPlan {
-        private final String sql;
+        /** The text as the query log keeps it, made once. */
+        private final String text;
         private final PreparedStatementPlan statement;
 
         LoggedStatement(String sql, PreparedStatementPlan statement) {
-            this.sql = sql;
+            this.text = logText(sql);
             this.statement = statement;
         }
 
@@ -159,12 +160,12 @@ public final class QueryEngine {
             try {
                 QueryResult result = statement.execute(parameters, options);
                 long ranUntilReturned = System.nanoTime() - start;
-                return result.whenComplete((rows, failure) -> log.add(started, logText(sql),
+                return result.whenComplete((rows, failure) -> log.add(started, text,
                         QueryLog.PlanSource.STATEMENT, PlanningTime.NONE, 0,
                         result.hasRows() ? System.nanoTime() - start : ranUntilReturned,
                         result.hasRows() ? rows : Math.max(0, result.updateCount()), describe(failure)));
             } catch (RuntimeException e) {
-                log.add(started, logText(sql), QueryLog.PlanSource.STATEMENT, PlanningTime.NONE, 0,
+                log.add(started, text, QueryLog.PlanSource.STATEMENT, PlanningTime.NONE, 0,
                         System.nanoTime() - start, 0, describe(e));
                 throw e;
             }
@@ -174,11 +175,14 @@ public final class QueryEngine {
     /** A planned query: physical planning happens per execution, once the parameters are bound. */
     private final class SelectPlan implements PreparedStatementPlan {
         private final SqlFrontEnd.LogicalQuery query;
+        /** The text as the query log keeps it, made once: a prepared statement runs many times. */
+        private final String logText;
         private final int parameters;
         private final List<ResultColumn> columns;
 
         SelectPlan(SqlFrontEnd.LogicalQuery query) {
             this.query = query;
+            this.logText = logText(query.sql());
             this.parameters = query.parameterCount();
             this.columns = query.explain() ? List.of(new ResultColumn("plan", ColumnType.VARCHAR))
                     : PhysicalPlanner.columns(query.plan(), query.columnNames());
@@ -213,11 +217,11 @@ public final class QueryEngine {
             try {
                 QueryResult result = bindAndRun(values, options, physicalNanos);
                 long runStart = start + physicalNanos[0];
-                return result.whenComplete((rows, failure) -> log.add(started, logText(query.sql()), source, front,
+                return result.whenComplete((rows, failure) -> log.add(started, logText, source, front,
                         physicalNanos[0], System.nanoTime() - runStart, rows, describe(failure)));
             } catch (RuntimeException e) {
                 long elapsed = System.nanoTime() - start;
-                log.add(started, logText(query.sql()), source, front, physicalNanos[0],
+                log.add(started, logText, source, front, physicalNanos[0],
                         elapsed - physicalNanos[0], 0, describe(e));
                 throw e;
             }
