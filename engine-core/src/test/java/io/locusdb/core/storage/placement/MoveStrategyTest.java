@@ -31,6 +31,14 @@ class MoveStrategyTest {
                 new InitialPlacement.RoundRobin(), LoadProgress.NONE));
     }
 
+    /** A catalog whose memory answers as a container's default seccomp profile does: page moves refused. */
+    private static Catalog refusingPageMoves() {
+        Catalog catalog = new Catalog(new NodeMemory(TestStorage.twoNodes(),
+                new PageMoves(false, "move_pages failed: EPERM (refused by the test)")));
+        assumeTrue(catalog.memory().appliesPolicies(), "NUMA placement is unavailable here");
+        return catalog;
+    }
+
     @Test
     void migratingInPlaceKeepsThePartAndRehomesIt() {
         Catalog catalog = TestStorage.catalog();
@@ -50,9 +58,7 @@ class MoveStrategyTest {
 
     @Test
     void aMigrationWherePageMovesAreRefusedCopiesThePartInstead() {
-        Catalog catalog = new Catalog(new NodeMemory(TestStorage.twoNodes(),
-                new PageMoves(false, "move_pages failed: EPERM (refused by the test)")));
-        assumeTrue(catalog.memory().appliesPolicies(), "NUMA placement is unavailable here");
+        Catalog catalog = refusingPageMoves();
         Table table = orders(catalog);
         TableChecksum before = TableChecksum.of(table);
         TablePart part = table.version().parts().get(1);
@@ -69,9 +75,7 @@ class MoveStrategyTest {
 
     @Test
     void theEventSaysHowThePartMoved() {
-        Catalog catalog = new Catalog(new NodeMemory(TestStorage.twoNodes(),
-                new PageMoves(false, "move_pages failed: EPERM (refused by the test)")));
-        assumeTrue(catalog.memory().appliesPolicies(), "NUMA placement is unavailable here");
+        Catalog catalog = refusingPageMoves();
         orders(catalog);
         PlacerEventLog log = new PlacerEventLog();
         PlacementActions migrating = new PlacementActions(catalog,
