@@ -41,8 +41,8 @@ public final class QueryEngine {
     private final SqlFrontEnd frontEnd;
     private final QueryRunner runner;
     private final StatementRunner statements;
-    /** Plans kept for ad-hoc statements: {@code -Dlocus.plan-cache=N} (0 turns the cache off, for comparisons). */
     private final QueryLog log;
+    /** Plans kept for ad-hoc statements: {@code -Dlocus.plan-cache=N} (0 turns the cache off, for comparisons). */
     private final PlanCache<SelectPlan> plans = new PlanCache<>(Math.max(0, Integer.getInteger("locus.plan-cache",
             512)));
 
