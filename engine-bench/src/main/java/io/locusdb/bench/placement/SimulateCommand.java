@@ -37,7 +37,7 @@ import picocli.CommandLine.Parameters;
                 "and prints 'check NAME measured=X paper=Y ok|off' for each ratio of the paper's figure."})
 public final class SimulateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCENARIO",
-            description = "fig10, fig11, fig12, fig14, calibration, or a scenario file")
+            description = "fig10, fig11, fig12, fig14, fig16, numa-effects, elastic, calibration, or a scenario file")
     String scenarioName;
 
     @Option(names = "--machine", description = "4x15, 8x15, 32x18 or here (default: the scenario's)")
@@ -109,6 +109,7 @@ public final class SimulateCommand implements Callable<Integer> {
             SimulationCsv.events(out.resolve(file + "-events.csv"), run.result());
             SimulationChart.timeline(out.resolve(file + ".png"), run.result());
             console.println(Reproduction.summary(run));
+            console.println("  final layout: " + run.result().layoutLine());
             for (SimEvent e : run.result().events()) {
                 console.println("  " + e.line());
             }

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -51,6 +52,11 @@ public final class SeedWorkloadRun {
     /** Runs {@code declared}, scaled by the settings, on {@code target}; warnings go to {@code warn}. */
     public static SimResult run(Scenario declared, SeedTarget target, Settings s, Consumer<String> warn)
             throws Exception {
+        if (!declared.isSeedBenchmark()) {
+            throw new IllegalArgumentException("scenario " + declared.name() + " uses table sizes, table groups or"
+                    + " query templates of its own (a TPC-H-like mix); the real-engine driver runs the benchmark's"
+                    + " TBLn tables and query types a, b and c only, so run it with ./locus simulate");
+        }
         Scenario scenario = declared.scaled(s.rowsScale(), s.timeScale());
         long wallStart = System.nanoTime();
         int nodes = target.nodes();
@@ -134,7 +140,7 @@ public final class SeedWorkloadRun {
         double stolen = target.stolenShare();
         return new SimResult(target.describe() + ", stealing " + scenario.stealing(), machine, scenario, done, own,
                 own, memory, imbalance, events, stolen, stolen, cores, target.classThroughput(),
-                (System.nanoTime() - wallStart) / 1e9);
+                (System.nanoTime() - wallStart) / 1e9, Map.of());
     }
 
     /**

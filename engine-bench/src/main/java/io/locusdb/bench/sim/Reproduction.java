@@ -98,6 +98,11 @@ public final class Reproduction {
                 checks.add(new Check("fig14.phase3-end-vs-max", r.throughput(t - (t - phase2) * 0.2, t) / max, 1.0,
                         false));
             }
+            case "fig16" -> {
+                // The paper reads about 0.2 of the maximum with every table on one socket and about 0.8 at the end.
+                checks.add(new Check("fig16.throughput-after-vs-before", afterOverBefore(runs.getFirst().result()),
+                        4.0, false));
+            }
             case "numa-effects" -> {
                 double aligned = average(runs, "aligned");
                 double oneAhead = average(runs, "1-ahead");

@@ -18,10 +18,13 @@ import java.util.List;
  * @param sweeps       runs to repeat with one setting changed ({@code selectivity} or {@code stealing}), empty for
  *                     one run
  * @param windowSeconds the window of the throughput slope in timelines (the paper's 30 s)
+ * @param groups       table groups: tables whose parts are copartitioned and placed together
+ * @param templates    query templates that clients of type {@code m} draw from (a query mix such as TPC-H's)
  */
 public record Scenario(String name, String description, String machine, double seconds, long rows,
                        List<TableSpec> tables, List<ClientSpec> clients, double placerFrom, String stealing,
-                       String cores, List<Sweep> sweeps, double windowSeconds) {
+                       String cores, List<Sweep> sweeps, double windowSeconds, List<GroupSpec> groups,
+                       List<Template> templates) {
 
     /**
      * A table and where its parts start.
@@ -32,19 +35,87 @@ public record Scenario(String name, String description, String machine, double s
      *                          the node of the part), a node, or {@link #ANY_NODE} (the operating system's choice,
      *                          modelled as a random node per task)
      */
-    public record TableSpec(String name, List<Integer> nodes, boolean placerPartitioned, int threadsOn) {
+    public record TableSpec(String name, List<Integer> nodes, boolean placerPartitioned, int threadsOn, long rows,
+                            double rowBytes) {
         public static final int DATA_NODE = -1;
         public static final int ANY_NODE = -2;
 
+        /**
+         * @param rows     the table's own rows at scale 1 (0: the scenario's rows per table)
+         * @param rowBytes memory per row, codes and dictionaries (0: the benchmark's ID and COL1..COL8 layout)
+         */
         public TableSpec {
             nodes = List.copyOf(nodes);
             if (nodes.isEmpty()) {
                 throw new IllegalArgumentException("table " + name + " needs a node for its part");
             }
+            if (rows < 0 || !(rowBytes >= 0)) {
+                throw new IllegalArgumentException("table " + name + ": rows and row bytes cannot be negative");
+            }
+        }
+
+        public TableSpec(String name, List<Integer> nodes, boolean placerPartitioned, int threadsOn) {
+            this(name, nodes, placerPartitioned, threadsOn, 0, 0);
         }
 
         public TableSpec(String name, List<Integer> nodes, boolean placerPartitioned) {
             this(name, nodes, placerPartitioned, DATA_NODE);
+        }
+
+        TableSpec withNodes(List<Integer> laid, boolean partitioned, int threads) {
+            return new TableSpec(name, laid, partitioned, threads, rows, rowBytes);
+        }
+
+        TableSpec scaled(double rowFactor) {
+            return rows == 0 ? this : new TableSpec(name, nodes, placerPartitioned, threadsOn,
+                    Math.max(1, (long) (rows * rowFactor)), rowBytes);
+        }
+    }
+
+    /**
+     * A table group (adaptive-placement paper §4): tables partitioned alike whose parts of the same index are placed,
+     * moved, split and merged together, so that joins on the partitioning key stay within a node.
+     */
+    public record GroupSpec(String name, List<String> tables) {
+        public GroupSpec {
+            tables = List.copyOf(tables);
+            if (tables.size() < 2) {
+                throw new IllegalArgumentException("group " + name + " needs at least two tables");
+            }
+        }
+    }
+
+    /**
+     * A query template of a mix: steps run one after another, each a phase of tasks over every part of a table.
+     *
+     * @param weight how often clients draw it, relative to the mix's other templates
+     */
+    public record Template(String name, double weight, List<Step> steps) {
+        public Template {
+            steps = List.copyOf(steps);
+            if (steps.isEmpty() || !(weight > 0)) {
+                throw new IllegalArgumentException("template " + name + " needs steps and a positive weight");
+            }
+        }
+    }
+
+    /**
+     * One step of a template. {@code scan}: the range predicates over {@code amount} bits of codes per row (task
+     * class iv-scan); {@code materialize}, {@code aggregate}: that work for {@code amount} × the table's rows;
+     * {@code probe}: {@code amount} × the table's rows probes into the table's join index or hash table, read where
+     * its parts are; {@code merge}: the aggregation's merge of {@code amount} groups from every part.
+     */
+    public record Step(String kind, String table, double amount) {
+        public static final List<String> KINDS = List.of("scan", "materialize", "aggregate", "probe", "merge");
+
+        public Step {
+            if (!KINDS.contains(kind)) {
+                throw new IllegalArgumentException("a step is one of " + String.join(", ", KINDS) + ", not '" + kind
+                        + "'");
+            }
+            if (!(amount > 0)) {
+                throw new IllegalArgumentException("step " + kind + " " + table + " needs a positive amount");
+            }
         }
     }
 
@@ -53,12 +124,24 @@ public record Scenario(String name, String description, String machine, double s
 
     /**
      * {@code count} closed-loop clients per listed table issuing {@code query} ({@code a} range select,
-     * {@code b} aggregation, {@code c} join of the table with the next listed one) between two seconds.
+     * {@code b} aggregation, {@code c} join of the table with the next listed one) between two seconds; or, for
+     * {@link #MIX}, {@code count} clients in all, each query a template drawn from {@code templates} by weight.
      */
     public record ClientSpec(int count, char query, List<String> tables, double selectivity, double from,
-                             double to) {
+                             double to, List<String> templates) {
+        public static final char MIX = 'm';
+
         public ClientSpec {
             tables = List.copyOf(tables);
+            templates = List.copyOf(templates);
+        }
+
+        public ClientSpec(int count, char query, List<String> tables, double selectivity, double from, double to) {
+            this(count, query, tables, selectivity, from, to, List.of());
+        }
+
+        ClientSpec with(double newSelectivity, double newFrom, double newTo) {
+            return new ClientSpec(count, query, tables, newSelectivity, newFrom, newTo, templates);
         }
     }
 
@@ -73,23 +156,43 @@ public record Scenario(String name, String description, String machine, double s
         tables = List.copyOf(tables);
         clients = List.copyOf(clients);
         sweeps = List.copyOf(sweeps);
+        groups = List.copyOf(groups);
+        templates = List.copyOf(templates);
+    }
+
+    public Scenario(String name, String description, String machine, double seconds, long rows,
+                    List<TableSpec> tables, List<ClientSpec> clients, double placerFrom, String stealing,
+                    String cores, List<Sweep> sweeps, double windowSeconds) {
+        this(name, description, machine, seconds, rows, tables, clients, placerFrom, stealing, cores, sweeps,
+                windowSeconds, List.of(), List.of());
+    }
+
+    /** Whether the scenario uses only the benchmark's own tables and query types (a, b, c), as the real driver runs. */
+    public boolean isSeedBenchmark() {
+        return groups.isEmpty() && templates.isEmpty()
+                && tables.stream().allMatch(t -> t.rows() == 0 && t.rowBytes() == 0)
+                && clients.stream().allMatch(c -> c.query() != ClientSpec.MIX);
+    }
+
+    /** The group a table belongs to, if any. */
+    public GroupSpec groupOf(String table) {
+        return groups.stream().filter(g -> g.tables().contains(table)).findFirst().orElse(null);
     }
 
     public Scenario withStealing(String policy) {
         return new Scenario(name, description, machine, seconds, rows, tables, clients, placerFrom, policy, cores, sweeps,
-                windowSeconds);
+                windowSeconds, groups, templates);
     }
 
     public Scenario withCores(String mode) {
         return new Scenario(name, description, machine, seconds, rows, tables, clients, placerFrom, stealing, mode,
-                sweeps, windowSeconds);
+                sweeps, windowSeconds, groups, templates);
     }
 
     public Scenario withSelectivity(double selectivity) {
-        List<ClientSpec> changed = clients.stream().map(c -> new ClientSpec(c.count(), c.query(), c.tables(),
-                selectivity, c.from(), c.to())).toList();
+        List<ClientSpec> changed = clients.stream().map(c -> c.with(selectivity, c.from(), c.to())).toList();
         return new Scenario(name, description, machine, seconds, rows, tables, changed, placerFrom, stealing, cores, sweeps,
-                windowSeconds);
+                windowSeconds, groups, templates);
     }
 
     /**
@@ -104,36 +207,37 @@ public record Scenario(String name, String description, String machine, double s
             TableSpec t = tables.get(k);
             int home = k % nodes;
             laid.add(switch (layout) {
-                case "aligned" -> new TableSpec(t.name(), List.of(home), false, home);
-                case "1-ahead" -> new TableSpec(t.name(), List.of((home + 1) % nodes), false, home);
+                case "aligned" -> t.withNodes(List.of(home), false, home);
+                case "1-ahead" -> t.withNodes(List.of((home + 1) % nodes), false, home);
                 case "interleave" -> {
                     List<Integer> all = new ArrayList<>();
                     for (int n = 0; n < nodes; n++) {
                         all.add((home + n) % nodes);
                     }
-                    yield new TableSpec(t.name(), all, false, home);
+                    yield t.withNodes(all, false, home);
                 }
-                case "default" -> new TableSpec(t.name(), List.of(Math.floorMod(t.name().hashCode() * 31, nodes)),
-                        false, TableSpec.ANY_NODE);
+                case "default" -> t.withNodes(List.of(Math.floorMod(t.name().hashCode() * 31, nodes)), false,
+                        TableSpec.ANY_NODE);
                 default -> throw new IllegalArgumentException("unknown layout '" + layout + "' (expected "
                         + String.join(", ", LAYOUTS) + ")");
             });
         }
         return new Scenario(name, description, machine, seconds, rows, laid, clients, placerFrom, stealing, cores, sweeps,
-                windowSeconds);
+                windowSeconds, groups, templates);
     }
 
     public Scenario withPlacerFrom(double second) {
         return new Scenario(name, description, machine, seconds, rows, tables, clients, second, stealing, cores, sweeps,
-                windowSeconds);
+                windowSeconds, groups, templates);
     }
 
-    /** Rows and seconds scaled by {@code factor}, clients and times as they are otherwise. */
+    /** Rows (the scenario's and each table's own) and seconds scaled, clients as they are otherwise. */
     public Scenario scaled(double rowFactor, double timeFactor) {
-        List<ClientSpec> changed = clients.stream().map(c -> new ClientSpec(c.count(), c.query(), c.tables(),
-                c.selectivity(), c.from() * timeFactor, c.to() * timeFactor)).toList();
+        List<ClientSpec> changed = clients.stream().map(c -> c.with(c.selectivity(), c.from() * timeFactor,
+                c.to() * timeFactor)).toList();
+        List<TableSpec> resized = tables.stream().map(t -> t.scaled(rowFactor)).toList();
         return new Scenario(name, description, machine, seconds * timeFactor, Math.max(1, (long) (rows * rowFactor)),
-                tables, changed, placerFrom < 0 ? placerFrom : placerFrom * timeFactor, stealing, cores, sweeps,
-                windowSeconds * timeFactor);
+                resized, changed, placerFrom < 0 ? placerFrom : placerFrom * timeFactor, stealing, cores, sweeps,
+                windowSeconds * timeFactor, groups, templates);
     }
 }

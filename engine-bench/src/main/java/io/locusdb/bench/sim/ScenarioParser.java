@@ -22,6 +22,12 @@ import java.util.Locale;
  * table TBL1 node 0                  # one part on node 0
  * table TBL4 nodes 2,3 placer-partitioned
  * table TBL5 node 0 threads-on any   # its tasks wherever the OS would run them (threads-on N: on node N)
+ * table lineitem node 0 rows 180000000 row-bytes 40   # its own rows and memory per row (a TPC-H-like table)
+ * group lineitem_orders lineitem,orders  # copartitioned tables, placed, moved, split and merged together
+ * template Q6 weight 1 scan lineitem 22 then aggregate lineitem 0.02 then merge lineitem 1
+ *                                    # steps one after another: scan T BITS, materialize|aggregate|probe T FRACTION,
+ *                                    # merge T GROUPS (see Scenario.Step)
+ * clients 512 mix Q1-22 [from S] [to S]   # 512 clients in all, each query a template drawn by weight
  * tables TBL1-64 blocks 8            # TBL1-8 on node 0, TBL9-16 on node 1, ...
  * tables TBL1-8 across all           # every table with one part on every node
  * tables TBL1-8 round-robin          # TBLi on node (i-1) mod nodes
@@ -55,7 +61,7 @@ public final class ScenarioParser {
     }
 
     public static List<String> bundled() {
-        return List.of("fig10", "fig11", "fig12", "fig14", "numa-effects", "elastic", "calibration");
+        return List.of("fig10", "fig11", "fig12", "fig14", "fig16", "numa-effects", "elastic", "calibration");
     }
 
     /**
@@ -75,6 +81,8 @@ public final class ScenarioParser {
         List<Scenario.TableSpec> tables = new ArrayList<>();
         List<Scenario.ClientSpec> clients = new ArrayList<>();
         List<Scenario.Sweep> sweeps = new ArrayList<>();
+        List<Scenario.GroupSpec> groups = new ArrayList<>();
+        List<Scenario.Template> templates = new ArrayList<>();
         String[] lines = text.split("\n");
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i].replaceFirst("#.*", "").trim();
@@ -101,6 +109,8 @@ public final class ScenarioParser {
                     case "table" -> tables.add(table(w));
                     case "tables" -> tables.addAll(tables(w, nodes(nodesOverride, machine)));
                     case "clients" -> clients.add(clients(w, seconds));
+                    case "group" -> groups.add(new Scenario.GroupSpec(w[1], range(w[2])));
+                    case "template" -> templates.add(template(w));
                     case "sweep" -> sweeps.add(new Scenario.Sweep(sweepSetting(w[1]),
                             Arrays.asList(w[2].split(","))));
                     default -> throw new IllegalArgumentException("unknown setting '" + w[0] + "'");
@@ -124,6 +134,7 @@ public final class ScenarioParser {
             }
         }
         List<String> names = tables.stream().map(Scenario.TableSpec::name).toList();
+        List<String> templateNames = templates.stream().map(Scenario.Template::name).toList();
         for (Scenario.ClientSpec c : clients) {
             for (String t : c.tables()) {
                 if (!names.contains(t)) {
@@ -131,9 +142,24 @@ public final class ScenarioParser {
                             + ", which the scenario does not declare");
                 }
             }
+            for (String t : c.templates()) {
+                if (!templateNames.contains(t)) {
+                    throw new IllegalArgumentException(source + ": clients draw template " + t
+                            + ", which the scenario does not declare");
+                }
+            }
         }
+        for (Scenario.Template t : templates) {
+            for (Scenario.Step step : t.steps()) {
+                if (!names.contains(step.table())) {
+                    throw new IllegalArgumentException(source + ": template " + t.name() + " reads table "
+                            + step.table() + ", which the scenario does not declare");
+                }
+            }
+        }
+        checkGroups(source, groups, tables);
         return new Scenario(name, description, machine, seconds, rows, tables, clients, placerFrom, stealing,
-                cores, sweeps, window);
+                cores, sweeps, window, groups, templates);
     }
 
     private static int nodes(int override, String machine) {
@@ -157,13 +183,74 @@ public final class ScenarioParser {
 
     private static Scenario.TableSpec table(String[] w) {
         boolean placerPartitioned = Arrays.asList(w).contains("placer-partitioned");
-        return switch (w[2]) {
-            case "node" -> new Scenario.TableSpec(w[1], List.of(integer(w[3])), false, threadsOn(w));
-            case "nodes" -> new Scenario.TableSpec(w[1], Arrays.stream(w[3].split(","))
-                    .map(ScenarioParser::integer).toList(), placerPartitioned, threadsOn(w));
+        long rows = 0;
+        double rowBytes = 0;
+        for (int k = 4; k < w.length; k++) {
+            switch (w[k]) {
+                case "rows" -> rows = (long) positive(w[++k], "rows");
+                case "row-bytes" -> rowBytes = positive(w[++k], "row-bytes");
+                case "threads-on" -> k++;
+                case "placer-partitioned" -> {
+                }
+                default -> throw new IllegalArgumentException("unknown table setting '" + w[k] + "' (expected rows,"
+                        + " row-bytes, threads-on or placer-partitioned)");
+            }
+        }
+        List<Integer> nodes = switch (w[2]) {
+            case "node" -> List.of(integer(w[3]));
+            case "nodes" -> Arrays.stream(w[3].split(",")).map(ScenarioParser::integer).toList();
             default -> throw new IllegalArgumentException("a table is 'table NAME node N' or 'table NAME nodes"
                     + " A,B,... [placer-partitioned]'");
         };
+        return new Scenario.TableSpec(w[1], nodes, w[2].equals("nodes") && placerPartitioned, threadsOn(w), rows,
+                rowBytes);
+    }
+
+    /** {@code template NAME [weight W] KIND TABLE AMOUNT [then KIND TABLE AMOUNT]...}. */
+    private static Scenario.Template template(String[] w) {
+        int k = 2;
+        double weight = 1;
+        if (w[k].equals("weight")) {
+            weight = positive(w[k + 1], "weight");
+            k += 2;
+        }
+        List<Scenario.Step> steps = new ArrayList<>();
+        while (true) {
+            steps.add(new Scenario.Step(w[k], w[k + 1], positive(w[k + 2], w[k] + " " + w[k + 1])));
+            k += 3;
+            if (k >= w.length) {
+                break;
+            }
+            if (!w[k].equals("then")) {
+                throw new IllegalArgumentException("template " + w[1] + ": steps are joined by 'then', found '"
+                        + w[k] + "'");
+            }
+            k++;
+        }
+        return new Scenario.Template(w[1], weight, steps);
+    }
+
+    /** A group's tables exist, belong to no other group and start with the same parts on the same nodes. */
+    private static void checkGroups(String source, List<Scenario.GroupSpec> groups,
+                                    List<Scenario.TableSpec> tables) {
+        List<String> grouped = new ArrayList<>();
+        for (Scenario.GroupSpec g : groups) {
+            List<Integer> layout = null;
+            for (String name : g.tables()) {
+                Scenario.TableSpec t = tables.stream().filter(x -> x.name().equals(name)).findFirst()
+                        .orElseThrow(() -> new IllegalArgumentException(source + ": group " + g.name()
+                                + " names table " + name + ", which the scenario does not declare"));
+                if (grouped.contains(name)) {
+                    throw new IllegalArgumentException(source + ": table " + name + " is in two groups");
+                }
+                grouped.add(name);
+                if (layout != null && !layout.equals(t.nodes())) {
+                    throw new IllegalArgumentException(source + ": group " + g.name() + "'s tables must start on"
+                            + " the same nodes, but " + name + " is on " + t.nodes() + " and the first on " + layout);
+                }
+                layout = t.nodes();
+            }
+        }
     }
 
     private static List<Scenario.TableSpec> tables(String[] w, int nodes) {
@@ -193,10 +280,12 @@ public final class ScenarioParser {
 
     private static Scenario.ClientSpec clients(String[] w, double seconds) {
         int count = integer(w[1]);
-        if (w[2].length() != 1 || "abc".indexOf(w[2].charAt(0)) < 0) {
-            throw new IllegalArgumentException("query type '" + w[2] + "' is not a, b or c");
+        boolean mix = w[2].equals("mix");
+        if (!mix && (w[2].length() != 1 || "abc".indexOf(w[2].charAt(0)) < 0)) {
+            throw new IllegalArgumentException("query type '" + w[2] + "' is not a, b, c or mix");
         }
-        List<String> tables = range(w[3]);
+        List<String> tables = mix ? List.of() : range(w[3]);
+        List<String> templates = mix ? range(w[3]) : List.of();
         double selectivity = 0.001;
         double from = 0;
         double to = seconds;
@@ -216,7 +305,8 @@ public final class ScenarioParser {
         if (count < 1 || !(to > from)) {
             throw new IllegalArgumentException("clients need a positive count and 'to' after 'from'");
         }
-        return new Scenario.ClientSpec(count, w[2].charAt(0), tables, selectivity, from, to);
+        return new Scenario.ClientSpec(count, mix ? Scenario.ClientSpec.MIX : w[2].charAt(0), tables, selectivity,
+                from, to, templates);
     }
 
     /** {@code TBL1-8} → TBL1..TBL8; {@code TBL1,TBL5} → both; a plain name → itself. */

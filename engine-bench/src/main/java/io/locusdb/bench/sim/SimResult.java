@@ -17,11 +17,40 @@ import java.util.Map;
  * @param remoteShare   share of all bytes read that came from another node's memory
  * @param allocatedCores [second] cores the elastic allocation held on average (all of them without it)
  * @param classThroughput each task class's learnt average memory throughput at the end (bytes per second)
+ * @param finalLayout   each table's parts at the end, as the node of every part (empty where not known)
  */
 public record SimResult(String label, MachineModel machine, Scenario scenario, double[][] completions,
                         double[][] busyThreads, double[][] ownThreads, double[][] memoryGBs, double[] imbalance,
                         List<SimEvent> events, double stolenShare, double remoteShare, double[] allocatedCores,
-                        Map<String, Double> classThroughput, double wallSeconds) {
+                        Map<String, Double> classThroughput, double wallSeconds,
+                        Map<String, List<Integer>> finalLayout) {
+
+    public SimResult {
+        finalLayout = Map.copyOf(finalLayout);
+    }
+
+    /** The tables in more than one part with their parts and nodes, then how many tables are in one part. */
+    public String layoutLine() {
+        StringBuilder out = new StringBuilder();
+        int whole = 0;
+        for (Scenario.TableSpec t : scenario.tables()) {
+            List<Integer> nodes = finalLayout.get(t.name());
+            if (nodes == null) {
+                continue;
+            }
+            if (nodes.size() == 1) {
+                whole++;
+                continue;
+            }
+            out.append(out.isEmpty() ? "" : "; ").append(t.name()).append(' ').append(nodes.size())
+                    .append(" parts on ").append(nodes.stream().distinct().count()).append(" nodes");
+        }
+        if (whole > 0) {
+            out.append(out.isEmpty() ? "" : "; ").append(whole).append(whole == 1 ? " table" : " tables")
+                    .append(" in one part");
+        }
+        return out.toString();
+    }
 
     public int seconds() {
         return completions.length;

@@ -4,7 +4,10 @@ import io.locusdb.core.placer.UtilizationHistory;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A simulated benchmark table: its parts, where each part's memory is, and each part's utilization histories. */
+/**
+ * A simulated table: its parts, where each part's memory is, and each part's utilization histories. A table in a
+ * group shares the histories of its group's parts (part k of every table in the group is one placement unit).
+ */
 final class SimTable {
     /** COL1..COL8 have bitcases 17..24; ID needs as many bits as rows. */
     static final int FIRST_BITCASE = 17;
@@ -13,6 +16,10 @@ final class SimTable {
     final String name;
     final long rows;
     final boolean placerPartitioned;
+    /** Memory per row; 0 for the benchmark's own layout of ID and COL1..COL8. */
+    final double rowBytes;
+    /** The table group it belongs to, or null. */
+    final String group;
     /** Where the table's tasks are queued (see {@link Scenario.TableSpec#threadsOn()}). */
     final int threadsOn;
     List<Part> parts = new ArrayList<>();
@@ -23,25 +30,56 @@ final class SimTable {
         int node;
         final long rows;
         final long pages;
-        final UtilizationHistory threads = new UtilizationHistory();
-        final UtilizationHistory memory = new UtilizationHistory();
+        final UtilizationHistory threads;
+        final UtilizationHistory memory;
 
-        Part(int index, int node, long rows) {
+        Part(int index, int node, long rows, long pages, UtilizationHistory threads, UtilizationHistory memory) {
             this.index = index;
             this.node = node;
             this.rows = rows;
-            this.pages = pagesOf(rows);
+            this.pages = pages;
+            this.threads = threads;
+            this.memory = memory;
         }
     }
 
     SimTable(String name, long rows, List<Integer> nodes, boolean placerPartitioned, int threadsOn) {
+        this(name, rows, 0, null, nodes, placerPartitioned, threadsOn);
+    }
+
+    SimTable(String name, long rows, double rowBytes, String group, List<Integer> nodes, boolean placerPartitioned,
+             int threadsOn) {
         this.name = name;
         this.rows = rows;
+        this.rowBytes = rowBytes;
+        this.group = group;
         this.placerPartitioned = placerPartitioned;
         this.threadsOn = threadsOn;
         for (int p = 0; p < nodes.size(); p++) {
-            parts.add(new Part(p, nodes.get(p), share(rows, p, nodes.size())));
+            parts.add(newPart(p, nodes.get(p), share(rows, p, nodes.size())));
         }
+    }
+
+    /** A part with histories of its own. */
+    Part newPart(int index, int node, long partRows) {
+        return new Part(index, node, partRows, pages(partRows), new UtilizationHistory(), new UtilizationHistory());
+    }
+
+    /** Part k takes the histories of {@code leader}'s part k: the two tables' parts are one placement unit. */
+    void shareHistoriesOf(SimTable leader) {
+        if (leader == this) {
+            return;
+        }
+        List<Part> shared = new ArrayList<>();
+        for (Part p : parts) {
+            Part l = leader.parts.get(p.index);
+            shared.add(new Part(p.index, p.node, p.rows, p.pages, l.threads, l.memory));
+        }
+        parts = shared;
+    }
+
+    private long pages(long partRows) {
+        return rowBytes > 0 ? (long) Math.ceil(partRows * rowBytes / 4096) : pagesOf(partRows);
     }
 
     static long share(long rows, int part, int parts) {
@@ -71,6 +109,6 @@ final class SimTable {
     }
 
     String ownerKey() {
-        return "table " + name;
+        return group != null ? "group " + group : "table " + name;
     }
 }

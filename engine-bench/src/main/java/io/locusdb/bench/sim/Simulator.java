@@ -76,6 +76,9 @@ public final class Simulator {
     private final PlacerParameters parameters;
     private final int[][] stealingOrder;
     private final Map<String, SimTable> tables = new LinkedHashMap<>();
+    /** The tables of each table group, its first table leading (its parts' histories are the group's). */
+    private final Map<String, List<SimTable>> groupTables = new LinkedHashMap<>();
+    private final Map<String, Scenario.Template> templates = new LinkedHashMap<>();
 
     @SuppressWarnings("unchecked")
     private final ArrayDeque<SimTask>[][] queues;
@@ -142,13 +145,33 @@ public final class Simulator {
         final Scenario.ClientSpec spec;
         final String table;
         final String joined;
+        /** For a mix: its templates and their cumulative weights. */
+        final List<Scenario.Template> mix;
+        final double[] cumulative;
 
-        Client(int group, int id, Scenario.ClientSpec spec, String table, String joined) {
+        Client(int group, int id, Scenario.ClientSpec spec, String table, String joined,
+               List<Scenario.Template> mix) {
             this.group = group;
             this.id = id;
             this.spec = spec;
             this.table = table;
             this.joined = joined;
+            this.mix = mix;
+            this.cumulative = new double[mix.size()];
+            double sum = 0;
+            for (int k = 0; k < mix.size(); k++) {
+                sum += mix.get(k).weight();
+                cumulative[k] = sum;
+            }
+        }
+
+        Scenario.Template draw() {
+            double x = random.nextDouble() * cumulative[cumulative.length - 1];
+            int k = 0;
+            while (k < cumulative.length - 1 && cumulative[k] <= x) {
+                k++;
+            }
+            return mix.get(k);
         }
     }
 
@@ -188,11 +211,23 @@ public final class Simulator {
                 throw new IllegalArgumentException("table " + t.name() + " runs its tasks on node " + t.threadsOn()
                         + ", but " + machine.name() + " has " + nodes + " nodes");
             }
-            tables.put(t.name(), new SimTable(t.name(), scenario.rows(), t.nodes(), t.placerPartitioned(),
-                    t.threadsOn()));
+            Scenario.GroupSpec group = scenario.groupOf(t.name());
+            SimTable table = new SimTable(t.name(), t.rows() > 0 ? t.rows() : scenario.rows(), t.rowBytes(),
+                    group == null ? null : group.name(), t.nodes(), t.placerPartitioned(), t.threadsOn());
+            tables.put(t.name(), table);
             if (t.placerPartitioned()) {
-                partitionedByPlacer.add("table " + t.name());
+                partitionedByPlacer.add(table.ownerKey());
             }
+        }
+        for (Scenario.GroupSpec g : scenario.groups()) {
+            List<SimTable> members = g.tables().stream().map(tables::get).toList();
+            for (SimTable member : members) {
+                member.shareHistoriesOf(members.getFirst());
+            }
+            groupTables.put(g.name(), members);
+        }
+        for (Scenario.Template t : scenario.templates()) {
+            templates.put(t.name(), t);
         }
         int classCount = classes.size();
         this.queues = new ArrayDeque[nodes][classCount];
@@ -228,11 +263,19 @@ public final class Simulator {
         Arrays.fill(pathScale, 1);
         int group = 0;
         for (Scenario.ClientSpec spec : scenario.clients()) {
+            if (spec.query() == Scenario.ClientSpec.MIX) {
+                List<Scenario.Template> mix = spec.templates().stream().map(templates::get).toList();
+                for (int k = 0; k < spec.count(); k++) {
+                    clients.add(new Client(group, clients.size(), spec, null, null, mix));
+                }
+                group++;
+                continue;
+            }
             List<String> names = spec.tables();
             for (int t = 0; t < names.size(); t++) {
                 String joined = names.get((t + 1) % names.size());
                 for (int k = 0; k < spec.count(); k++) {
-                    clients.add(new Client(group, clients.size(), spec, names.get(t), joined));
+                    clients.add(new Client(group, clients.size(), spec, names.get(t), joined, List.of()));
                 }
             }
             group++;
@@ -333,7 +376,15 @@ public final class Simulator {
         }
         return new SimResult(label, m, scenario, completions, busy, own, memory, imbalance, List.copyOf(events),
                 stolen, bytesTotal == 0 ? 0 : bytesRemote / bytesTotal, allocated, learnt,
-                (System.nanoTime() - wallStart) / 1e9);
+                (System.nanoTime() - wallStart) / 1e9, layout());
+    }
+
+    private Map<String, List<Integer>> layout() {
+        Map<String, List<Integer>> out = new LinkedHashMap<>();
+        for (SimTable table : tables.values()) {
+            out.put(table.name, table.parts.stream().map(p -> p.node).toList());
+        }
+        return out;
     }
 
     /** Moves the clock to {@code t}, accounting busy threads per node over the interval. */
@@ -363,7 +414,8 @@ public final class Simulator {
 
     private void issue(Client client) {
         SimQuery query = new SimQuery(client.group, client.id, now);
-        SimTable table = tables.get(client.table);
+        Scenario.Template template = client.mix.isEmpty() ? null : client.draw();
+        SimTable table = tables.get(template == null ? client.table : template.steps().getFirst().table());
         double selectivity = client.spec.selectivity();
         TaskCosts c = settings.costs();
         if (c.queryOverheadMicros() > 0) {
@@ -374,6 +426,11 @@ public final class Simulator {
                     c.queryOverheadMicros(), 0, sequence++)));
         }
         switch (client.spec.query()) {
+            case Scenario.ClientSpec.MIX -> {
+                for (Scenario.Step step : template.steps()) {
+                    query.phases.add(() -> stepTasks(query, step));
+                }
+            }
             case 'a' -> {
                 int bits = SimTable.FIRST_BITCASE + random.nextInt(SimTable.COLUMNS);
                 query.phases.add(() -> scanTasks(query, table, bits));
@@ -385,7 +442,8 @@ public final class Simulator {
                 query.phases.add(() -> scanTasks(query, table, bits));
                 query.phases.add(() -> perMatchTasks(query, table, selectivity, aggregate,
                         c.aggregateNanosPerRow(), c.aggregateBytesPerRow()));
-                query.phases.add(() -> mergeTasks(query, table, selectivity));
+                query.phases.add(() -> mergeTasks(query, table, Math.min(1L << SimTable.FIRST_BITCASE,
+                        Math.max(1, table.rows * selectivity))));
             }
             case 'c' -> {
                 int bits = SimTable.FIRST_BITCASE + random.nextInt(SimTable.COLUMNS);
@@ -399,7 +457,24 @@ public final class Simulator {
         nextPhase(query);
     }
 
-    private List<SimTask> scanTasks(SimQuery query, SimTable table, int bits) {
+    /** One step of a template: a phase of tasks over every part of the step's table. */
+    private List<SimTask> stepTasks(SimQuery query, Scenario.Step step) {
+        SimTable table = tables.get(step.table());
+        TaskCosts c = settings.costs();
+        return switch (step.kind()) {
+            case "scan" -> scanTasks(query, table, step.amount());
+            case "materialize" -> perMatchTasks(query, table, step.amount(), materialize, c.materializeNanosPerRow(),
+                    c.materializeBytesPerRow());
+            case "aggregate" -> perMatchTasks(query, table, step.amount(), aggregate, c.aggregateNanosPerRow(),
+                    c.aggregateBytesPerRow());
+            case "probe" -> perMatchTasks(query, table, step.amount(), joinProbe, c.probeNanosPerRow(),
+                    c.probeBytesPerRow());
+            case "merge" -> mergeTasks(query, table, step.amount());
+            default -> throw new IllegalStateException("step " + step.kind());
+        };
+    }
+
+    private List<SimTask> scanTasks(SimQuery query, SimTable table, double bits) {
         List<SimTask> tasks = new ArrayList<>();
         long taskRows = settings.costs().taskRows();
         for (SimTable.Part part : table.parts) {
@@ -439,9 +514,8 @@ public final class Simulator {
      * table, so a table in P parts does P times the merge work of an unpartitioned one (plus reading the others'
      * tables, charged to its own node here).
      */
-    private List<SimTask> mergeTasks(SimQuery query, SimTable table, double selectivity) {
+    private List<SimTask> mergeTasks(SimQuery query, SimTable table, double groups) {
         List<SimTask> tasks = new ArrayList<>();
-        double groups = Math.min(1L << SimTable.FIRST_BITCASE, Math.max(1, table.rows * selectivity));
         int parts = table.parts.size();
         TaskCosts c = settings.costs();
         for (SimTable.Part part : table.parts) {
@@ -744,17 +818,16 @@ public final class Simulator {
         long micros = (long) now;
         int second = Math.min(own.length - 1, (int) (now / 1e6));
         double[] perNodeOwn = new double[nodes];
-        for (SimTable table : tables.values()) {
-            for (SimTable.Part part : table.parts) {
-                if (sample) {
-                    part.threads.sample(micros, parameters.periodMicros());
-                    part.memory.sample(micros, parameters.periodMicros());
-                } else {
-                    part.threads.observe();
-                    part.memory.observe();
-                }
-                perNodeOwn[part.node] += part.threads.current();
+        List<SimTable.Part> unitParts = unitParts();
+        for (SimTable.Part part : unitParts) {
+            if (sample) {
+                part.threads.sample(micros, parameters.periodMicros());
+                part.memory.sample(micros, parameters.periodMicros());
+            } else {
+                part.threads.observe();
+                part.memory.observe();
             }
+            perNodeOwn[part.node] += part.threads.current();
         }
         double readings = 1e6 / settings.observeMicros();
         double max = 0;
@@ -764,10 +837,8 @@ public final class Simulator {
         }
         if (sample) {
             double[] recent = new double[nodes];
-            for (SimTable table : tables.values()) {
-                for (SimTable.Part part : table.parts) {
-                    recent[part.node] += part.threads.recentAverage();
-                }
+            for (SimTable.Part part : unitParts) {
+                recent[part.node] += part.threads.recentAverage();
             }
             for (double r : recent) {
                 max = Math.max(max, r);
@@ -777,15 +848,53 @@ public final class Simulator {
         }
     }
 
+    /** One part per placement unit: a group's tables share their histories, which must be read once a period. */
+    private List<SimTable.Part> unitParts() {
+        List<SimTable.Part> out = new ArrayList<>();
+        for (SimTable table : tables.values()) {
+            if (table.group == null || groupTables.get(table.group).getFirst() == table) {
+                out.addAll(table.parts);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Every placement unit, as the engine's tracker lists them: the parts of ungrouped tables, and the parts of table
+     * groups (a group part is on its first table's part's node; its pages are the most of any of its tables' parts,
+     * since they move in parallel).
+     */
     private List<PlacementUnit> units() {
         List<PlacementUnit> out = new ArrayList<>();
         for (SimTable table : tables.values()) {
+            if (table.group != null) {
+                continue;
+            }
             for (SimTable.Part part : table.parts) {
                 out.add(new PlacementUnit(table.name, false, part.index, part.node, part.pages, table.parts.size(),
                         part.threads, part.memory));
             }
         }
+        for (Map.Entry<String, List<SimTable>> g : groupTables.entrySet()) {
+            List<SimTable> members = g.getValue();
+            SimTable leader = members.getFirst();
+            for (SimTable.Part part : leader.parts) {
+                long pages = members.stream().mapToLong(t -> t.parts.get(part.index).pages).max().orElse(0);
+                out.add(new PlacementUnit(g.getKey(), true, part.index, part.node, pages, leader.parts.size(),
+                        part.threads, part.memory));
+            }
+        }
         return out;
+    }
+
+    /** The tables a decision changes: the owner's one table, or every table of its group. */
+    private List<SimTable> tablesOf(String owner, boolean group) {
+        return group ? groupTables.get(owner) : List.of(tables.get(owner));
+    }
+
+    /** Pages of an owner as its tables change in parallel: the most of any of its tables. */
+    private long pagesOf(String owner, boolean group) {
+        return tablesOf(owner, group).stream().mapToLong(SimTable::pages).max().orElse(0);
     }
 
     /** One placer period, with the placer service's rules (see {@code PlacerService.placeOnce}). */
@@ -797,7 +906,7 @@ public final class Simulator {
             String owner = switch (decision) {
                 case PlacerDecision.Move mv -> mv.unit().ownerKey();
                 case PlacerDecision.Partition p -> p.unit().ownerKey();
-                case PlacerDecision.Merge mg -> "table " + mg.owner();
+                case PlacerDecision.Merge mg -> (mg.group() ? "group " : "table ") + mg.owner();
             };
             if (decision instanceof PlacerDecision.Merge && !partitionedByPlacer.contains(owner)) {
                 continue;
@@ -825,11 +934,11 @@ public final class Simulator {
         return switch (decision) {
             case PlacerDecision.Move mv -> mv.unit().pages() * m.moveMicrosPerPage();
             case PlacerDecision.Partition p -> {
-                long pages = tables.get(p.unit().owner()).pages();
+                long pages = pagesOf(p.unit().owner(), p.unit().group());
                 yield pages * m.partitionMicrosPerPage() + pages / 2.0 / p.unit().parts() * m.moveMicrosPerPage();
             }
             case PlacerDecision.Merge mg -> {
-                long pages = tables.get(mg.owner()).pages();
+                long pages = pagesOf(mg.owner(), mg.group());
                 yield pages * (m.partitionMicrosPerPage() + m.moveMicrosPerPage());
             }
         };
@@ -837,56 +946,79 @@ public final class Simulator {
 
     private void apply(PendingAction action) {
         PlacerDecision decision = action.decision();
-        String name = switch (decision) {
-            case PlacerDecision.Move mv -> mv.unit().owner();
-            case PlacerDecision.Partition p -> p.unit().owner();
-            case PlacerDecision.Merge mg -> mg.owner();
-        };
-        SimTable table = tables.get(name);
-        int before = table.parts.size();
+        String name;
+        boolean group;
+        switch (decision) {
+            case PlacerDecision.Move mv -> {
+                name = mv.unit().owner();
+                group = mv.unit().group();
+            }
+            case PlacerDecision.Partition p -> {
+                name = p.unit().owner();
+                group = p.unit().group();
+            }
+            case PlacerDecision.Merge mg -> {
+                name = mg.owner();
+                group = mg.group();
+            }
+        }
+        List<SimTable> changed = tablesOf(name, group);
+        SimTable leader = changed.getFirst();
+        int before = leader.parts.size();
         int from;
         int to;
         String label;
         String reason;
         switch (decision) {
             case PlacerDecision.Move mv -> {
-                SimTable.Part part = table.parts.get(mv.unit().part());
-                from = part.node;
+                from = leader.parts.get(mv.unit().part()).node;
                 to = mv.toNode();
-                part.node = to;
+                for (SimTable table : changed) {
+                    table.parts.get(mv.unit().part()).node = to;
+                }
                 label = "move";
                 reason = mv.reason().rule();
                 movesInFlight--;
             }
             case PlacerDecision.Partition p -> {
-                List<SimTable.Part> split = new ArrayList<>();
-                for (SimTable.Part old : table.parts) {
-                    for (int half = 0; half < 2; half++) {
-                        long rows = SimTable.share(old.rows, half, 2);
-                        int node = old.index == p.unit().part() && half == 1 ? p.toNode() : old.node;
-                        split.add(new SimTable.Part(split.size(), node, rows));
+                for (SimTable table : changed) {
+                    List<SimTable.Part> split = new ArrayList<>();
+                    for (SimTable.Part old : table.parts) {
+                        for (int half = 0; half < 2; half++) {
+                            long rows = SimTable.share(old.rows, half, 2);
+                            int node = old.index == p.unit().part() && half == 1 ? p.toNode() : old.node;
+                            split.add(table.newPart(split.size(), node, rows));
+                        }
                     }
+                    table.parts = split;
                 }
-                table.parts = split;
                 from = p.unit().node();
                 to = p.toNode();
                 label = "partition";
                 reason = p.reason().rule();
-                partitionedByPlacer.add(table.ownerKey());
+                partitionedByPlacer.add(leader.ownerKey());
                 movesInFlight--;
             }
             case PlacerDecision.Merge mg -> {
                 from = -1;
                 to = mg.toNode();
-                table.parts = new ArrayList<>(List.of(new SimTable.Part(0, to, table.rows)));
+                for (SimTable table : changed) {
+                    table.parts = new ArrayList<>(List.of(table.newPart(0, to, table.rows)));
+                }
                 label = "merge";
                 reason = mg.reason().rule();
-                partitionedByPlacer.remove(table.ownerKey());
+                partitionedByPlacer.remove(leader.ownerKey());
             }
         }
-        inFlight.remove(table.ownerKey());
-        events.add(new SimEvent(action.decided() / 1e6, action.started() / 1e6, now / 1e6, label, name, before,
-                table.parts.size(), from, to, reason));
+        if (!(decision instanceof PlacerDecision.Move)) {
+            // New parts: part k of every table of a group is again one unit with one pair of histories.
+            for (SimTable table : changed) {
+                table.shareHistoriesOf(leader);
+            }
+        }
+        inFlight.remove(leader.ownerKey());
+        events.add(new SimEvent(action.decided() / 1e6, action.started() / 1e6, now / 1e6, label,
+                group ? "group " + name : name, before, leader.parts.size(), from, to, reason));
     }
 
     /** The task classes the run used, with their learnt memory throughput. */

@@ -69,4 +69,64 @@ class ScenarioParserTest {
         assertThatThrownBy(() -> ScenarioParser.parse("table T node 0\nclients 1 z T\n", "s.txt", 0))
                 .hasMessageContaining("'z'");
     }
+    @Test
+    void figure_16_loads_tpch_on_one_socket_with_lineitem_and_orders_as_a_group_and_22_templates() throws IOException {
+        Scenario s = ScenarioParser.load("fig16", 0);
+        assertThat(s.machine()).isEqualTo("32x18");
+        assertThat(s.tables()).extracting(Scenario.TableSpec::nodes).allMatch(n -> n.equals(List.of(0)));
+        assertThat(s.tables()).filteredOn(t -> t.name().equals("lineitem")).singleElement()
+                .satisfies(t -> {
+                    assertThat(t.rows()).isEqualTo(180_000_000L);
+                    assertThat(t.rowBytes()).isPositive();
+                });
+        assertThat(s.groups()).singleElement().satisfies(g -> assertThat(g.tables())
+                .containsExactly("lineitem", "orders"));
+        assertThat(s.templates()).hasSize(22);
+        assertThat(s.clients()).singleElement().satisfies(c -> {
+            assertThat(c.query()).isEqualTo(Scenario.ClientSpec.MIX);
+            assertThat(c.count()).isEqualTo(512);
+            assertThat(c.templates()).hasSize(22).contains("Q1", "Q22");
+        });
+        assertThat(s.isSeedBenchmark()).isFalse();
+        assertThat(ScenarioParser.load("fig10", 0).isSeedBenchmark()).isTrue();
+    }
+
+    @Test
+    void templates_are_steps_joined_by_then_with_an_optional_weight() {
+        Scenario s = ScenarioParser.parse("""
+                table big node 0 rows 1000 row-bytes 16
+                table small node 0 rows 10
+                template J weight 3 scan big 12 then probe small 0.5 then merge big 4
+                template K scan small 2
+                clients 8 mix J,K from 1 to 5
+                """, "t", 0);
+        Scenario.Template j = s.templates().getFirst();
+        assertThat(j.weight()).isEqualTo(3.0);
+        assertThat(j.steps()).containsExactly(new Scenario.Step("scan", "big", 12),
+                new Scenario.Step("probe", "small", 0.5), new Scenario.Step("merge", "big", 4));
+        assertThat(s.templates().get(1).weight()).isEqualTo(1.0);
+        assertThat(s.clients().getFirst().from()).isEqualTo(1.0);
+        assertThat(s.scaled(0.5, 1).tables().getFirst().rows()).isEqualTo(500);
+        assertThat(s.scaled(0.5, 1).tables().getFirst().rowBytes()).isEqualTo(16.0);
+    }
+
+    @Test
+    void groups_templates_and_mixes_are_checked_against_what_the_scenario_declares() {
+        assertThatThrownBy(() -> ScenarioParser.parse("table T node 0\ntemplate Q scan U 4\nclients 1 mix Q\n",
+                "s.txt", 0)).hasMessageContaining("template Q").hasMessageContaining("table U");
+        assertThatThrownBy(() -> ScenarioParser.parse("table T node 0\ntemplate Q scan T 4\nclients 1 mix R\n",
+                "s.txt", 0)).hasMessageContaining("template R");
+        assertThatThrownBy(() -> ScenarioParser.parse("table T node 0\ntemplate Q sort T 4\nclients 1 mix Q\n",
+                "s.txt", 0)).hasMessageContaining("s.txt:2").hasMessageContaining("'sort'");
+        assertThatThrownBy(() -> ScenarioParser.parse("table T node 0\ntemplate Q scan T 4 and scan T 2\n"
+                + "clients 1 mix Q\n", "s.txt", 0)).hasMessageContaining("'then'");
+        assertThatThrownBy(() -> ScenarioParser.parse("table T node 0\ntable U node 1\ngroup G T,U\n"
+                + "clients 1 a T\n", "s.txt", 0)).hasMessageContaining("group G").hasMessageContaining("same nodes");
+        assertThatThrownBy(() -> ScenarioParser.parse("table T node 0\ngroup G T,V\nclients 1 a T\n", "s.txt", 0))
+                .hasMessageContaining("table V");
+        assertThatThrownBy(() -> ScenarioParser.parse("table T node 0 rows -5\nclients 1 a T\n", "s.txt", 0))
+                .hasMessageContaining("s.txt:1").hasMessageContaining("rows");
+        assertThatThrownBy(() -> ScenarioParser.parse("table T node 0 colour red\nclients 1 a T\n", "s.txt", 0))
+                .hasMessageContaining("colour");
+    }
 }

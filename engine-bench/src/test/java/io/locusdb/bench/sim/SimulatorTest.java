@@ -138,4 +138,46 @@ class SimulatorTest {
             assertThat(cores).isBetween(1.0 - 1e-6, 60.0 + 1e-6);
         }
     }
+    @Test
+    void a_table_groups_parts_are_placed_together_and_a_mix_runs_its_templates() {
+        Scenario s = ScenarioParser.parse("""
+                name group
+                machine 4x15
+                seconds 60
+                rows 1000000
+                table fact node 0 rows 40000000 row-bytes 8
+                table dim node 0 rows 10000000 row-bytes 8
+                table lonely node 3 rows 100000
+                group fg fact,dim
+                template join scan fact 20 then probe dim 1 then aggregate fact 0.01 then merge fact 10
+                template look weight 0.1 scan lonely 8
+                clients 128 mix join,look
+                placer on
+                stealing adaptive
+                """, "test", 0);
+        SimResult r = run(s, 1);
+        assertThat(r.events()).isNotEmpty().allSatisfy(e -> assertThat(e.owner()).isEqualTo("group fg"));
+        assertThat(r.finalLayout().get("fact")).isEqualTo(r.finalLayout().get("dim"));
+        assertThat(r.finalLayout().get("fact").stream().distinct().count()).isGreaterThan(1);
+        assertThat(r.finalLayout().get("lonely")).containsExactly(3);
+        assertThat(r.throughput(50, 60)).isGreaterThan(1.5 * r.throughput(2, 6));
+    }
+
+    @Test
+    void a_tables_own_rows_and_row_bytes_set_how_long_moving_it_takes() {
+        Scenario s = ScenarioParser.parse("""
+                name sizes
+                machine 4x15
+                seconds 40
+                table T1 node 0 rows 20000000 row-bytes 40
+                table T2 node 0 rows 20000000 row-bytes 40
+                clients 64 a T1,T2 selectivity 0.00001
+                placer on
+                stealing adaptive
+                """, "test", 0);
+        SimResult r = run(s, 1);
+        SimEvent move = r.events().stream().filter(e -> e.action().equals("move")).findFirst().orElseThrow();
+        // 20 M rows of 40 bytes are 195,313 pages, at the 4x15 machine's 59 µs per page.
+        assertThat(move.doneSeconds() - move.startSeconds()).isCloseTo(195_313 * 59e-6, within(0.01));
+    }
 }

@@ -13,7 +13,8 @@ import java.util.Set;
  * of every active unit (a unit with threads and memory throughput in use on its own node), sums it per node, and
  * goes through the pairs of nodes from the most to the least imbalanced CPU utilization: where the hotter node is
  * saturated and the imbalance is over the threshold, it moves a stable unit of the hot node to the cold one if that
- * lowers the imbalance without pushing the cold node past its memory throughput. Only when no pair allows a move
+ * lowers the imbalance without pushing the cold node past its memory throughput, and relieves the hot node by more
+ * than the estimate's tolerance (not merely swapping which node is hot). Only when no pair allows a move
  * does it consider partitioning (doubling the owner's parts, at most one per node, half the unit going to the cold
  * node). When it changes nothing, it merges partitioned owners that were idle for as long as merging them takes
  * and puts the merged part on the coldest node.
@@ -127,7 +128,8 @@ public final class AdaptiveDataPlacer implements PlacementPolicy {
                 double hotAfter = hot.recentCpu() - unit.recentCpu();
                 double coldAfter = Math.min(cold.recentCpu() + unit.recentCpu(), maxCpu);
                 double coldMemory = cold.recentMemory() + unit.recentMemory();
-                if (Math.abs(hotAfter - coldAfter) < imbalance && coldMemory <= p.maxMemoryPerNode()) {
+                if (Math.abs(hotAfter - coldAfter) < imbalance && coldMemory <= p.maxMemoryPerNode()
+                        && relievesHotNode(hot, hotAfter, coldAfter, unit.recentCpu())) {
                     return new PlacerDecision.Move(unit.unit(), cold.node(), reason(hot, cold, imbalance, unit,
                             "move: the imbalance drops to " + format(Math.abs(hotAfter - coldAfter))));
                 }
@@ -137,7 +139,8 @@ public final class AdaptiveDataPlacer implements PlacementPolicy {
                 double hotAfter = hot.recentCpu() - unit.recentCpu() + half;
                 double coldAfter = cold.recentCpu() + half;
                 double coldMemory = cold.recentMemory() + unit.recentMemory() / 2;
-                if (Math.abs(hotAfter - coldAfter) < imbalance && coldMemory <= p.maxMemoryPerNode()) {
+                if (Math.abs(hotAfter - coldAfter) < imbalance && coldMemory <= p.maxMemoryPerNode()
+                        && relievesHotNode(hot, hotAfter, coldAfter, half)) {
                     return new PlacerDecision.Partition(unit.unit(), 2 * unit.unit().parts(), cold.node(),
                             reason(hot, cold, imbalance, unit, "partition (no move lowers any imbalance): the"
                                     + " imbalance drops to " + format(Math.abs(hotAfter - coldAfter))));
@@ -145,6 +148,18 @@ public final class AdaptiveDataPlacer implements PlacementPolicy {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether the busier of the two nodes after the change is less busy than the hot node was by more than the
+     * uncertainty of the estimate that moves ({@code c_e} of it: the same tolerance within which a unit's utilization
+     * counts as unchanged). Algorithm 2 alone accepts any lower imbalance, so a unit about as heavy as the imbalance
+     * itself would only swap which node is hot, and the next period would swap it back; on a 32-socket TPC-H mix
+     * that ping-pong took every period once the big table group was spread, and the node it left hot was never
+     * relieved by a partition.
+     */
+    private boolean relievesHotNode(NodeInfo hot, double hotAfter, double coldAfter, double moved) {
+        return hot.recentCpu() - Math.max(hotAfter, coldAfter) > p.eligibility() * moved;
     }
 
     /** Algorithm 3's last step: partitioned owners idle for as long as merging them takes go to the coldest node. */
@@ -165,8 +180,10 @@ public final class AdaptiveDataPlacer implements PlacementPolicy {
             long pages = parts.stream().mapToLong(PlacementUnit::pages).sum();
             long pastMicros = Math.max(2 * p.periodMicros(),
                     (long) (pages * p.moveMicrosPerPage() * 2 + pages * p.partitionMicrosPerPage()));
-            boolean idle = parts.stream().allMatch(u -> u.threads().average(pastMicros) == 0
-                    && u.memory().average(pastMicros) == 0);
+            // Parts whose histories are younger than the window (a repartition starts them anew) are not known to
+            // be idle: merging them would undo the partition the moment it is done.
+            boolean idle = parts.stream().allMatch(u -> u.threads().covers(pastMicros)
+                    && u.threads().average(pastMicros) == 0 && u.memory().average(pastMicros) == 0);
             if (idle) {
                 PlacementUnit first = parts.getFirst();
                 out.add(new PlacerDecision.Merge(first.owner(), first.group(), first.parts(), coldest.node(),

@@ -98,6 +98,17 @@ public final class UtilizationHistory {
     }
 
     /**
+     * Whether the samples cover the {@code micros} before the last one, or are all the history can keep: only then
+     * does an average over that window describe the past rather than extrapolate the first sample back.
+     */
+    public synchronized boolean covers(long micros) {
+        if (count == times.length) {
+            return true;
+        }
+        return count > 1 && times[index(count - 1)] - times[index(0)] >= micros;
+    }
+
+    /**
      * The time-weighted average over the {@code micros} before the last sample: each sample weighs the time since the
      * sample before it (its value held over that interval), and the part of the window older than the first sample
      * takes the first sample's value. No samples: the value now.

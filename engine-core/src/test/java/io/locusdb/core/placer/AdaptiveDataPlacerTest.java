@@ -130,6 +130,40 @@ class AdaptiveDataPlacerTest {
     }
 
     @Test
+    void aUnitAboutAsHeavyAsTheImbalanceIsPartitionedRatherThanSwappedToTheColdNode() {
+        // Node 0 is saturated by A (7.7 threads) and B (7.3); node 1 runs C (7.4). Moving B would lower the
+        // imbalance from 7.6 to 7.0 only by making node 1 the hot one (14.7 threads), and the next period would move
+        // it back; the hot node is relieved by splitting A instead, half of it going to node 1.
+        List<PlacementUnit> units = List.of(table("A", 0, 1, 0, 7.7), table("B", 0, 1, 0, 7.3),
+                table("C", 0, 1, 1, 7.4));
+        assertThat(PLACER.decide(units, 2, Set.of())).singleElement()
+                .isInstanceOfSatisfying(PlacerDecision.Partition.class, p -> {
+                    assertThat(p.unit().owner()).isEqualTo("A");
+                    assertThat(p.toNode()).isEqualTo(1);
+                });
+        // A unit well under the imbalance still moves: node 1 ends at 10.4 threads, node 0 at 7.7 + 3.
+        List<PlacementUnit> light = List.of(table("A", 0, 1, 0, 7.7), table("B", 0, 1, 0, 3),
+                table("D", 0, 1, 0, 4.3), table("C", 0, 1, 1, 7.4));
+        assertThat(PLACER.decide(light, 2, Set.of())).singleElement()
+                .isInstanceOfSatisfying(PlacerDecision.Move.class, m -> assertThat(m.unit().owner()).isIn("B", "D"));
+    }
+
+    @Test
+    void anOwnerJustRepartitionedIsNotMergedBeforeItsNewHistoriesCoverTheMergeWindow() {
+        // Both parts idle so far, but their histories began 1 s ago; merging takes 4 s of pages here.
+        UtilizationHistory fresh = new UtilizationHistory();
+        for (long t = 59_000_000; t <= 60_000_000; t += 100_000) {
+            fresh.record(t, 0, PARAMETERS.periodMicros());
+        }
+        List<PlacementUnit> young = List.of(
+                new PlacementUnit("T", false, 0, 0, PAGES, 2, fresh, fresh),
+                new PlacementUnit("T", false, 1, 1, PAGES, 2, fresh, fresh));
+        assertThat(PLACER.decide(young, NODES, Set.of())).isEmpty();
+        List<PlacementUnit> idle = List.of(table("T", 0, 2, 0, 0), table("T", 1, 2, 1, 0));
+        assertThat(PLACER.decide(idle, NODES, Set.of())).singleElement().isInstanceOf(PlacerDecision.Merge.class);
+    }
+
+    @Test
     void aTableGroupPartMovesAsOneUnit() {
         List<PlacementUnit> units = new ArrayList<>();
         units.add(new PlacementUnit("sales", true, 0, 0, PAGES, 1, steady(14), steady(14 * GB)));
