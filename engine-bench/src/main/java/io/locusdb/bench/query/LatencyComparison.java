@@ -53,15 +53,19 @@ public final class LatencyComparison {
                  PreparedStatement region = c.prepareStatement(REGION);
                  Session session = db.connect()) {
                 PreparedQuery local = session.prepare(Q6);
-                double adHoc = median(rounds, warmup, () -> drain(st.executeQuery(Q6)));
-                double prepared = median(rounds, warmup, () -> drain(q6.executeQuery()));
-                double inProcess = median(rounds, warmup, () -> {
-                    try (QueryResult r = local.execute()) {
-                        r.toList();
-                    }
-                });
-                double regionAdHoc = median(rounds, warmup, () -> drain(st.executeQuery(REGION)));
-                double regionPrepared = median(rounds, warmup, () -> drain(region.executeQuery()));
+                double[] q6Times = medians(rounds, warmup, () -> drain(st.executeQuery(Q6)),
+                        () -> drain(q6.executeQuery()), () -> {
+                            try (QueryResult r = local.execute()) {
+                                r.toList();
+                            }
+                        });
+                double adHoc = q6Times[0];
+                double prepared = q6Times[1];
+                double inProcess = q6Times[2];
+                double[] regionTimes = medians(rounds, warmup, () -> drain(st.executeQuery(REGION)),
+                        () -> drain(region.executeQuery()));
+                double regionAdHoc = regionTimes[0];
+                double regionPrepared = regionTimes[1];
                 System.out.printf(Locale.ROOT, "%-10s %11.2f %13.2f %15.2f %15.2f %17.2f %17.2f %21.2f%n",
                         cache == 0 ? "off" : "on", adHoc, prepared, inProcess, regionAdHoc, regionPrepared,
                         adHoc / prepared, prepared / inProcess);
@@ -81,17 +85,33 @@ public final class LatencyComparison {
         }
     }
 
-    private static double median(int rounds, int warmup, Run run) throws SQLException {
+    /**
+     * Medians of each way of running the same query, taken in turns (warm-up and timed rounds alike), so that none
+     * of them is measured on a JIT or a machine that the others had not yet reached.
+     */
+    private static double[] medians(int rounds, int warmup, Run... runs) throws SQLException {
         for (int i = 0; i < warmup; i++) {
-            run.run();
+            for (Run run : runs) {
+                run.run();
+            }
         }
-        List<Double> times = new ArrayList<>();
+        List<List<Double>> times = new ArrayList<>();
+        for (Run ignored : runs) {
+            times.add(new ArrayList<>());
+        }
         for (int i = 0; i < rounds; i++) {
-            long t0 = System.nanoTime();
-            run.run();
-            times.add((System.nanoTime() - t0) / 1e6);
+            for (int k = 0; k < runs.length; k++) {
+                long t0 = System.nanoTime();
+                runs[k].run();
+                times.get(k).add((System.nanoTime() - t0) / 1e6);
+            }
         }
-        times.sort(null);
-        return times.get(times.size() / 2);
+        double[] out = new double[runs.length];
+        for (int k = 0; k < runs.length; k++) {
+            List<Double> sorted = times.get(k);
+            sorted.sort(null);
+            out[k] = sorted.get(sorted.size() / 2);
+        }
+        return out;
     }
 }
