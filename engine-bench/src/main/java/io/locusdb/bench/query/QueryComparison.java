@@ -4,6 +4,7 @@ import io.locusdb.bench.storage.LoadComparison;
 import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
 import io.locusdb.core.cpu.Kernels;
+import io.locusdb.core.durable.Durability;
 import io.locusdb.core.PreparedQuery;
 import io.locusdb.core.Session;
 import io.locusdb.core.result.QueryResult;
@@ -15,7 +16,9 @@ import io.locusdb.core.workload.TpchQuery;
 import io.locusdb.core.workload.TpchQueryText;
 import io.locusdb.natives.topology.Topologies;
 import io.trino.tpch.TpchTable;
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -24,11 +27,13 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Stream;
 
 /**
  * LocusDB vs DuckDB (in-process, same lineitem rows, same thread count) on TPC-H Q1 and Q6 and the two single-table
@@ -45,8 +50,12 @@ import java.util.Random;
  * table loaded, orders and lineitem co-partitioned; the TPC-H ones get substitution parameters drawn by the
  * specification's rules from a seed that is printed, and that the sixth argument repeats.
  *
+ * <p>With {@code restarted} as the seventh argument, the single-table queries also run on a third engine: LocusDB
+ * restarted from a data directory ({@code LOAD TPCH} into it, closed, opened again, every column back in memory),
+ * timed in the same alternating rounds, so that its scans can be compared with the in-memory database's.
+ *
  * <p>Usage: {@code ./locus bench query [SF=1] [rounds=9] [dir=target/tpch-data] [Q1,Q6,...] [warm-up seconds=3]
- * [seed]}.
+ * [seed] [restarted]}.
  */
 public final class QueryComparison {
     private static final String SHAPE_SELECT = "select l_extendedprice from lineitem"
@@ -90,7 +99,11 @@ public final class QueryComparison {
         Path file = LoadComparison.writeTbl(dir, sf);
         List<String> only = args.length > 3 && !args[3].equals("all") ? List.of(args[3].split(",")) : List.of();
         double warmupSeconds = args.length > 4 ? Double.parseDouble(args[4]) : 3.0;
-        long seed = args.length > 5 ? Long.parseLong(args[5]) : System.nanoTime();
+        long seed = args.length > 5 && !args[5].equals("-") ? Long.parseLong(args[5]) : System.nanoTime();
+        boolean withRestart = args.length > 6 && args[6].equals("restarted");
+        if (args.length > 6 && !withRestart) {
+            throw new IllegalArgumentException("the seventh argument is 'restarted' or nothing, not '" + args[6] + "'");
+        }
         List<Query> joins = joins(new Random(seed));
         List<Query> all = new ArrayList<>(List.of(
                 // Q1 and Q6 keep the validation parameters: their goals (and earlier figures) were set with them.
@@ -129,8 +142,11 @@ public final class QueryComparison {
                     s.execute("SET threads = " + threads);
                 }
                 String cpus = threads == 1 ? "0" : "0-" + (threads - 1);
-                try (LocusDB db = LocusDB.open(LocusConfig.of(Topologies.configured(cpus)).withLoadThreads(2));
-                     Session session = db.connect()) {
+                LocusConfig config = LocusConfig.of(Topologies.configured(cpus)).withLoadThreads(2);
+                try (LocusDB db = LocusDB.open(config);
+                     Session session = db.connect();
+                     Restarted restarted = withRestart ? Restarted.from(config, dir.resolve("locus-data"), sf,
+                             threads) : null) {
                     if (withJoins) {
                         // Every table, lineitem and orders co-partitioned in one table group, one part per node.
                         new TpchLoader(db.memory(), 2).loadAll(db.catalog(), sf, threads,
@@ -140,7 +156,8 @@ public final class QueryComparison {
                                 threads, new InitialPlacement.RoundRobin(), LoadProgress.NONE));
                     }
                     for (Query q : queries) {
-                        double[] r = compare(q, threads, session, duck, rounds, warmupSeconds);
+                        Session again = restarted != null && !joins.contains(q) ? restarted.session() : null;
+                        double[] r = compare(q, threads, session, duck, again, rounds, warmupSeconds);
                         summary.put(q.name() + " / " + threads + " thread(s)", r);
                     }
                 }
@@ -162,21 +179,32 @@ public final class QueryComparison {
         }
         System.out.println();
         System.out.println("query / threads                 LocusDB ms   DuckDB ms   DuckDB/LocusDB   goal"
-                + "   (join geo-mean: LocusDB time / DuckDB time)");
+                + "   (join geo-mean: LocusDB time / DuckDB time)"
+                + (withRestart ? "; restarted: LocusDB from its data directory ms, restarted/in-memory" : ""));
         for (Map.Entry<String, double[]> e : summary.entrySet()) {
             double[] r = e.getValue();
             String goal = e.getKey().startsWith("Q6") ? "≥ 3" : e.getKey().startsWith("Q1 ") ? "≥ 2"
                     : e.getKey().startsWith("join geo-mean") ? "LocusDB/DuckDB ≤ 1.0 at 2 threads" : "";
-            System.out.printf(Locale.ROOT, "%-30s %10.1f %11.1f %16.2f   %s%n", e.getKey(), r[0], r[1], r[1] / r[0],
-                    goal);
+            String again = r.length > 2 ? String.format(Locale.ROOT, "   restarted %.1f ms, %.2f", r[2], r[2] / r[0])
+                    : "";
+            System.out.printf(Locale.ROOT, "%-30s %10.1f %11.1f %16.2f   %s%s%n", e.getKey(), r[0], r[1], r[1] / r[0],
+                    goal, again);
         }
     }
 
-    private static double[] compare(Query q, int threads, Session session, Connection duck, int rounds,
-                                    double warmupSeconds) throws Exception {
+    /**
+     * @param again a session on the restarted database (null: none); its query runs in the same rounds and must give
+     *              the same answer
+     */
+    private static double[] compare(Query q, int threads, Session session, Connection duck, Session again,
+                                    int rounds, double warmupSeconds) throws Exception {
         PreparedQuery locus = session.prepare(q.sql());
+        PreparedQuery restarted = again == null ? null : again.prepare(q.sql());
         for (int i = 0; i < q.parameters().length; i++) {
             locus.set(i + 1, q.parameters()[i]);
+            if (restarted != null) {
+                restarted.set(i + 1, q.parameters()[i]);
+            }
         }
         try (PreparedStatement ps = duck.prepareStatement(q.sql())) {
             for (int i = 0; i < q.parameters().length; i++) {
@@ -188,19 +216,37 @@ public final class QueryComparison {
                 throw new IllegalStateException(q.name() + ": LocusDB and DuckDB disagree: rows " + a[1] + " vs "
                         + b[1] + ", checksum " + a[2] + " vs " + b[2]);
             }
+            if (restarted != null) {
+                double[] c = runLocus(restarted);
+                if (c[1] != a[1] || Math.abs(c[2] - a[2]) > 1e-6 * Math.max(1, Math.abs(a[2]))) {
+                    throw new IllegalStateException(q.name() + ": the restarted LocusDB disagrees with the one in"
+                            + " memory: rows " + c[1] + " vs " + a[1] + ", checksum " + c[2] + " vs " + a[2]);
+                }
+            }
             double locusWarm = 0;
             double duckWarm = 0;
             int warmups = 0;
             while (warmups < 2 || locusWarm < warmupSeconds * 1000 || duckWarm < warmupSeconds * 1000) {
                 locusWarm += runLocus(locus)[0];
                 duckWarm += runDuck(ps)[0];
+                if (restarted != null) {
+                    runLocus(restarted);
+                }
                 warmups++;
             }
             double[] locusMs = new double[rounds];
             double[] duckMs = new double[rounds];
+            double[] restartedMs = new double[rounds];
             for (int r = 0; r < rounds; r++) {
+                // The two LocusDB databases take turns at running right after DuckDB (which evicts their caches).
+                if (restarted != null && r % 2 == 1) {
+                    restartedMs[r] = runLocus(restarted)[0];
+                }
                 locusMs[r] = runLocus(locus)[0];
                 duckMs[r] = runDuck(ps)[0];
+                if (restarted != null && r % 2 == 0) {
+                    restartedMs[r] = runLocus(restarted)[0];
+                }
             }
             double lm = median(locusMs);
             double dm = median(duckMs);
@@ -208,7 +254,52 @@ public final class QueryComparison {
                             + "  DuckDB median %8.1f ms (min %.1f, max %.1f)  ratio %.2f  [%d rows, %d warm-up rounds]%n",
                     q.name(), threads, lm, min(locusMs), max(locusMs), dm, min(duckMs), max(duckMs), dm / lm,
                     (long) a[1], warmups);
+            if (restarted != null) {
+                double rm = median(restartedMs);
+                System.out.printf(Locale.ROOT, "%-18s %d thread(s): LocusDB restarted from its data directory median"
+                        + " %8.1f ms (min %.1f, max %.1f)  restarted/in-memory %.2f%n", q.name(), threads, rm,
+                        min(restartedMs), max(restartedMs), rm / lm);
+                return new double[] {lm, dm, rm};
+            }
             return new double[] {lm, dm};
+        }
+    }
+
+    /**
+     * LocusDB restarted from a data directory: the TPC-H tables generated into it by {@code LOAD TPCH} (checkpointed),
+     * the database closed and opened again on the same directory, and every column read back before the timing.
+     */
+    private record Restarted(LocusDB db, Session session, Path dir) implements AutoCloseable {
+        /** @param parts parts per table, as the in-memory database has them */
+        static Restarted from(LocusConfig config, Path dir, double sf, int parts)
+                throws IOException, InterruptedException {
+            deleteRecursively(dir);
+            try (LocusDB loading = LocusDB.open(config.withDurability(Durability.in(dir)));
+                 Session s = loading.connect();
+                 QueryResult r = s.execute("LOAD TPCH SCALE " + sf + " PARTS " + parts)) {
+                r.updateCount();
+            }
+            LocusDB db = LocusDB.open(config.withDurability(Durability.in(dir)));
+            db.durableStore().orElseThrow().awaitPreload();
+            return new Restarted(db, db.connect(), dir);
+        }
+
+        @Override
+        public void close() throws IOException {
+            session.close();
+            db.close();
+            deleteRecursively(dir);
+        }
+
+        private static void deleteRecursively(Path dir) throws IOException {
+            if (!Files.exists(dir)) {
+                return;
+            }
+            try (Stream<Path> paths = Files.walk(dir)) {
+                for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
         }
     }
 

@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The paper's ratios the simulator reproduces within ±20 % (the simulator is deterministic, so these hold exactly as
- * run here). Figure 12's 1.7× is not among them (see the issue note).
+ * run here). Figure 12's 1.7× and Figure 16's 4× are not reached that closely (1.36 and about 11, see the issue
+ * note): their tests hold the shape of the figure and the direction of the ratio.
  */
 class ReproductionTest {
 
@@ -50,6 +51,28 @@ class ReproductionTest {
         assertThat(o.runs()).extracting(Reproduction.Run::cores).containsExactly("all", "dense", "sparse", "adaptive");
         assertThat(check(o.checks(), "elastic.adaptive-vs-all-cores").ok()).isTrue();
         assertThat(check(o.checks(), "elastic.remote-share-all-vs-adaptive").ok()).isTrue();
+    }
+
+    @Test
+    void figure_12_merges_every_placer_partitioned_table_in_the_idle_phase_and_the_third_phase_is_faster()
+            throws IOException {
+        Scenario s = ScenarioParser.load("fig12", 0);
+        Reproduction.Outcome o = Reproduction.run(s, MachineModel.eightSockets(), Simulator.Settings.defaults(1));
+        SimResult r = o.runs().getFirst().result();
+        assertThat(r.events()).filteredOn(e -> e.action().equals("merge")).hasSize(8)
+                .allSatisfy(e -> assertThat(e.startSeconds()).isBetween(300.0, 600.0));
+        // The paper's 1.7x is not reached (1.36, see the issue note); the merged tables must still be clearly faster.
+        assertThat(check(o.checks(), "fig12.third-vs-first-phase").measured()).isGreaterThan(1.25);
+    }
+
+    @Test
+    void figure_14_settles_at_the_maximum_at_the_end_of_the_first_and_the_third_phase() throws IOException {
+        // A quarter of the rows and a third of the time: the three phases keep their order and their length ratios.
+        Scenario s = ScenarioParser.load("fig14", 0).scaled(0.25, 1.0 / 3);
+        Reproduction.Outcome o = Reproduction.run(s, MachineModel.eightSockets(), Simulator.Settings.defaults(1));
+        assertThat(check(o.checks(), "fig14.phase1-end-vs-max").ok()).isTrue();
+        assertThat(check(o.checks(), "fig14.phase3-end-vs-max").ok()).isTrue();
+        assertThat(o.runs().getFirst().result().events()).extracting(SimEvent::action).contains("partition", "move");
     }
 
     @Test
