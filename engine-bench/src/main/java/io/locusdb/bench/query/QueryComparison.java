@@ -1,6 +1,7 @@
 package io.locusdb.bench.query;
 
 import io.locusdb.bench.storage.LoadComparison;
+import io.locusdb.bench.storage.RestartComparison;
 import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
 import io.locusdb.core.cpu.Kernels;
@@ -18,7 +19,6 @@ import io.locusdb.natives.topology.Topologies;
 import io.trino.tpch.TpchTable;
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -27,13 +27,11 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.stream.Stream;
 
 /**
  * LocusDB vs DuckDB (in-process, same lineitem rows, same thread count) on TPC-H Q1 and Q6 and the two single-table
@@ -273,7 +271,7 @@ public final class QueryComparison {
         /** @param parts parts per table, as the in-memory database has them */
         static Restarted from(LocusConfig config, Path dir, double sf, int parts)
                 throws IOException, InterruptedException {
-            deleteRecursively(dir);
+            RestartComparison.deleteTree(dir);
             try (LocusDB loading = LocusDB.open(config.withDurability(Durability.in(dir)));
                  Session s = loading.connect();
                  QueryResult r = s.execute("LOAD TPCH SCALE " + sf + " PARTS " + parts)) {
@@ -288,18 +286,7 @@ public final class QueryComparison {
         public void close() throws IOException {
             session.close();
             db.close();
-            deleteRecursively(dir);
-        }
-
-        private static void deleteRecursively(Path dir) throws IOException {
-            if (!Files.exists(dir)) {
-                return;
-            }
-            try (Stream<Path> paths = Files.walk(dir)) {
-                for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
+            RestartComparison.deleteTree(dir);
         }
     }
 

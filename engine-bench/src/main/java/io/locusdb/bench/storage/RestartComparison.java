@@ -219,7 +219,8 @@ public final class RestartComparison {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    /** Deletes a directory and everything in it; nothing when it does not exist. */
+    public static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }
