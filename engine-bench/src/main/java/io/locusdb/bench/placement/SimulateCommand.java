@@ -84,6 +84,10 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         PrintWriter console = spec.commandLine().getOut();
         Scenario declared = ScenarioParser.load(scenarioName, 0);
+        if (realTopology != null && !declared.isSeedBenchmark()) {
+            throw new IllegalArgumentException("--real runs the benchmark's TBLn tables and query types a, b and c;"
+                    + " scenario " + declared.name() + " has table sizes, groups or query templates of its own");
+        }
         String machineName = machine != null ? machine : declared.machine();
         boolean here = machineName.equals(MachineModel.HERE);
         MachineModel model = here ? HostMeasurement.measure(2) : MachineModel.preset(machineName);

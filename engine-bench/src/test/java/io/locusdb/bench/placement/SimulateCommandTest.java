@@ -74,5 +74,8 @@ class SimulateCommandTest {
         Outcome scale = run("fig10", "--time-scale", "0");
         assertThat(scale.exit()).isEqualTo(2);
         assertThat(scale.err()).contains("--time-scale");
+        Outcome mix = run("fig16", "--real", "fake:2");
+        assertThat(mix.exit()).isEqualTo(2);
+        assertThat(mix.err()).contains("fig16").contains("--real");
     }
 }

@@ -1,6 +1,7 @@
 package io.locusdb.bench.seed;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.locusdb.bench.sim.Scenario;
 import io.locusdb.bench.sim.ScenarioParser;
@@ -75,6 +76,17 @@ class SeedWorkloadRunTest {
         double joinsInFirstSecond = r.completions()[0][2];
         assertThat(joinsInFirstSecond).as("the join clients start at second 1").isZero();
         assertThat(r.classThroughput()).isNotEmpty();
+    }
+
+    @Test
+    void a_scenario_with_its_own_tables_and_templates_is_refused_before_anything_is_loaded() throws Exception {
+        Scenario tpch = ScenarioParser.load("fig16", 0);
+        try (EmbeddedTarget target = new EmbeddedTarget(Topologies.fake(2), StealingPolicies.always())) {
+            assertThatThrownBy(() -> SeedWorkloadRun.run(tpch, target, new SeedWorkloadRun.Settings(1, 1, 1, 3),
+                    warning -> { })).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fig16")
+                    .hasMessageContaining("./locus simulate");
+            assertThat(target.database().catalog().tables()).isEmpty();
+        }
     }
 
     @Test
