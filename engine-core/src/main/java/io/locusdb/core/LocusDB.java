@@ -14,6 +14,7 @@ import io.locusdb.core.query.QueryEngine;
 import io.locusdb.core.query.QueryLog;
 import io.locusdb.core.system.SystemTables;
 import io.locusdb.core.storage.placement.DeltaMergeService;
+import io.locusdb.core.storage.placement.PlacementJournal;
 import io.locusdb.core.storage.placement.TablePlacementOps;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.Table;
@@ -65,12 +66,12 @@ public final class LocusDB implements AutoCloseable {
                     UtilizationHistory.DEFAULT_CAPACITY);
             PlacerEventLog placerEvents = new PlacerEventLog();
             if (store != null) {
-                // Placements are not in the log: a checkpoint soon after each change records where the parts are now.
+                // Each change is in the log; a checkpoint soon after it keeps the next start from redoing the copy.
                 placerEvents.addListener(event -> store.requestCheckpoint());
             }
             PlacementActions actions = new PlacementActions(catalog,
                     new TablePlacementOps(memory, config.loadThreads(), config.placer().move()),
-                    placerEvents, Clock.systemUTC());
+                    placerEvents, Clock.systemUTC(), store == null ? PlacementJournal.NONE : store);
             this.placer = new PlacerService(tracker, new AdaptiveDataPlacer(config.placerParameters()), actions,
                     config.placer());
             QueryLog queryLog = new QueryLog(QueryLog.DEFAULT_CAPACITY);

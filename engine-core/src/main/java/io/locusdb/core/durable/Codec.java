@@ -1,5 +1,7 @@
 package io.locusdb.core.durable;
 
+import io.locusdb.core.storage.placement.PlacementChange;
+import io.locusdb.core.storage.placement.TableChange;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
@@ -193,5 +195,59 @@ final class Codec {
             };
         }
         return row;
+    }
+
+    private static final byte MOVE = 1;
+    private static final byte SPLIT = 2;
+    private static final byte MERGE = 3;
+
+    static void writeChanges(DataOutput out, List<TableChange> changes) throws IOException {
+        out.writeInt(changes.size());
+        for (TableChange c : changes) {
+            writeString(out, c.table());
+            switch (c.change()) {
+                case PlacementChange.Move m -> {
+                    out.writeByte(MOVE);
+                    out.writeInt(m.part());
+                    out.writeInt(m.node());
+                }
+                case PlacementChange.Split s -> {
+                    out.writeByte(SPLIT);
+                    writeLongs(out, s.rangeSplits());
+                }
+                case PlacementChange.Merge m -> {
+                    out.writeByte(MERGE);
+                    out.writeInt(m.node());
+                }
+            }
+        }
+    }
+
+    static List<TableChange> readChanges(DataInput in) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > (1 << 20)) {
+            throw new IOException("change count " + n + " out of range");
+        }
+        List<TableChange> changes = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String table = readString(in);
+            int kind = in.readUnsignedByte();
+            PlacementChange change = switch (kind) {
+                case MOVE -> new PlacementChange.Move(readIndex(in, "part"), readIndex(in, "node"));
+                case SPLIT -> new PlacementChange.Split(readLongs(in));
+                case MERGE -> new PlacementChange.Merge(readIndex(in, "node"));
+                default -> throw new IOException("unknown placement change " + kind);
+            };
+            changes.add(new TableChange(table, change));
+        }
+        return changes;
+    }
+
+    private static int readIndex(DataInput in, String what) throws IOException {
+        int value = in.readInt();
+        if (value < 0) {
+            throw new IOException(what + " " + value + " out of range");
+        }
+        return value;
     }
 }

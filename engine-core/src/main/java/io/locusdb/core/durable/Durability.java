@@ -9,8 +9,8 @@ import java.util.Objects;
  * @param directory            the data directory (created if missing)
  * @param fsync                when the log is forced to disk
  * @param checkpointLogBytes   a checkpoint starts once the log holds this many bytes
- * @param checkpointIntervalMs a checkpoint also starts this often when anything changed since the last (placement
- *                             changes and merged deltas are not in the log: a checkpoint records them)
+ * @param checkpointIntervalMs a checkpoint also starts this often when anything changed since the last (merged
+ *                             deltas are not in the log: a checkpoint records them)
  */
 public record Durability(Path directory, FsyncPolicy fsync, long checkpointLogBytes, long checkpointIntervalMs) {
     public static final long DEFAULT_CHECKPOINT_LOG_BYTES = 64L << 20;

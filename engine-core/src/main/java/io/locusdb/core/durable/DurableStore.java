@@ -1,6 +1,10 @@
 package io.locusdb.core.durable;
 
 import io.locusdb.core.durable.DataDirectoryException.Problem;
+import io.locusdb.core.storage.placement.MoveStrategy;
+import io.locusdb.core.storage.placement.PlacementJournal;
+import io.locusdb.core.storage.placement.TableChange;
+import io.locusdb.core.storage.placement.TablePlacementOps;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.CommitHook;
 import io.locusdb.core.storage.table.InitialPlacement;
@@ -38,6 +42,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -54,7 +59,7 @@ import java.util.function.Supplier;
  * <p>Layout: {@code LOCK}, {@code MANIFEST}, {@code log/NNNNNNNNNNNNNNNN.log}, {@code parts/N.part} and
  * {@code parts/N.delta}.
  */
-public final class DurableStore implements AutoCloseable {
+public final class DurableStore implements AutoCloseable, PlacementJournal {
     private static final System.Logger LOG = System.getLogger(DurableStore.class.getName());
 
     private final Durability settings;
@@ -363,6 +368,13 @@ public final class DurableStore implements AutoCloseable {
                 case LogRecord.Insert i -> catalog.table(i.table()).insert(i.rows());
                 case LogRecord.Replace r -> catalog.table(r.table()).replace(r.removed(), r.added(),
                         CommitHook.NONE);
+                case LogRecord.Placement p -> {
+                    TablePlacementOps ops = new TablePlacementOps(catalog.memory(),
+                            Runtime.getRuntime().availableProcessors(), MoveStrategy.COPY);
+                    for (TableChange change : p.changes()) {
+                        ops.redo(catalog.table(change.table()), change.change());
+                    }
+                }
             }
         } catch (IllegalArgumentException | IllegalStateException | RowsChangedException e) {
             throw new DataDirectoryException(Problem.CORRUPT_LOG, segment, "a record does not apply to the"
@@ -376,7 +388,7 @@ public final class DurableStore implements AutoCloseable {
      * Runs a catalog change (DDL) exclusively, logs {@code record} of its result, and returns once the record is
      * durable. A change that fails logs nothing.
      */
-    public <T> T change(Supplier<T> action, java.util.function.Function<T, List<LogRecord>> records) {
+    public <T> T change(Supplier<T> action, Function<T, List<LogRecord>> records) {
         long position;
         T result;
         gate.writeLock().lock();
@@ -441,6 +453,36 @@ public final class DurableStore implements AutoCloseable {
         return replacement;
     }
 
+    /**
+     * Runs a placement operation and logs the changes it installed as one record; returns (or rethrows) once that
+     * record is durable. The gate is held throughout, taken before any table's lock as writers take it, so no
+     * checkpoint cut falls between a change and its record: a split is then never both in a checkpoint and redone
+     * from the log after it.
+     */
+    @Override
+    public <T> T record(Function<List<TableChange>, T> operation) {
+        List<TableChange> changes = new ArrayList<>();
+        long position = -1;
+        T result;
+        gate.readLock().lock();
+        try {
+            checkOpen();
+            try {
+                result = operation.apply(changes);
+            } finally {
+                if (!changes.isEmpty()) {
+                    position = log.append(new LogRecord.Placement(changes).encode());
+                }
+            }
+        } finally {
+            gate.readLock().unlock();
+            if (position >= 0) {
+                log.awaitDurable(position);
+            }
+        }
+        return result;
+    }
+
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("the database is closed");
@@ -476,7 +518,12 @@ public final class DurableStore implements AutoCloseable {
     private Map<String, Long> fingerprint() {
         Map<String, Long> print = new HashMap<>();
         for (Table t : catalog.tables()) {
-            print.put(t.name(), t.version().number() * 1_000_003L + t.committed());
+            long nodes = 0;
+            for (TablePart part : t.version().parts()) {
+                // A part whose pages migrated keeps its version: its node is part of what a checkpoint holds.
+                nodes = nodes * 31 + part.homeNode();
+            }
+            print.put(t.name(), (t.version().number() * 1_000_003L + t.committed()) * 31 + nodes);
         }
         for (TableGroup g : catalog.groups()) {
             print.put("group:" + g.name(), 0L);

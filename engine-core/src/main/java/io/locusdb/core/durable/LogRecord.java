@@ -1,5 +1,6 @@
 package io.locusdb.core.durable;
 
+import io.locusdb.core.storage.placement.TableChange;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
 import java.io.ByteArrayOutputStream;
@@ -38,12 +39,23 @@ public sealed interface LogRecord {
     record Replace(String table, List<Object[]> removed, List<Object[]> added) implements LogRecord {
     }
 
+    /**
+     * One placement operation's changes, table by table, in the order they were installed: a table group's are one
+     * record, so a restart redoes all of them or none.
+     */
+    record Placement(List<TableChange> changes) implements LogRecord {
+        public Placement {
+            changes = List.copyOf(changes);
+        }
+    }
+
     byte CREATE_TABLE = 1;
     byte DROP_TABLE = 2;
     byte CREATE_GROUP = 3;
     byte DROP_GROUP = 4;
     byte INSERT = 5;
     byte REPLACE = 6;
+    byte PLACEMENT = 7;
 
     default byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
@@ -81,6 +93,10 @@ public sealed interface LogRecord {
                     Codec.writeRows(out, r.removed());
                     Codec.writeRows(out, r.added());
                 }
+                case Placement p -> {
+                    out.writeByte(PLACEMENT);
+                    Codec.writeChanges(out, p.changes());
+                }
             }
             out.flush();
         } catch (IOException e) {
@@ -99,6 +115,7 @@ public sealed interface LogRecord {
             case DROP_GROUP -> new DropGroup(Codec.readString(in));
             case INSERT -> new Insert(Codec.readString(in), Codec.readRows(in));
             case REPLACE -> new Replace(Codec.readString(in), Codec.readRows(in), Codec.readRows(in));
+            case PLACEMENT -> new Placement(Codec.readChanges(in));
             default -> throw new IOException("unknown record type " + type);
         };
     }

@@ -1,6 +1,8 @@
 package io.locusdb.core.placer;
 
+import io.locusdb.core.storage.placement.PlacementJournal;
 import io.locusdb.core.storage.placement.PlacementReport;
+import io.locusdb.core.storage.placement.TableChange;
 import io.locusdb.core.storage.placement.TablePlacementOps;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.Table;
@@ -27,12 +29,20 @@ public final class PlacementActions {
     private final TablePlacementOps ops;
     private final PlacerEventLog events;
     private final Clock clock;
+    private final PlacementJournal journal;
 
     public PlacementActions(Catalog catalog, TablePlacementOps ops, PlacerEventLog events, Clock clock) {
+        this(catalog, ops, events, clock, PlacementJournal.NONE);
+    }
+
+    /** @param journal where each operation's changes are recorded (a data directory's log) */
+    public PlacementActions(Catalog catalog, TablePlacementOps ops, PlacerEventLog events, Clock clock,
+                            PlacementJournal journal) {
         this.catalog = catalog;
         this.ops = ops;
         this.events = events;
         this.clock = clock;
+        this.journal = journal;
     }
 
     public PlacerEventLog events() {
@@ -44,8 +54,8 @@ public final class PlacementActions {
         List<Table> tables = tables(owner, group);
         int parts = partsOf(tables);
         int from = part >= 0 && part < parts ? tables.getFirst().version().parts().get(part).homeNode() : -1;
-        return run(PlacerEvent.Action.MOVE, source, owner, group, parts, part, from, toNode, reason, () -> {
-            Outcome outcome = new Outcome(parts);
+        return run(PlacerEvent.Action.MOVE, source, owner, group, parts, part, from, toNode, reason, changes -> {
+            Outcome outcome = new Outcome(parts, changes);
             for (Table table : tables) {
                 for (int p = 0; p < parts; p++) {
                     if (part < 0 || p == part) {
@@ -66,14 +76,12 @@ public final class PlacementActions {
         List<Table> tables = tables(owner, group);
         int parts = partsOf(tables);
         int from = part >= 0 && part < parts ? tables.getFirst().version().parts().get(part).homeNode() : -1;
-        return run(PlacerEvent.Action.PARTITION, source, owner, group, parts, part, from, toNode, reason, () -> {
+        return run(PlacerEvent.Action.PARTITION, source, owner, group, parts, part, from, toNode, reason, changes -> {
             int n = parts;
-            Outcome outcome = new Outcome(n << doublings);
+            Outcome outcome = new Outcome(n << doublings, changes);
             for (int d = 0; d < doublings; d++, n *= 2) {
                 if (group) {
-                    for (PlacementReport report : ops.repartitionGroup(catalog.group(owner))) {
-                        outcome.add(report);
-                    }
+                    ops.repartitionGroup(catalog.group(owner), outcome::add);
                 } else {
                     outcome.add(ops.repartition(tables.getFirst()));
                 }
@@ -92,8 +100,8 @@ public final class PlacementActions {
     public PlacerEvent merge(String owner, boolean group, int toNode, String source, String reason) {
         List<Table> tables = tables(owner, group);
         int parts = partsOf(tables);
-        return run(PlacerEvent.Action.MERGE, source, owner, group, parts, -1, -1, toNode, reason, () -> {
-            Outcome outcome = new Outcome(1);
+        return run(PlacerEvent.Action.MERGE, source, owner, group, parts, -1, -1, toNode, reason, changes -> {
+            Outcome outcome = new Outcome(1, changes);
             for (Table table : tables) {
                 outcome.add(ops.merge(table, toNode));
             }
@@ -124,19 +132,27 @@ public final class PlacementActions {
                 r.coldCpu(), r.imbalance(), r.unitCpu(), r.unitMemory() / 1e6);
     }
 
-    /** What the tables' reports add up to: pages written, and how (each method once, in order). */
+    /**
+     * What the tables' reports add up to: pages written, and how (each method once, in order); each report's change
+     * goes to the journal's list as it comes in.
+     */
     private static final class Outcome {
         private final int partsAfter;
+        private final List<TableChange> changes;
         private final Set<String> methods = new LinkedHashSet<>();
         private long pages;
 
-        Outcome(int partsAfter) {
+        Outcome(int partsAfter, List<TableChange> changes) {
             this.partsAfter = partsAfter;
+            this.changes = changes;
         }
 
         void add(PlacementReport report) {
             pages += report.pages();
             methods.add(report.method());
+            if (report.change() != null) {
+                changes.add(new TableChange(report.table(), report.change()));
+            }
         }
 
         String method() {
@@ -146,7 +162,7 @@ public final class PlacementActions {
 
     @FunctionalInterface
     private interface Work {
-        Outcome run();
+        Outcome run(List<TableChange> changes);
     }
 
     private PlacerEvent run(PlacerEvent.Action action, String source, String owner, boolean group, int parts,
@@ -155,7 +171,7 @@ public final class PlacementActions {
         Outcome outcome = null;
         RuntimeException failure = null;
         try {
-            outcome = work.run();
+            outcome = journal.record(work::run);
         } catch (RuntimeException e) {
             failure = e;
         }

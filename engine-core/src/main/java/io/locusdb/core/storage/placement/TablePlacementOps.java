@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * The placer's actuators: move a table part (or table-group part) to a node, double a table's parts, merge a table
@@ -85,7 +86,8 @@ public final class TablePlacementOps {
             if (strategy == MoveStrategy.MIGRATE_PAGES) {
                 pages = migrateInPlace(old, targetNode);
                 return new PlacementReport("move", method, table.name(), version.parts().size(),
-                        version.parts().size(), old.rows(), pages, System.nanoTime() - start);
+                        version.parts().size(), old.rows(), pages, System.nanoTime() - start,
+                        new PlacementChange.Move(partIndex, targetNode));
             }
             PartMemory target = new PartMemory(memory, PartPlacement.boundTo(targetNode));
             TablePart moved;
@@ -105,7 +107,7 @@ public final class TablePlacementOps {
             pages = target.mappedBytes() / memory.pageSize();
             installOrFree(table, version, version.spec(), List.of(moved), parts, version.rangeBounds());
             return new PlacementReport("move", method, table.name(), parts.size(), parts.size(), old.rows(), pages,
-                    System.nanoTime() - start);
+                    System.nanoTime() - start, new PlacementChange.Move(partIndex, targetNode));
         } finally {
             table.maintenanceLock().unlock();
         }
@@ -181,7 +183,13 @@ public final class TablePlacementOps {
                 bounds = b;
             }
             installOrFree(table, version, spec, parts, bounds);
-            return report("repartition", table, n, parts, start);
+            List<Long> splits = new ArrayList<>();
+            if (spec instanceof PartitionSpec.Range) {
+                for (long key : splitKeys) {
+                    splits.add(key);
+                }
+            }
+            return report("repartition", table, n, parts, start, new PlacementChange.Split(splits));
         } finally {
             table.maintenanceLock().unlock();
         }
@@ -193,19 +201,21 @@ public final class TablePlacementOps {
      */
     public List<PlacementReport> repartitionGroup(TableGroup group) {
         List<PlacementReport> reports = new ArrayList<>();
+        repartitionGroup(group, reports::add);
+        return reports;
+    }
+
+    /** As {@link #repartitionGroup(TableGroup)}, handing each table's report to {@code installed} as it installs. */
+    public void repartitionGroup(TableGroup group, Consumer<PlacementReport> installed) {
         long[] rangeSplits = null;
         for (Table table : group.tables()) {
-            reports.add(repartition(table, rangeSplits));
-            if (rangeSplits == null && table.spec() instanceof PartitionSpec.Range) {
-                // New bounds are [s0, B0, s1, B1, ...]: the split key of old part p sits at 2p.
-                List<Long> bounds = table.version().rangeBounds();
-                rangeSplits = new long[(bounds.size() + 1) / 2];
-                for (int p = 0; p < rangeSplits.length; p++) {
-                    rangeSplits[p] = bounds.get(2 * p);
-                }
+            PlacementReport report = repartition(table, rangeSplits);
+            installed.accept(report);
+            if (rangeSplits == null && report.change() instanceof PlacementChange.Split split
+                    && !split.rangeSplits().isEmpty()) {
+                rangeSplits = split.rangeSplits().stream().mapToLong(Long::longValue).toArray();
             }
         }
-        return reports;
     }
 
     /** Merges all parts into one part bound to {@code targetNode}. */
@@ -231,10 +241,41 @@ public final class TablePlacementOps {
             }
             PartitionSpec spec = version.spec().withParts(1);
             installOrFree(table, version, spec, parts, List.of());
-            return report("merge", table, version.parts().size(), parts, start);
+            return report("merge", table, version.parts().size(), parts, start, new PlacementChange.Merge(targetNode));
         } finally {
             table.maintenanceLock().unlock();
         }
+    }
+
+    /**
+     * Does a logged change again, on the rows the log has rebuilt up to it (recovery): parts are copied, never
+     * migrated. A move or merge to a node this machine lacks leaves the part where recovery put it (the placement
+     * policy's choice) or merges onto node 0.
+     */
+    public PlacementReport redo(Table table, PlacementChange change) {
+        int nodes = memory.topology().nodeCount();
+        return switch (change) {
+            case PlacementChange.Move m -> {
+                TableVersion version = table.version();
+                checkPart(table, version, m.part());
+                if (m.node() >= nodes || version.parts().get(m.part()).homeNode() == m.node()) {
+                    yield null;
+                }
+                yield move(table, m.part(), m.node(), MoveStrategy.COPY);
+            }
+            case PlacementChange.Split s -> {
+                long[] splits = null;
+                if (!s.rangeSplits().isEmpty()) {
+                    splits = s.rangeSplits().stream().mapToLong(Long::longValue).toArray();
+                    if (splits.length != table.version().parts().size()) {
+                        throw new IllegalArgumentException("table " + table.name() + " has "
+                                + table.version().parts().size() + " parts, the split names " + splits.length);
+                    }
+                }
+                yield repartition(table, splits);
+            }
+            case PlacementChange.Merge m -> merge(table, m.node() < nodes ? m.node() : 0);
+        };
     }
 
     private void splitPart(Table table, TableVersion version, PartitionSpec spec, int parent, int n,
@@ -324,7 +365,7 @@ public final class TablePlacementOps {
             List<TablePart> parts = new ArrayList<>(version.parts());
             parts.set(partIndex, fresh);
             installOrFree(table, version, version.spec(), List.of(fresh), parts, version.rangeBounds());
-            return report("merge-delta", table, version.parts().size(), List.of(fresh), start);
+            return report("merge-delta", table, version.parts().size(), List.of(fresh), start, null);
         } finally {
             table.maintenanceLock().unlock();
         }
@@ -434,11 +475,12 @@ public final class TablePlacementOps {
         }
     }
 
-    private PlacementReport report(String operation, Table table, int before, List<TablePart> parts, long start) {
+    private PlacementReport report(String operation, Table table, int before, List<TablePart> parts, long start,
+                                   PlacementChange change) {
         long pages = parts.stream().mapToLong(p -> p.memory().mappedBytes()).sum() / memory.pageSize();
         long rows = parts.stream().mapToLong(TablePart::rows).sum();
         return new PlacementReport(operation, MoveStrategy.COPY.label(), table.name(), before, parts.size(), rows, pages,
-                System.nanoTime() - start);
+                System.nanoTime() - start, change);
     }
 
     private static void checkPart(Table table, TableVersion version, int partIndex) {
