@@ -225,8 +225,21 @@ public final class GroupTable {
                             rowKeys[i * keyCount + k] = nulls[i] ? 0 : mapping[codes[i]];
                         }
                     } else {
+                        // A join repeats a build row's String objects in consecutive rows: one lookup serves them.
+                        String[] values = v.strings();
+                        String previous = null;
+                        int previousId = 0;
                         for (int i = 0; i < rows; i++) {
-                            rowKeys[i * keyCount + k] = nulls[i] ? 0 : strings.id(v.string(i));
+                            if (nulls[i]) {
+                                rowKeys[i * keyCount + k] = 0;
+                                continue;
+                            }
+                            String value = values[i];
+                            if (value != previous) {
+                                previousId = strings.id(value);
+                                previous = value;
+                            }
+                            rowKeys[i * keyCount + k] = previousId;
                         }
                     }
                 }

@@ -22,6 +22,7 @@ public final class PackedCodes {
     /** Half a plane word, 32 code bytes, for 256-bit vectors (AVX2 forms such masks with a shuffle and a compare). */
     private static final VectorSpecies<Byte> HALF_BYTES = ByteVector.SPECIES_256;
     private static final VectorSpecies<Integer> HALF_INTS = IntVector.SPECIES_256;
+    private static final VectorSpecies<Byte> EIGHT_BYTES = ByteVector.SPECIES_64;
     /** Bit 0 of every byte: {@link Long#compress} / {@link Long#expand} move one plane bit per vertical code byte. */
     private static final long BYTE_LOW_BITS = 0x0101010101010101L;
 
@@ -164,6 +165,10 @@ public final class PackedCodes {
      */
     private int unpackHalves(long from, int i, int n, int[] out) {
         MemorySegment segment = words;
+        // The widening goes through memory: a 256-bit vector's upper parts (convertShape with part > 0) need a
+        // cross-lane byte shuffle that AVX2 lacks, and C2 then runs the Vector API's Java fallback, slower than
+        // scalar code. Eight bytes loaded and zero-extended to eight ints is one instruction on every x86.
+        byte[] bytes = new byte[64];
         for (; i + 64 <= n; i += 64) {
             long word = planeWord(from + i);
             ByteVector low = ByteVector.zero(HALF_BYTES);
@@ -174,11 +179,12 @@ public final class PackedCodes {
                 low = low.lanewise(VectorOperators.OR, bit, VectorMask.fromLong(HALF_BYTES, plane & 0xFFFF_FFFFL));
                 high = high.lanewise(VectorOperators.OR, bit, VectorMask.fromLong(HALF_BYTES, plane >>> 32));
             }
-            for (int part = 0; part < 4; part++) {
-                low.convertShape(VectorOperators.ZERO_EXTEND_B2I, HALF_INTS, part).reinterpretAsInts()
-                        .intoArray(out, i + part * HALF_INTS.length());
-                high.convertShape(VectorOperators.ZERO_EXTEND_B2I, HALF_INTS, part).reinterpretAsInts()
-                        .intoArray(out, i + 32 + part * HALF_INTS.length());
+            low.intoArray(bytes, 0);
+            high.intoArray(bytes, 32);
+            for (int part = 0; part < 8; part++) {
+                ByteVector.fromArray(EIGHT_BYTES, bytes, part * 8)
+                        .convertShape(VectorOperators.ZERO_EXTEND_B2I, HALF_INTS, 0).reinterpretAsInts()
+                        .intoArray(out, i + part * 8);
             }
         }
         return i;
