@@ -177,12 +177,17 @@ public final class QueryComparison {
         }
         System.out.println();
         System.out.println("query / threads                 LocusDB ms   DuckDB ms   DuckDB/LocusDB   goal"
-                + "   (join geo-mean: LocusDB time / DuckDB time)"
                 + (withRestart ? "; restarted: LocusDB from its data directory ms, restarted/in-memory" : ""));
         for (Map.Entry<String, double[]> e : summary.entrySet()) {
             double[] r = e.getValue();
+            if (e.getKey().startsWith("join geo-mean")) {
+                // A ratio, not a time: its own line, so it is not read as milliseconds.
+                System.out.printf(Locale.ROOT, "%-30s LocusDB time / DuckDB time %.3f   (goal ≤ 1.0 at 2 threads)%n",
+                        e.getKey(), r[0]);
+                continue;
+            }
             String goal = e.getKey().startsWith("Q6") ? "≥ 3" : e.getKey().startsWith("Q1 ") ? "≥ 2"
-                    : e.getKey().startsWith("join geo-mean") ? "LocusDB/DuckDB ≤ 1.0 at 2 threads" : "";
+                    : "";
             String again = r.length > 2 ? String.format(Locale.ROOT, "   restarted %.1f ms, %.2f", r[2], r[2] / r[0])
                     : "";
             System.out.printf(Locale.ROOT, "%-30s %10.1f %11.1f %16.2f   %s%s%n", e.getKey(), r[0], r[1], r[1] / r[0],

@@ -1,0 +1,85 @@
+package io.locusdb.core.query.expr;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.locusdb.core.storage.column.StringDictionary;
+import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.vector.ColumnVector;
+import java.io.ByteArrayOutputStream;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * LIKE on dictionary-encoded strings (each code tested once) and on plain strings gives the answer of the pattern
+ * read as a regular expression, for the shapes tested directly (prefix, suffix, infix, exact) and the others.
+ */
+class LikeTest {
+    private static final List<String> VALUES = List.of("", "green", "dark green tea", "greenish", "evergreen",
+            "grün", "über grün", "grünlich", "GREEN", "gree", "100%", "a_b", "ab", "x%y", "日本語の緑", "緑");
+
+    private static StringDictionary dictionary(List<String> values) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int[] offsets = new int[values.size() + 1];
+        for (int i = 0; i < values.size(); i++) {
+            bytes.writeBytes(values.get(i).getBytes(StandardCharsets.UTF_8));
+            offsets[i + 1] = bytes.size();
+        }
+        return new StringDictionary(MemorySegment.ofArray(offsets), MemorySegment.ofArray(bytes.toByteArray()),
+                values.size());
+    }
+
+    /** The pattern as a regular expression, escape '\'. */
+    private static boolean expected(String value, String pattern) {
+        StringBuilder regex = new StringBuilder();
+        for (int i = 0; i < pattern.length(); i++) {
+            char c = pattern.charAt(i);
+            if (c == '\\' && i + 1 < pattern.length()) {
+                regex.append(Pattern.quote(String.valueOf(pattern.charAt(++i))));
+            } else {
+                regex.append(c == '%' ? ".*" : c == '_' ? "." : Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return Pattern.compile(regex.toString(), Pattern.DOTALL).matcher(value).matches();
+    }
+
+    @Test
+    void encodedAndPlainValuesMatchAsTheRegularExpressionDoes() {
+        StringDictionary dictionary = dictionary(VALUES);
+        int rows = VALUES.size() + 1;
+        ColumnVector encoded = ColumnVector.encoded(ColumnType.varchar(40), dictionary, rows);
+        ColumnVector plain = new ColumnVector(ColumnType.varchar(40), rows);
+        for (int i = 0; i < VALUES.size(); i++) {
+            encoded.setCode(i, i + 1);
+            plain.setString(i, VALUES.get(i));
+        }
+        encoded.setNull(VALUES.size());
+        plain.setNull(VALUES.size());
+        encoded.setSize(rows);
+        plain.setSize(rows);
+        List<String> patterns = List.of("green", "green%", "%green", "%green%", "%grün%", "grün%", "%grün",
+                "%緑", "%本語%", "%", "%%", "", "gree_", "%ee%n%", "100\\%", "%\\%%", "a\\_b", "a_b", "%\\_%",
+                "%en", "g%n");
+        for (String pattern : patterns) {
+            List<Boolean> fromCodes = new ArrayList<>();
+            List<Boolean> fromStrings = new ArrayList<>();
+            List<Boolean> wanted = new ArrayList<>();
+            ColumnVector a = new Like(new InputRef(0, ColumnType.varchar(40), "s"), pattern, '\\')
+                    .eval(new ColumnVector[] {encoded}, rows);
+            ColumnVector b = new Like(new InputRef(0, ColumnType.varchar(40), "s"), pattern, '\\')
+                    .eval(new ColumnVector[] {plain}, rows);
+            for (int i = 0; i < VALUES.size(); i++) {
+                fromCodes.add(a.longs()[i] == 1);
+                fromStrings.add(b.longs()[i] == 1);
+                wanted.add(expected(VALUES.get(i), pattern));
+            }
+            assertThat(a.isNull(VALUES.size())).isTrue();
+            assertThat(b.isNull(VALUES.size())).isTrue();
+            assertThat(fromCodes).as("encoded, pattern " + pattern).isEqualTo(wanted);
+            assertThat(fromStrings).as("plain, pattern " + pattern).isEqualTo(wanted);
+        }
+    }
+}
