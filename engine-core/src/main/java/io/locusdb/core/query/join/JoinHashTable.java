@@ -47,6 +47,11 @@ public final class JoinHashTable {
     private final LongKeyIndex[] indexes;
     private final int partitionShift;
     private final ColumnVector[] keys;
+    /**
+     * Per key column, its distinct non-NULL build values sorted, computed by the first part that asks for its ID
+     * filter: every part's filter walks the same list. Shared with the copies of the table; guarded by itself.
+     */
+    private final long[][] sortedKeys;
     private final int rows;
     private final int[] heads;
     private final int[] next;
@@ -97,6 +102,7 @@ public final class JoinHashTable {
         for (int k = 0; k < keyIndexes.length; k++) {
             keys[k] = buildColumns[keyIndexes[k]];
         }
+        this.sortedKeys = new long[keyIndexes.length][];
         this.budget = budget;
         this.matched = trackMatches ? new AtomicLongArray((rows + 63) >>> 6) : null;
         long matchBytes = trackMatches ? rows / 8 + 8 : 0;
@@ -199,6 +205,7 @@ public final class JoinHashTable {
         this.buildColumns = original.buildColumns;
         this.rows = original.rows;
         this.keys = original.keys;
+        this.sortedKeys = original.sortedKeys;
         this.matched = original.matched;
         this.budget = original.budget;
         this.partitionShift = original.partitionShift;
@@ -290,14 +297,8 @@ public final class JoinHashTable {
             return allowed;
         }
         // Otherwise the keys sorted, and one walk along both.
-        long[] sorted = new long[rows];
-        int n = 0;
-        for (int r = 0; r < rows; r++) {
-            if (!nulls[r]) {
-                sorted[n++] = values[r];
-            }
-        }
-        Arrays.sort(sorted, 0, n);
+        long[] sorted = sortedDistinct(key);
+        int n = sorted.length;
         int id = 1;
         for (int i = 0; i < n && id <= size; i++) {
             long v = sorted[i];
@@ -309,6 +310,31 @@ public final class JoinHashTable {
             }
         }
         return allowed;
+    }
+
+    private long[] sortedDistinct(int key) {
+        synchronized (sortedKeys) {
+            if (sortedKeys[key] == null) {
+                long[] values = keys[key].longs();
+                boolean[] nulls = keys[key].nulls();
+                long[] sorted = new long[rows];
+                int n = 0;
+                for (int r = 0; r < rows; r++) {
+                    if (!nulls[r]) {
+                        sorted[n++] = values[r];
+                    }
+                }
+                Arrays.sort(sorted, 0, n);
+                int distinct = 0;
+                for (int i = 0; i < n; i++) {
+                    if (distinct == 0 || sorted[i] != sorted[distinct - 1]) {
+                        sorted[distinct++] = sorted[i];
+                    }
+                }
+                sortedKeys[key] = Arrays.copyOf(sorted, distinct);
+            }
+            return sortedKeys[key];
+        }
     }
 
     public int rows() {
