@@ -5,7 +5,11 @@ import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.storage.column.LongDictionary;
 import io.locusdb.core.storage.type.TypeKind;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
@@ -112,21 +116,27 @@ public final class JoinHashTable {
             long[] values = keys[0].longs();
             boolean[] nulls = keys[0].nulls();
             int[] starts = new int[partitions + 1];
-            int[] order = bits == 0 ? null : partitionOrder(values, nulls, rows, bits, starts);
+            long[] gathered = bits == 0 ? null : new long[rows];
+            int[] order = bits == 0 ? null : partitionOrder(values, nulls, rows, bits, starts, gathered);
             if (bits == 0) {
                 starts[1] = rows;
             }
             long total = LongKeyIndex.chainBytes(rows) + matchBytes;
+            boolean filter = LongKeyIndex.Shape.needsFilter(starts[partitions]);
             for (int p = 0; p < partitions; p++) {
-                total += LongKeyIndex.Shape.of(starts[p + 1] - starts[p]).bytes();
+                total += LongKeyIndex.Shape.of(starts[p + 1] - starts[p], filter).bytes();
             }
             this.bytes = total;
             reserve();
             MemorySegment chain = allocate(memoryOf.apply(0), LongKeyIndex.chainBytes(rows));
+            MemorySegment[] segments = partitionSegments(memoryOf, partitions, starts, filter);
             this.indexes = new LongKeyIndex[partitions];
-            builds.run(partitions, p -> indexes[p] = LongKeyIndex.build(values, nulls, order, starts[p],
-                    starts[p + 1], allocate(memoryOf.apply(p),
-                            LongKeyIndex.Shape.of(starts[p + 1] - starts[p]).bytes()), chain));
+            builds.run(partitions, p -> {
+                MemorySegment segment = segments[p];
+                indexes[p] = order == null
+                        ? LongKeyIndex.build(values, nulls, null, starts[p], starts[p + 1], segment, chain, filter)
+                        : LongKeyIndex.buildGathered(gathered, order, starts[p], starts[p + 1], segment, chain, filter);
+            });
             this.heads = null;
             this.next = null;
             this.hashes = null;
@@ -157,8 +167,39 @@ public final class JoinHashTable {
         }
     }
 
-    /** The non-NULL rows grouped by partition, ascending within each; {@code starts} gets each group's start. */
-    private static int[] partitionOrder(long[] values, boolean[] nulls, int rows, int bits, int[] starts) {
+    /**
+     * Memory for each partition's index: partitions in the same memory (the same {@link IndexMemory} object) share
+     * one allocation, sliced, so that many small partitions still get the huge pages a large index gets.
+     */
+    private MemorySegment[] partitionSegments(IntFunction<IndexMemory> memoryOf, int partitions, int[] starts,
+                                              boolean filter) {
+        MemorySegment[] segments = new MemorySegment[partitions];
+        Map<IndexMemory, List<Integer>> byMemory = new IdentityHashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            byMemory.computeIfAbsent(memoryOf.apply(p), m -> new ArrayList<>()).add(p);
+        }
+        for (Map.Entry<IndexMemory, List<Integer>> e : byMemory.entrySet()) {
+            long total = 0;
+            for (int p : e.getValue()) {
+                total += LongKeyIndex.Shape.of(starts[p + 1] - starts[p], filter).bytes();
+            }
+            MemorySegment shared = allocate(e.getKey(), total);
+            long offset = 0;
+            for (int p : e.getValue()) {
+                long size = LongKeyIndex.Shape.of(starts[p + 1] - starts[p], filter).bytes();
+                segments[p] = shared.asSlice(offset, size);
+                offset += size;
+            }
+        }
+        return segments;
+    }
+
+    /**
+     * The non-NULL rows grouped by partition, ascending within each; {@code starts} gets each group's start and
+     * {@code keys} each listed row's key at the same position (one pass that reads the rows in order).
+     */
+    private static int[] partitionOrder(long[] values, boolean[] nulls, int rows, int bits, int[] starts,
+                                        long[] keys) {
         int partitions = 1 << bits;
         int[] counts = new int[partitions];
         for (int r = 0; r < rows; r++) {
@@ -173,7 +214,9 @@ public final class JoinHashTable {
         int[] order = new int[starts[partitions]];
         for (int r = 0; r < rows; r++) {
             if (!nulls[r]) {
-                order[fill[partitionOf(values[r], 64 - bits)]++] = r;
+                int at = fill[partitionOf(values[r], 64 - bits)]++;
+                order[at] = r;
+                keys[at] = values[r];
             }
         }
         return order;

@@ -33,10 +33,26 @@ final class LongKeyIndex {
     /** The shape of an index of {@code keys} build rows. */
     record Shape(int keys, int capacity, int filterWords) {
         static Shape of(int keys) {
-            int capacity = Integer.highestOneBit(Math.max(16, keys * 2 - 1)) << 1;
-            int filterWords = 16L * capacity > FILTER_ABOVE_BYTES
-                    ? Integer.highestOneBit(Math.max(64, keys / 8 - 1)) << 1 : 0;
+            return of(keys, needsFilter(keys));
+        }
+
+        /**
+         * The shape of one hash partition of {@code keys} keys; {@code filter}: whether it gets a filter, which
+         * the whole table's size decides (a partition is small, but a probe reaches a random one of them).
+         */
+        static Shape of(int keys, boolean filter) {
+            int capacity = capacity(keys);
+            int filterWords = filter ? Integer.highestOneBit(Math.max(64, keys / 8 - 1)) << 1 : 0;
             return new Shape(keys, capacity, filterWords);
+        }
+
+        /** Whether an index of {@code keys} keys is too large for the caches without a filter in front. */
+        static boolean needsFilter(int keys) {
+            return 16L * capacity(keys) > FILTER_ABOVE_BYTES;
+        }
+
+        private static int capacity(int keys) {
+            return Integer.highestOneBit(Math.max(16, keys * 2 - 1)) << 1;
         }
 
         long bytes() {
@@ -71,13 +87,32 @@ final class LongKeyIndex {
      */
     static LongKeyIndex build(long[] values, boolean[] nulls, int[] rows, int from, int to, MemorySegment segment,
                               MemorySegment chain) {
-        LongKeyIndex index = new LongKeyIndex(segment, chain, Shape.of(to - from));
+        return build(values, nulls, rows, from, to, segment, chain, Shape.needsFilter(to - from));
+    }
+
+    /** As above, with a filter or not as the whole table's size decides ({@link Shape#of(int, boolean)}). */
+    static LongKeyIndex build(long[] values, boolean[] nulls, int[] rows, int from, int to, MemorySegment segment,
+                              MemorySegment chain, boolean filter) {
+        LongKeyIndex index = new LongKeyIndex(segment, chain, Shape.of(to - from, filter));
         // From the last row down, so that each key's chain lists its rows in build order.
         for (int i = to - 1; i >= from; i--) {
             int r = rows == null ? i : rows[i];
             if (!nulls[r]) {
                 index.insert(values[r], r);
             }
+        }
+        return index;
+    }
+
+    /**
+     * Indexes build rows {@code rows[from..to)} (ascending, none NULL) whose keys are {@code keys[from..to)}: a
+     * hash partition's rows gathered with their keys, so that its build reads both in order.
+     */
+    static LongKeyIndex buildGathered(long[] keys, int[] rows, int from, int to, MemorySegment segment,
+                                      MemorySegment chain, boolean filter) {
+        LongKeyIndex index = new LongKeyIndex(segment, chain, Shape.of(to - from, filter));
+        for (int i = to - 1; i >= from; i--) {
+            index.insert(keys[i], rows[i]);
         }
         return index;
     }

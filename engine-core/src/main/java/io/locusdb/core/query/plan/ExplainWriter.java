@@ -120,7 +120,7 @@ public final class ExplainWriter {
             };
             table += " (an integer key's index is built in hash partitions by parallel "
                     + QueryRunner.JOIN_BUILD_TASK_CLASS + " tasks from " + BuildPlacement.PARALLEL_BUILD_ROWS
-                    + " rows)";
+                    + " rows, about " + BuildPlacement.CACHE_PARTITION_ROWS + " rows a partition)";
             lines.add(indent + "  build: " + (probeLeft ? "right" : "left") + " input, " + table
                     + "; probe: " + (probeLeft ? "left" : "right") + " input, " + (scanProbe
                     ? "pipelined: the " + MaterializeJob.TASK_CLASS + " tasks of the scan at the bottom of its"

@@ -108,6 +108,8 @@ final class Pipelines implements AutoCloseable {
     private final NodeMemory memory;
     /** Owns the off-heap indexes of this run's hash tables; closed with the pipeline. */
     private Arena arena;
+    /** Index memory by node, made on first use: see {@link #indexMemory}. */
+    private JoinHashTable.IndexMemory[] indexMemories;
 
     /** Pipelines for one execution of a plan by {@code runner} (its executor, memory, batch size and targets). */
     Pipelines(QueryRunner runner, QueryContext query, Consumer<TaskRecord> trace) {
@@ -349,14 +351,21 @@ final class Pipelines implements AutoCloseable {
     }
 
     /** Memory for a hash table's index on {@code node} (off-heap, bound there); the heap where none is known. */
-    private JoinHashTable.IndexMemory indexMemory(int node) {
+    /** One object per node, so that a table's partitions in one node's memory share one allocation. */
+    private synchronized JoinHashTable.IndexMemory indexMemory(int node) {
         if (memory == null || node < 0) {
             return JoinHashTable.IndexMemory.HEAP;
         }
-        // Huge pages for an index of several: a fresh mapping is touched page by page while it is built, and a
-        // 4 KiB fault per page is what an off-heap index costs over a heap array.
-        return bytes -> memory.allocate(bytes, new MemoryPolicy.Bind(node), arena(),
-                bytes >= 2 * NodeMemory.HUGE_PAGE_SIZE).segment();
+        if (indexMemories == null) {
+            indexMemories = new JoinHashTable.IndexMemory[memory.topology().nodeCount()];
+        }
+        if (indexMemories[node] == null) {
+            // Huge pages for an index of several: a fresh mapping is touched page by page while it is built, and
+            // a 4 KiB fault per page is what an off-heap index costs over a heap array.
+            indexMemories[node] = bytes -> memory.allocate(bytes, new MemoryPolicy.Bind(node), arena(),
+                    bytes >= 2 * NodeMemory.HUGE_PAGE_SIZE).segment();
+        }
+        return indexMemories[node];
     }
 
     private synchronized Arena arena() {
