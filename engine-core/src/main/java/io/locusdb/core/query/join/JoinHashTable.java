@@ -261,8 +261,17 @@ public final class JoinHashTable {
         MemorySegment chain = allocate(memory, LongKeyIndex.chainBytes(rows));
         MemorySegment.copy(original.indexes[0].chain(), 0, chain, 0, LongKeyIndex.chainBytes(rows));
         this.indexes = new LongKeyIndex[original.indexes.length];
+        long indexBytes = 0;
+        for (LongKeyIndex index : original.indexes) {
+            indexBytes += index.bytes();
+        }
+        // One mapping for every partition's copy, as for the original (huge pages, one allocation).
+        MemorySegment shared = allocate(memory, indexBytes);
+        long offset = 0;
         for (int p = 0; p < indexes.length; p++) {
-            indexes[p] = original.indexes[p].copyInto(allocate(memory, original.indexes[p].bytes()), chain);
+            long size = original.indexes[p].bytes();
+            indexes[p] = original.indexes[p].copyInto(shared.asSlice(offset, size), chain);
+            offset += size;
         }
         this.heads = null;
         this.next = null;
