@@ -77,6 +77,9 @@ public final class LocusDB implements AutoCloseable {
             QueryLog queryLog = new QueryLog(QueryLog.DEFAULT_CAPACITY);
             this.engine = new QueryEngine(catalog, executor, config.loadThreads(), config.batchRows(), tracker, actions,
                     new SystemTables(catalog, placer, queryLog).all(), store, queryLog);
+            if (store != null) {
+                store.startPreload(engine::busy);
+            }
             LocusConfig.DeltaMerge merge = config.deltaMerge();
             this.deltaMerge = merge == null ? null : new DeltaMergeService(catalog,
                     new TablePlacementOps(memory, config.loadThreads()), merge.minRows(), merge.fraction(),

@@ -41,7 +41,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -61,6 +63,11 @@ import java.util.function.Supplier;
  */
 public final class DurableStore implements AutoCloseable, PlacementJournal {
     private static final System.Logger LOG = System.getLogger(DurableStore.class.getName());
+    /** How long the preload waits for running queries before it reads its next column anyway. */
+    static final long PRELOAD_GIVES_WAY_NANOS = 100_000_000L;
+    private static final long PRELOAD_POLL_NANOS = 1_000_000L;
+    /** The preload's piece of a column between two looks at the running queries (a few ms of copying). */
+    private static final long PRELOAD_STEP_BYTES = 8L << 20;
 
     private final Durability settings;
     private final Path directory;
@@ -83,6 +90,7 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
     private volatile boolean closed;
     private volatile boolean stopping;
     private final Thread preloader;
+    private volatile BooleanSupplier queriesRunning = () -> false;
 
     /** What the start found: tables, replayed records, and warnings (a torn log tail cut off). */
     public record RecoveryReport(int tables, long parts, long replayedRecords, List<String> warnings,
@@ -132,7 +140,18 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
         checkpointTimer = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("locus-checkpoint").daemon().factory());
         checkpointTimer.scheduleWithFixedDelay(this::checkpointIfDue, 1, 1, TimeUnit.SECONDS);
-        preloader = Thread.ofPlatform().name("locus-preload").daemon().start(this::preload);
+        preloader = Thread.ofPlatform().name("locus-preload").daemon().unstarted(this::preload);
+    }
+
+    /**
+     * Starts reading the checkpoint's remaining columns into memory in the background ({@link #preload}). While
+     * {@code queriesRunning} says so, it waits before each piece of a column (up to
+     * {@link #PRELOAD_GIVES_WAY_NANOS}), so that the first statements after a start, which plan and read their own
+     * columns, do not share the cores with it.
+     */
+    public void startPreload(BooleanSupplier queriesRunning) {
+        this.queriesRunning = queriesRunning;
+        preloader.start();
     }
 
     /**
@@ -146,10 +165,12 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
             try (TableSnapshot snapshot = table.snapshot()) {
                 for (TablePart part : snapshot.parts()) {
                     for (int c = 0; c < table.schema().size() && !part.isLoaded(); c++) {
-                        if (stopping) {
-                            return;
-                        }
-                        part.column(c);
+                        do {
+                            giveWay();
+                            if (stopping) {
+                                return;
+                            }
+                        } while (!part.loadSome(c, PRELOAD_STEP_BYTES));
                     }
                 }
             } catch (RuntimeException e) {
@@ -161,7 +182,21 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
                 "the checkpoint's columns are in memory (%.2f s after the start)", (System.nanoTime() - start) / 1e9));
     }
 
-    /** Waits until every column of the checkpoint is in memory (tests and benchmarks that time scans). */
+    /**
+     * Waits while statements are planned or run, but not for ever: under a load that never pauses the preload still
+     * goes on, a piece at a time, and queries read what they need themselves meanwhile.
+     */
+    private void giveWay() {
+        long until = System.nanoTime() + PRELOAD_GIVES_WAY_NANOS;
+        while (!stopping && queriesRunning.getAsBoolean() && System.nanoTime() - until < 0) {
+            LockSupport.parkNanos(PRELOAD_POLL_NANOS);
+        }
+    }
+
+    /**
+     * Waits until every column of the checkpoint is in memory (tests and benchmarks that time scans). Returns at once
+     * when the preload was never started.
+     */
     public void awaitPreload() throws InterruptedException {
         preloader.join();
     }
@@ -296,6 +331,11 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
             }
             if (failure != null) {
                 throw failure;
+            }
+            for (List<PartFile.Pending> tableParts : pending) {
+                for (PartFile.Pending part : tableParts) {
+                    part.verify();
+                }
             }
             long parts = 0;
             for (int t = 0; t < manifest.tables().size(); t++) {

@@ -41,9 +41,13 @@ final class LogFormat {
         } catch (IOException e) {
             throw new DataDirectoryException(Problem.IO, file, "cannot read: " + e.getMessage(), e);
         }
-        if (bytes.length < SEGMENT_HEADER) {
+        if (bytes.length < SEGMENT_HEADER || last && allZero(bytes, 0)) {
+            // A start creates its segment without waiting for the disk; a machine crash before its first record
+            // leaves it empty, short or zero-filled. It held nothing: give it its header back, so that the segments
+            // stay numbered without a gap.
             if (last) {
-                return truncate(file, 0, List.of(), "log segment header cut short (" + bytes.length + " bytes)");
+                return rewriteHeader(file, expectedNumber, "log segment header cut short (" + bytes.length
+                        + " bytes) at the end of the log, rewritten");
             }
             throw new DataDirectoryException(Problem.CORRUPT_LOG, file, "log segment of " + bytes.length
                     + " bytes has no header");
@@ -109,6 +113,22 @@ final class LogFormat {
             throw new DataDirectoryException(Problem.IO, file, "cannot cut the torn tail: " + e.getMessage(), e);
         }
         return new Segment(records, offset, file + ": " + warning);
+    }
+
+    private static Segment rewriteHeader(Path file, long number, String warning) {
+        ByteBuffer header = ByteBuffer.allocate(SEGMENT_HEADER).order(ByteOrder.BIG_ENDIAN);
+        header.put(SEGMENT_MAGIC).putLong(number).flip();
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.truncate(0);
+            while (header.hasRemaining()) {
+                channel.write(header);
+            }
+            channel.force(true);
+        } catch (IOException e) {
+            throw new DataDirectoryException(Problem.IO, file, "cannot repair the log's last segment: "
+                    + e.getMessage(), e);
+        }
+        return new Segment(List.of(), SEGMENT_HEADER, file + ": " + warning);
     }
 
     private static boolean allZero(byte[] bytes, int from) {

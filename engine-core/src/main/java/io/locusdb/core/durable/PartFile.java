@@ -47,8 +47,14 @@ import java.util.zip.CRC32C;
  */
 final class PartFile {
     private static final byte[] MAGIC = "LOCUSPF2".getBytes(StandardCharsets.US_ASCII);
-    /** Segments are copied through views of at most this size (a ByteBuffer holds at most 2 GiB). */
+    /** Segments are written through views of at most this size (a ByteBuffer holds at most 2 GiB). */
     private static final long CHUNK = 64L << 20;
+    /**
+     * The start checks segments in slices of this size, one task each, so that a few large segments (string
+     * dictionaries) do not leave all but one thread idle at the end.
+     */
+    static final long CHECK_SLICE = 4L << 20;
+    private static final int[] WHOLE_SLICE = SegmentChecksums.zeros(CHECK_SLICE);
     private static final int COLUMN_META = 1 + 4 + 8 + 4 + 1 + 8 + 4;
 
     private PartFile() {
@@ -83,7 +89,7 @@ final class PartFile {
             toc.put(kind).putInt(dictionary.size()).putLong(column.nullCount()).putInt(codes.layout().codeBits())
                     .put((byte) codes.layout().packing().ordinal()).putLong(codes.count()).putInt(segments.size());
             for (MemorySegment segment : segments) {
-                toc.putLong(segment.byteSize()).putLong(crc(segment));
+                toc.putLong(segment.byteSize()).putLong(SegmentChecksums.crc(segment));
             }
             all.addAll(segments);
         }
@@ -106,18 +112,12 @@ final class PartFile {
         }
     }
 
-    private static long crc(MemorySegment segment) {
-        CRC32C crc = new CRC32C();
-        for (long at = 0; at < segment.byteSize(); at += CHUNK) {
-            crc.update(segment.asSlice(at, Math.min(CHUNK, segment.byteSize() - at)).asByteBuffer());
-        }
-        return crc.getValue();
-    }
 
     /**
      * Opens a part file: reads and checks its table of contents and allocates the part's memory, placed per
      * {@code placement} but not yet touched. The returned part's {@link Pending#checks()}, which may run in parallel,
-     * verify every segment's checksum straight from the file (no copy); then {@link Pending#finish()} builds a part
+     * checksum every segment straight from the file (no copy), and {@link Pending#verify()} compares the sums with
+     * the table of contents; then {@link Pending#finish()} builds a part
      * whose columns are read into its memory on first use ({@link ColumnLoader}). A damaged table of contents stops
      * here with {@link Problem#CORRUPT_FILE}, and nothing stays allocated.
      */
@@ -203,16 +203,24 @@ final class PartFile {
                 throw e;
             }
             close(in);
+            List<SliceCheck> slices = new ArrayList<>();
             for (int c = 0; c < columnCount; c++) {
                 ColumnEntry entry = columns.get(c);
                 for (int s = 0; s < entry.segmentCount; s++) {
-                    MemorySegment stored = contents.asSlice(entry.offsets[s], entry.sizes[s]);
-                    long crc = entry.crcs[s];
-                    String what = "column " + c + " segment " + s;
-                    checks.add(() -> check(stored, crc, file, what));
+                    long bytes = entry.sizes[s];
+                    long[] sliceCrcs = new long[(int) Math.max(1, (bytes + CHECK_SLICE - 1) / CHECK_SLICE)];
+                    slices.add(new SliceCheck(c, s, bytes, sliceCrcs, entry.crcs[s]));
+                    for (int i = 0; i < sliceCrcs.length; i++) {
+                        long from = i * CHECK_SLICE;
+                        MemorySegment stored = contents.asSlice(entry.offsets[s] + from,
+                                Math.min(CHECK_SLICE, bytes - from));
+                        int slot = i;
+                        checks.add(() -> sliceCrcs[slot] = SegmentChecksums.crc(stored));
+                    }
                 }
             }
-            return new Pending(file, index, schema, rows, columns, partMemory, delta, mapping, contents, checks);
+            return new Pending(file, index, schema, rows, columns, partMemory, delta, mapping, contents, checks,
+                    slices);
         } catch (IOException e) {
             close(in);
             partMemory.close();
@@ -228,20 +236,22 @@ final class PartFile {
         }
     }
 
-    /** Checks a stored segment's checksum where it is (the page cache, through the mapping): nothing is copied. */
-    private static void check(MemorySegment stored, long expectedCrc, Path file, String what) {
-        if (crc(stored) != expectedCrc) {
-            throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "checksum mismatch in " + what
-                    + ": the file is damaged");
-        }
-    }
-
-    /** Copies a stored segment into the part's memory and checks it again there (the file may have changed). */
-    private static void copy(MemorySegment stored, MemorySegment target, long expectedCrc, Path file, String what) {
-        MemorySegment.copy(stored, 0, target, 0, stored.byteSize());
-        if (crc(target) != expectedCrc) {
-            throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "checksum mismatch in " + what
-                    + ": the file was damaged after the start");
+    /**
+     * A segment checked as slices: their CRCs, filled in by the check tasks, join into the segment's, which the table
+     * of contents records.
+     */
+    private record SliceCheck(int column, int segment, long bytes, long[] sliceCrcs, long expected) {
+        void verify(Path file) {
+            long crc = sliceCrcs[0];
+            for (int i = 1; i < sliceCrcs.length; i++) {
+                long length = Math.min(CHECK_SLICE, bytes - i * CHECK_SLICE);
+                crc = length == CHECK_SLICE ? SegmentChecksums.combine(WHOLE_SLICE, crc, sliceCrcs[i])
+                        : SegmentChecksums.combine(crc, sliceCrcs[i], length);
+            }
+            if (crc != expected) {
+                throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "checksum mismatch in column " + column
+                        + " segment " + segment + ": the file is damaged");
+            }
         }
     }
 
@@ -258,7 +268,6 @@ final class PartFile {
         final long[] crcs = new long[3];
         final long[] offsets = new long[3];
         final MemorySegment[] segments = new MemorySegment[3];
-
         ColumnEntry(int kind, int dictionarySize, long nulls, int codeBits, int packing, long count, int segments) {
             this.kind = kind;
             this.dictionarySize = dictionarySize;
@@ -282,9 +291,11 @@ final class PartFile {
         private final Arena mapping;
         private final MemorySegment contents;
         private final List<Runnable> checks;
+        private final List<SliceCheck> slices;
 
         private Pending(Path file, int index, Schema schema, long rows, List<ColumnEntry> columns, PartMemory memory,
-                        PartDelta delta, Arena mapping, MemorySegment contents, List<Runnable> checks) {
+                        PartDelta delta, Arena mapping, MemorySegment contents, List<Runnable> checks,
+                        List<SliceCheck> slices) {
             this.file = file;
             this.index = index;
             this.schema = schema;
@@ -295,11 +306,22 @@ final class PartFile {
             this.mapping = mapping;
             this.contents = contents;
             this.checks = checks;
+            this.slices = slices;
         }
 
-        /** One task per segment: checks its checksum in the file. */
+        /**
+         * Tasks that may run in parallel, each computing the checksum of one slice of a segment straight from the
+         * file (no copy); {@link #verify()} compares them with the table of contents once all have run.
+         */
         List<Runnable> checks() {
             return checks;
+        }
+
+        /** After every {@link #checks() check} has run: fails naming the first damaged segment. */
+        void verify() {
+            for (SliceCheck slice : slices) {
+                slice.verify(file);
+            }
         }
 
         long rows() {
@@ -344,22 +366,33 @@ final class PartFile {
         }
     }
 
-    /** Copies a part's columns from its file's mapping into the part's memory, each once, on first use. */
+    /**
+     * Copies a part's columns from its file's mapping into the part's memory, each once, on first use; every thread
+     * that wants a column meanwhile helps ({@link ColumnLoad}).
+     */
     private static final class Loader implements ColumnLoader {
-        private final Path file;
         private final Arena mapping;
-        private final MemorySegment contents;
-        private final List<ColumnEntry> columns;
         private final AtomicIntegerArray loaded;
+        private final ColumnLoad[] loads;
         private final AtomicInteger missing;
         private final AtomicBoolean unmapped = new AtomicBoolean();
 
         Loader(Path file, Arena mapping, MemorySegment contents, List<ColumnEntry> columns) {
-            this.file = file;
             this.mapping = mapping;
-            this.contents = contents;
-            this.columns = columns;
             this.loaded = new AtomicIntegerArray(columns.size());
+            this.loads = new ColumnLoad[columns.size()];
+            for (int c = 0; c < loads.length; c++) {
+                ColumnEntry entry = columns.get(c);
+                MemorySegment[] sources = new MemorySegment[entry.segmentCount];
+                MemorySegment[] targets = new MemorySegment[entry.segmentCount];
+                long[] crcs = new long[entry.segmentCount];
+                for (int s = 0; s < entry.segmentCount; s++) {
+                    sources[s] = contents.asSlice(entry.offsets[s], entry.sizes[s]);
+                    targets[s] = entry.segments[s];
+                    crcs[s] = entry.crcs[s];
+                }
+                loads[c] = new ColumnLoad(file, c, sources, targets, crcs);
+            }
             this.missing = new AtomicInteger(columns.size());
             if (columns.isEmpty()) {
                 close();
@@ -368,23 +401,21 @@ final class PartFile {
 
         @Override
         public void load(int column) {
+            loadSome(column, Long.MAX_VALUE);
+        }
+
+        @Override
+        public boolean loadSome(int column, long maxBytes) {
             if (loaded.get(column) != 0) {
-                return;
+                return true;
             }
-            ColumnEntry entry = columns.get(column);
-            synchronized (entry) {
-                if (loaded.get(column) != 0) {
-                    return;
-                }
-                for (int s = 0; s < entry.segmentCount; s++) {
-                    copy(contents.asSlice(entry.offsets[s], entry.sizes[s]), entry.segments[s], entry.crcs[s], file,
-                            "column " + column + " segment " + s);
-                }
-                loaded.set(column, 1);
+            if (!loads[column].copy(Math.max(1, maxBytes))) {
+                return false;
             }
-            if (missing.decrementAndGet() == 0) {
+            if (loaded.compareAndSet(column, 0, 1) && missing.decrementAndGet() == 0) {
                 close();
             }
+            return true;
         }
 
         @Override

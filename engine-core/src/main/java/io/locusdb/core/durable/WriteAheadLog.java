@@ -36,12 +36,14 @@ final class WriteAheadLog implements AutoCloseable {
     /** Bytes appended since the log was opened: the position of the end of the last record. */
     private long written;
     private final AtomicLong durable = new AtomicLong();
+    /** Whether the current segment's directory entry is on disk (see {@link #openSegment}). */
+    private volatile boolean listed;
     private boolean closed;
 
     private WriteAheadLog(Path directory, FsyncPolicy policy, long firstSegment) throws IOException {
         this.directory = directory;
         this.policy = policy;
-        openSegment(firstSegment);
+        openSegment(firstSegment, false);
         if (policy instanceof FsyncPolicy.Grouped grouped) {
             groupSync = Executors.newSingleThreadScheduledExecutor(
                     Thread.ofPlatform().name("locus-wal-sync").daemon().factory());
@@ -62,7 +64,12 @@ final class WriteAheadLog implements AutoCloseable {
         return directory.resolve(String.format("%016d.log", segment));
     }
 
-    private void openSegment(long number) throws IOException {
+    /**
+     * Creates segment {@code number}. With {@code durableNow} false (the start's segment) nothing is forced yet: a
+     * segment holding no record is lost harmlessly by a crash, and the first sync of a record also syncs the
+     * segment's directory entry ({@link #makeListed}). A start then waits for no fsync.
+     */
+    private void openSegment(long number, boolean durableNow) throws IOException {
         Path file = segmentFile(directory, number);
         FileChannel next = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         ByteBuffer header = ByteBuffer.allocate(LogFormat.SEGMENT_HEADER).order(ByteOrder.BIG_ENDIAN);
@@ -70,8 +77,11 @@ final class WriteAheadLog implements AutoCloseable {
         while (header.hasRemaining()) {
             next.write(header);
         }
-        next.force(true);
-        LogFormat.syncDirectory(directory);
+        if (durableNow) {
+            next.force(true);
+            LogFormat.syncDirectory(directory);
+        }
+        listed = durableNow;
         channel = next;
         segment = number;
         segmentBytes = LogFormat.SEGMENT_HEADER;
@@ -119,7 +129,25 @@ final class WriteAheadLog implements AutoCloseable {
                 file = channel;
             }
             force(file);
+            makeListed();
             durable.accumulateAndGet(target, Math::max);
+        }
+    }
+
+    /**
+     * Syncs the log directory once after the start, so that the segment the start created (and with it every record
+     * just forced) survives a crash of the machine. Later segments are synced as they are created.
+     */
+    private void makeListed() {
+        if (listed) {
+            return;
+        }
+        synchronized (appendLock) {
+            if (listed) {
+                return;
+            }
+            LogFormat.syncDirectory(directory);
+            listed = true;
         }
     }
 
@@ -143,6 +171,7 @@ final class WriteAheadLog implements AutoCloseable {
                 file = channel;
             }
             force(file);
+            makeListed();
         } catch (RuntimeException e) {
             System.getLogger(WriteAheadLog.class.getName()).log(System.Logger.Level.WARNING, e.getMessage());
         }
@@ -157,7 +186,11 @@ final class WriteAheadLog implements AutoCloseable {
             try {
                 channel.force(true);
                 channel.close();
-                openSegment(segment + 1);
+                // The next segment may survive a crash only if this one does: list it first.
+                if (!listed) {
+                    LogFormat.syncDirectory(directory);
+                }
+                openSegment(segment + 1, true);
             } catch (IOException e) {
                 throw new UncheckedIOException("write-ahead log roll: " + e.getMessage(), e);
             }
@@ -192,6 +225,10 @@ final class WriteAheadLog implements AutoCloseable {
             try {
                 channel.force(true);
                 channel.close();
+                if (!listed) {
+                    LogFormat.syncDirectory(directory);
+                    listed = true;
+                }
             } catch (IOException e) {
                 throw new UncheckedIOException("closing the write-ahead log: " + e.getMessage(), e);
             }

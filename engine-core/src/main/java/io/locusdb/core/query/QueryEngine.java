@@ -30,6 +30,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.calcite.rel.RelNode;
 
 /** Statements to plans: SQL through Calcite, then the physical planner onto the executor. */
@@ -52,6 +53,9 @@ public final class QueryEngine {
      * @param systemTables the database's state as tables, beside the catalog's
      * @param store        where writes and DDL are logged; null when the database lives in memory only
      */
+    /** Statements being planned right now (see {@link #busy()}). */
+    private final AtomicInteger planning = new AtomicInteger();
+
     public QueryEngine(Catalog catalog, NumaExecutor executor, int loadThreads, int batchRows,
                        UtilizationTracker tracker, PlacementActions actions, List<SystemTable> systemTables,
                        DurableStore store) {
@@ -120,11 +124,24 @@ public final class QueryEngine {
     }
 
     public PreparedStatementPlan prepare(String sql) {
-        PreparedStatementPlan statement = statements.prepare(sql);
-        if (statement != null) {
-            return new LoggedStatement(sql, statement);
+        planning.incrementAndGet();
+        try {
+            PreparedStatementPlan statement = statements.prepare(sql);
+            if (statement != null) {
+                return new LoggedStatement(sql, statement);
+            }
+            return new SelectPlan(frontEnd.plan(sql));
+        } finally {
+            planning.decrementAndGet();
         }
-        return new SelectPlan(frontEnd.plan(sql));
+    }
+
+    /**
+     * True while a statement is being planned or a query's tasks run: background work that can wait (the preload of a
+     * restarted database) gives way then.
+     */
+    public boolean busy() {
+        return planning.get() > 0 || executor.outstandingGraphs() > 0;
     }
 
     /** DDL, DML and the other statements run without the query planner, timed into the query log. */

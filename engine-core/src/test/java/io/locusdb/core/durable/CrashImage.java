@@ -1,6 +1,7 @@
 package io.locusdb.core.durable;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -22,5 +23,15 @@ final class CrashImage {
             }
         }
         return to;
+    }
+
+    /** Damages one byte of {@code file}, as a failing disk or a stray write would. */
+    static void flip(Path file, long offset) throws IOException {
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+            f.seek(offset);
+            int b = f.read();
+            f.seek(offset);
+            f.write(b ^ 0x40);
+        }
     }
 }

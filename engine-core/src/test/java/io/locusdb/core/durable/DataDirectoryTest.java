@@ -187,6 +187,32 @@ class DataDirectoryTest {
     }
 
     @Test
+    void aStartsSegmentThatAMachineCrashLeftEmptyOrZeroFilledIsRepairedAndLaterStartsGoOn() throws IOException {
+        // A start creates its log segment without waiting for the disk; a machine crash before its first record
+        // may leave the file empty or zero-filled. Nothing was acknowledged in it.
+        Path data = dir.resolve("db");
+        try (LocusDB db = open(data)) {
+            execute(db, "CREATE TABLE t (x BIGINT)");
+            execute(db, "INSERT INTO t VALUES (1), (2)");
+        }
+        for (byte[] left : new byte[][] {new byte[0], new byte[LogFormat.SEGMENT_HEADER], new byte[5]}) {
+            Path crashed;
+            try (LocusDB db = open(data)) {
+                crashed = crashImage(data);
+            }
+            Files.write(lastLogSegment(crashed), left);
+            try (LocusDB after = open(crashed)) {
+                assertThat(after.durableStore().orElseThrow().recoveryReport().warnings()).singleElement()
+                        .asString().contains("rewritten");
+                execute(after, "INSERT INTO t VALUES (3)");
+            }
+            try (LocusDB again = open(crashed)) {
+                assertThat(query(again, "SELECT count(*), sum(x) FROM t").toString()).isEqualTo("[[3, 6]]");
+            }
+        }
+    }
+
+    @Test
     void aFlippedByteInsideTheLogStopsTheStartNamingTheFile() throws IOException {
         Path data = dir.resolve("db");
         try (LocusDB db = open(data)) {
@@ -195,7 +221,7 @@ class DataDirectoryTest {
             execute(db, "INSERT INTO t VALUES (2)");
             Path crashed = crashImage(data);
             Path segment = lastLogSegment(crashed);
-            flip(segment, LogFormat.SEGMENT_HEADER + 10);
+            CrashImage.flip(segment, LogFormat.SEGMENT_HEADER + 10);
             assertThatThrownBy(() -> open(crashed)).isInstanceOfSatisfying(DataDirectoryException.class, e -> {
                 assertThat(e.problem()).isEqualTo(Problem.CORRUPT_LOG);
                 assertThat(e.file()).isEqualTo(segment.toAbsolutePath());
@@ -214,7 +240,7 @@ class DataDirectoryTest {
         try (Stream<Path> files = Files.list(data.resolve("parts"))) {
             part = files.filter(p -> p.toString().endsWith(".part")).findFirst().orElseThrow();
         }
-        flip(part, Files.size(part) - 12);
+        CrashImage.flip(part, Files.size(part) - 12);
         assertThatThrownBy(() -> open(data)).isInstanceOfSatisfying(DataDirectoryException.class, e -> {
             assertThat(e.problem()).isEqualTo(Problem.CORRUPT_FILE);
             assertThat(e.file()).isEqualTo(part.toAbsolutePath());
@@ -301,15 +327,6 @@ class DataDirectoryTest {
                 assertThat(query(after, "SELECT count(*), count(DISTINCT w * 1000 + i) FROM t").toString())
                         .isEqualTo("[[200, 200]]");
             }
-        }
-    }
-
-    private static void flip(Path file, long offset) throws IOException {
-        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-            f.seek(offset);
-            int b = f.read();
-            f.seek(offset);
-            f.write(b ^ 0x40);
         }
     }
 }

@@ -15,9 +15,12 @@ import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TablePart;
 import io.trino.tpch.TpchTable;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +46,7 @@ class PartFileTest {
         PartFile.Pending pending = PartFile.open(file, 0, catalog.table("orders").schema(), catalog.memory(),
                 PartPlacement.boundTo(0), new PartDelta());
         pending.checks().forEach(Runnable::run);
+        pending.verify();
         return pending.finish();
     }
 
@@ -87,17 +91,122 @@ class PartFileTest {
     }
 
     @Test
+    void aColumnReadInPiecesHoldsTheSameValuesAndAQueryMayFinishIt() throws IOException {
+        Path file = dir.resolve("1.part");
+        TablePart original = written(file);
+        TablePart restored = opened(file);
+        int comment = original.columns().size() - 1;
+        assertThat(restored.loadSome(comment, 1000)).isFalse();
+        assertThat(restored.loadSome(comment, 1000)).isFalse();
+        // A query needs the column now: it reads the rest.
+        assertThat(restored.column(comment).boxedValue(original.rows() - 1))
+                .isEqualTo(original.column(comment).boxedValue(original.rows() - 1));
+        assertThat(restored.loadSome(comment, 1000)).isTrue();
+        for (int c = 0; c < comment; c++) {
+            while (!restored.loadSome(c, 4096)) {
+                assertThat(restored.isLoaded()).isFalse();
+            }
+        }
+        assertThat(restored.isLoaded()).isTrue();
+        for (int c = 0; c < original.columns().size(); c++) {
+            for (long r = 0; r < original.rows(); r += 89) {
+                assertThat(restored.column(c).boxedValue(r)).as("column %d row %d", c, r)
+                        .isEqualTo(original.column(c).boxedValue(r));
+            }
+        }
+        restored.release();
+    }
+
+    @Test
+    void aFlippedByteInsideALargeSegmentStopsTheOpen() throws IOException {
+        // Lineitem's comment dictionary at this scale is several check slices long: the slices' checksums must add
+        // up to the segment's, and one flipped byte anywhere in any slice must not.
+        Path file = dir.resolve("2.part");
+        Table lineitem = writtenLineitem(file);
+        assertThat(lineitem.version().parts().getFirst().byteSize()).isGreaterThan(3 * PartFile.CHECK_SLICE);
+        opened(file, lineitem).release();
+
+        long size = Files.size(file);
+        for (long at : new long[] {size / 3, size / 2 + 12345, size - 1}) {
+            CrashImage.flip(file, at);
+            PartFile.Pending damaged = PartFile.open(file, 0, lineitem.schema(), catalog.memory(),
+                    PartPlacement.boundTo(0), new PartDelta());
+            damaged.checks().forEach(Runnable::run);
+            assertThatThrownBy(damaged::verify).as("byte %d flipped", at)
+                    .isInstanceOfSatisfying(DataDirectoryException.class, e -> {
+                        assertThat(e.problem()).isEqualTo(Problem.CORRUPT_FILE);
+                        assertThat(e.file()).isEqualTo(file);
+                    });
+            damaged.abandon();
+            CrashImage.flip(file, at);
+        }
+    }
+
+    @Test
+    void threadsThatWantAColumnAtOnceReadItTogetherAndAllSeeDamage() throws Exception {
+        Path file = dir.resolve("2.part");
+        Table lineitem = writtenLineitem(file);
+        TablePart original = lineitem.version().parts().getFirst();
+        int comment = original.columns().size() - 1;
+
+        TablePart restored = opened(file, lineitem);
+        List<Object> seen = readTogether(restored, comment, original.rows() - 1);
+        assertThat(seen).containsOnly(original.column(comment).boxedValue(original.rows() - 1));
+        restored.release();
+
+        TablePart damaged = opened(file, lineitem);
+        CrashImage.flip(file, Files.size(file) / 2);
+        assertThat(readTogether(damaged, comment, 0)).hasSize(4).allSatisfy(result ->
+                assertThat(result).isInstanceOfSatisfying(DataDirectoryException.class, e -> {
+                    assertThat(e.problem()).isEqualTo(Problem.CORRUPT_FILE);
+                    assertThat(e.file()).isEqualTo(file);
+                }));
+        damaged.release();
+    }
+
+    /** Lineitem in one part, written to {@code file}: its comment dictionary is several check slices long. */
+    private Table writtenLineitem(Path file) throws IOException {
+        Table lineitem = catalog.register(new TpchLoader(catalog.memory(), 2).generate(TpchTable.LINE_ITEM, 0.05, 1,
+                new InitialPlacement.RoundRobin(), LoadProgress.NONE));
+        PartFile.write(file, lineitem.version().parts().getFirst());
+        return lineitem;
+    }
+
+    private TablePart opened(Path file, Table table) {
+        PartFile.Pending pending = PartFile.open(file, 0, table.schema(), catalog.memory(), PartPlacement.boundTo(0),
+                new PartDelta());
+        pending.checks().forEach(Runnable::run);
+        pending.verify();
+        return pending.finish();
+    }
+
+    /** Four threads ask for the column at the same moment: each one's value of {@code row}, or its exception. */
+    private static List<Object> readTogether(TablePart part, int column, long row) throws Exception {
+        CyclicBarrier start = new CyclicBarrier(4);
+        List<Object> results = new CopyOnWriteArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            threads.add(Thread.ofPlatform().start(() -> {
+                try {
+                    start.await();
+                    results.add(part.column(column).boxedValue(row));
+                } catch (Exception e) {
+                    results.add(e);
+                }
+            }));
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        return results;
+    }
+
+    @Test
     void bytesDamagedAfterTheOpenAreRefusedWhenTheColumnIsRead() throws IOException {
         Path file = dir.resolve("1.part");
         TablePart original = written(file);
         TablePart restored = opened(file);
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-            long at = Files.size(file) - 3;
-            raf.seek(at);
-            int b = raf.read();
-            raf.seek(at);
-            raf.write(b ^ 0x40);
-        }
+        CrashImage.flip(file, Files.size(file) - 3);
         int last = original.columns().size() - 1;
         assertThatThrownBy(() -> restored.column(last)).isInstanceOfSatisfying(DataDirectoryException.class, e -> {
             assertThat(e.problem()).isEqualTo(Problem.CORRUPT_FILE);

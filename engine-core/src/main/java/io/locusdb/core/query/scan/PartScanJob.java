@@ -183,7 +183,7 @@ public final class PartScanJob {
     static long alignment(TablePart part, List<? extends ScanPredicate> conjunction) {
         long align = 64;
         for (ScanPredicate range : conjunction) {
-            long granule = part.column(range.column()).codes().layout().rowGranule();
+            long granule = part.codeLayout(range.column()).rowGranule();
             align = align / gcd(align, granule) * granule;
         }
         return align;

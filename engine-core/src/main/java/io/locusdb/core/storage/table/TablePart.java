@@ -1,6 +1,7 @@
 package io.locusdb.core.storage.table;
 
 import io.locusdb.core.storage.column.Column;
+import io.locusdb.core.storage.column.PackedLayout;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -69,6 +70,14 @@ public final class TablePart {
         return columns.get(i);
     }
 
+    /**
+     * Column {@code i}'s code layout, known from its description: unlike {@link #column}, this does not read the
+     * column into memory (planning a scan of a restarted part needs no values).
+     */
+    public PackedLayout codeLayout(int i) {
+        return columns.get(i).codes().layout();
+    }
+
     /** Every column, loaded first where needed. */
     public List<Column> columns() {
         ColumnLoader pending = loader;
@@ -78,6 +87,22 @@ public final class TablePart {
             }
         }
         return columns;
+    }
+
+    /**
+     * Loads about {@code maxBytes} more of column {@code i} if it is not in memory yet (see
+     * {@link ColumnLoader#loadSome}); true once it is.
+     */
+    public boolean loadSome(int i, long maxBytes) {
+        ColumnLoader pending = loader;
+        if (pending == null) {
+            return true;
+        }
+        boolean done = pending.loadSome(i, maxBytes);
+        if (pending.complete()) {
+            loader = null;
+        }
+        return done;
     }
 
     /** True when every column is in memory. */

@@ -1,0 +1,47 @@
+package io.locusdb.core.durable;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The CRC of a segment checked in slices, combined, is the CRC of the whole, for any cut. */
+class SegmentChecksumsTest {
+    @Test
+    void combiningTheSlicesCrcsGivesTheWholeSegmentsCrc() {
+        Random random = new Random(7);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment data = arena.allocate(1 << 20);
+            for (long i = 0; i < data.byteSize(); i++) {
+                data.set(ValueLayout.JAVA_BYTE, i, (byte) random.nextInt());
+            }
+            long whole = SegmentChecksums.crc(data);
+            for (int trial = 0; trial < 200; trial++) {
+                long cut = trial < 3 ? new long[] {0, 1, data.byteSize() - 1}[trial] : random.nextLong(data.byteSize());
+                long a = SegmentChecksums.crc(data.asSlice(0, cut));
+                long b = SegmentChecksums.crc(data.asSlice(cut));
+                assertThat(SegmentChecksums.combine(a, b, data.byteSize() - cut)).as("cut at %d", cut)
+                        .isEqualTo(whole);
+            }
+        }
+    }
+
+    @Test
+    void aFixedLengthOperatorCombinesLikeTheGeneralOne() {
+        Random random = new Random(11);
+        int[] zeros = SegmentChecksums.zeros(4096);
+        for (int trial = 0; trial < 100; trial++) {
+            long a = random.nextLong() & 0xFFFF_FFFFL;
+            long b = random.nextLong() & 0xFFFF_FFFFL;
+            assertThat(SegmentChecksums.combine(zeros, a, b)).isEqualTo(SegmentChecksums.combine(a, b, 4096));
+        }
+    }
+
+    @Test
+    void anEmptySecondPieceLeavesTheFirstCrc() {
+        assertThat(SegmentChecksums.combine(0x1234_5678L, 0, 0)).isEqualTo(0x1234_5678L);
+    }
+}
