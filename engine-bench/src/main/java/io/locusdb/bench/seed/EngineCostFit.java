@@ -6,6 +6,9 @@ import io.locusdb.bench.sim.TaskCosts;
 import io.locusdb.core.LocusDB;
 import io.locusdb.core.PreparedQuery;
 import io.locusdb.core.Session;
+import io.locusdb.core.exec.ExecutorStats;
+import io.locusdb.core.exec.NumaExecutor;
+import io.locusdb.core.exec.TaskClass;
 import io.locusdb.core.exec.stealing.StealingPolicies;
 import io.locusdb.core.query.scan.PartScanJob;
 import io.locusdb.core.result.QueryResult;
@@ -20,22 +23,34 @@ import java.util.SplittableRandom;
 
 /**
  * Fits the simulator's task costs to LocusDB's own kernels on this machine: one benchmark table, one client at a
- * time, prepared statements. The IV-scan's cost per row comes from the engine's own account of the class (its tasks'
- * bytes per second); materialization and aggregation from median query times, per row and per worker (every worker
- * takes a share of a query's tasks): query (a) at 10 % less (a) at 0.01 % (a range, not a point: a point query takes
- * another path), and (b) at 10 % less the same. What the memory system would take at one thread's bandwidth is
- * subtracted, since the simulator adds it back. Classes this does not time (merge, probe) keep their defaults,
- * scaled by the measured materialization against its default.
+ * time, prepared statements. The IV-scan is fitted to what the engine itself does and sees while query (a) runs at
+ * 0.01 % (a range, not a point: a point query takes another path):
+ * <ul>
+ *   <li>how many scan tasks a query runs (the engine splits a part by its concurrency hint, so one client's query
+ *       may well be one task): the simulator splits a part into as many;</li>
+ *   <li>the bytes the engine accounts a scanned row (whole 64-bit words of codes), against the packed
+ *       {@code bits/8} the simulator charges: their ratio is the scan's byte factor, so that the simulated stealing
+ *       policy sees the scan's memory throughput as the engine's does;</li>
+ *   <li>a scan task's time per row, from that byte account and the class's learnt throughput;</li>
+ *   <li>what a query costs besides: its median wall time less its scan tasks' (run {@code workers} at a time).</li>
+ * </ul>
+ * Materialization and aggregation come from median query times, per row and per worker (every worker takes a share
+ * of a query's tasks): query (a) at 10 % less (a) at 0.01 %, and (b) at 10 % less the same. What the memory system
+ * would take at one thread's bandwidth is subtracted from each class, since the simulator adds it back. Classes this
+ * does not time (merge, probe) keep their defaults, scaled by the measured materialization against its default.
  */
 public final class EngineCostFit {
     private static final double LOW_SELECTIVITY = 1e-4;
     /** What was measured, and the costs fitted from it. */
-    public record Fit(double scanNanosPerRow, double materializeNanosPerMatch, double aggregateNanosPerMatch,
-                      double queryOverheadMicros, TaskCosts costs) {
+    public record Fit(double scanNanosPerRow, double scanTasksPerQuery, double scanBytesPerRow,
+                      double materializeNanosPerMatch, double aggregateNanosPerMatch, double queryOverheadMicros,
+                      TaskCosts costs) {
         public String describe() {
-            return String.format(Locale.ROOT, "LocusDB here: IV-scan %.3f ns/row, materialization %.1f ns/match,"
+            return String.format(Locale.ROOT, "LocusDB here: IV-scan %.3f ns/row in %.1f task(s) a query, %.2f bytes"
+                            + " a row accounted (%.2f× the packed codes), materialization %.1f ns/match,"
                             + " aggregation %.1f ns/match (per worker), %.0f µs a query besides", scanNanosPerRow,
-                    materializeNanosPerMatch, aggregateNanosPerMatch, queryOverheadMicros);
+                    scanTasksPerQuery, scanBytesPerRow, costs.ivScanByteFactor(), materializeNanosPerMatch,
+                    aggregateNanosPerMatch, queryOverheadMicros);
         }
     }
 
@@ -59,40 +74,69 @@ public final class EngineCostFit {
              Session session = target.database().connect()) {
             LocusDB db = target.database();
             target.load(table, rows, 11);
-            double low = perRow(session, 'a', LOW_SELECTIVITY, rows, workers, seconds);
-            double materialize = perRow(session, 'a', 0.1, rows, workers, seconds);
-            double aggregate = perRow(session, 'b', 0.1, rows, workers, seconds);
-            double averageBytes = (SeedTables.FIRST_BITCASE + SeedTables.COLUMNS / 2.0 - 0.5) / 8;
+            NumaExecutor executor = db.executor();
+            TaskClass scanClass = executor.taskClasses().of(PartScanJob.TASK_CLASS);
+            ExecutorStats before = executor.freshStats();
+            Timed low = timed(session, 'a', LOW_SELECTIVITY, seconds);
+            ExecutorStats after = executor.freshStats();
+            // Read right after the low-selectivity runs: later query types scan other columns.
+            double scanThroughput = scanClass.averageThroughput();
+            double tasksPerQuery = Math.max(1, (tasksRun(after, scanClass) - tasksRun(before, scanClass))
+                    / (double) low.executions());
+            double bytesPerRow = (bytes(after) - bytes(before)) / ((double) low.executions() * rows);
+            double packedBytesPerRow = (SeedTables.FIRST_BITCASE + SeedTables.COLUMNS / 2.0 - 0.5) / 8;
+            double byteFactor = bytesPerRow > 0 ? bytesPerRow / packedBytesPerRow : 1;
+            long taskRows = Math.max(1, Math.round(rows / tasksPerQuery));
+            double scanPerRow = scanThroughput > 0 && bytesPerRow > 0 ? bytesPerRow / scanThroughput * 1e9
+                    : low.medianNanos() * Math.min(workers, tasksPerQuery) / rows;
+            double scanCpu = Math.max(0.01, scanPerRow - bytesPerRow / threadBandwidth * 1e9);
+            double scanWall = scanPerRow * taskRows * Math.ceil(tasksPerQuery / workers);
+            double overheadMicros = Math.max(0, (low.medianNanos() - scanWall) / 1000);
+
+            double lowPerRow = low.medianNanos() * workers / rows;
+            double materialize = timed(session, 'a', 0.1, seconds).medianNanos() * workers / rows;
+            double aggregate = timed(session, 'b', 0.1, seconds).medianNanos() * workers / rows;
             TaskCosts d = TaskCosts.defaults();
-            // The IV-scan from the engine's own account of the class (bytes of packed codes per second of its tasks):
-            // a query's wall time also holds planning, dispatch and result handling, which are not scan work.
-            double scanThroughput = db.executor().taskClasses().of(PartScanJob.TASK_CLASS).averageThroughput();
-            double scanPerRow = scanThroughput > 0 ? averageBytes / scanThroughput * 1e9 : low;
-            double scanCpu = Math.max(0.01, scanPerRow - averageBytes / threadBandwidth * 1e9);
-            double matchMaterialize = Math.max(0.1, (materialize - low) / (0.1 - LOW_SELECTIVITY)
+            double matchMaterialize = Math.max(0.1, (materialize - lowPerRow) / (0.1 - LOW_SELECTIVITY)
                     - d.materializeBytesPerRow() / threadBandwidth * 1e9);
-            double matchAggregate = Math.max(0.1, (aggregate - low) / (0.1 - LOW_SELECTIVITY)
+            double matchAggregate = Math.max(0.1, (aggregate - lowPerRow) / (0.1 - LOW_SELECTIVITY)
                     - d.aggregateBytesPerRow() / threadBandwidth * 1e9);
             double scale = matchMaterialize / d.materializeNanosPerRow();
-            // What a query costs beyond its scan: the low-selectivity query's time less the scan's share of it.
-            double overheadMicros = Math.max(0, (low - scanPerRow) * rows / workers / 1000);
-            TaskCosts fitted = new TaskCosts(scanCpu, matchMaterialize, d.materializeBytesPerRow(), matchAggregate,
-                    d.aggregateBytesPerRow(), d.mergeNanosPerGroup() * scale, d.mergeBytesPerGroup(),
-                    d.probeNanosPerRow() * scale, d.probeBytesPerRow(), Math.max(1, rows / workers),
-                    overheadMicros);
-            return new Fit(scanPerRow, (materialize - low) / (0.1 - LOW_SELECTIVITY),
-                    (aggregate - low) / (0.1 - LOW_SELECTIVITY), overheadMicros, fitted);
+            TaskCosts fitted = new TaskCosts(scanCpu, byteFactor, matchMaterialize, d.materializeBytesPerRow(),
+                    matchAggregate, d.aggregateBytesPerRow(), d.mergeNanosPerGroup() * scale, d.mergeBytesPerGroup(),
+                    d.probeNanosPerRow() * scale, d.probeBytesPerRow(), taskRows, overheadMicros);
+            return new Fit(scanPerRow, tasksPerQuery, bytesPerRow, (materialize - lowPerRow) / (0.1 - LOW_SELECTIVITY),
+                    (aggregate - lowPerRow) / (0.1 - LOW_SELECTIVITY), overheadMicros, fitted);
         }
     }
 
-    /** Median wall time of one query, times the workers, per row of the table (nanoseconds). */
-    private static double perRow(Session session, char type, double selectivity, long rows, int workers,
-                                 double seconds) {
+    private static long tasksRun(ExecutorStats stats, TaskClass taskClass) {
+        long sum = 0;
+        for (int node = 0; node < stats.tasksRunByNodeAndClass().length; node++) {
+            sum += stats.tasksRun(node, taskClass.id());
+        }
+        return sum;
+    }
+
+    private static long bytes(ExecutorStats stats) {
+        long sum = 0;
+        for (long b : stats.bytesByNode()) {
+            sum += b;
+        }
+        return sum;
+    }
+
+    /** A query type's median wall time, and how many times it ran in all (warm-up included). */
+    private record Timed(double medianNanos, long executions) {
+    }
+
+    private static Timed timed(Session session, char type, double selectivity, double seconds) {
         SplittableRandom random = new SplittableRandom(5);
         List<Double> times = new ArrayList<>();
         Map<Integer, PreparedQuery> prepared = new HashMap<>();
         long end = System.nanoTime() + (long) (seconds * 1e9);
         int warmUp = 20;
+        long executions = 0;
         while (System.nanoTime() < end || times.size() < 5) {
             int column = SeedQuery.column(type, random);
             PreparedQuery q = prepared.computeIfAbsent(column,
@@ -107,11 +151,12 @@ public final class EngineCostFit {
                 }
             }
             double nanos = System.nanoTime() - t0;
+            executions++;
             if (warmUp-- <= 0) {
                 times.add(nanos);
             }
         }
         Collections.sort(times);
-        return times.get(times.size() / 2) * workers / rows;
+        return new Timed(times.get(times.size() / 2), executions);
     }
 }

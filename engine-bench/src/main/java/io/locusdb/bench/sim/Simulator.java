@@ -483,7 +483,7 @@ public final class Simulator {
                 long rows = SimTable.share(part.rows, (int) k, (int) pieces);
                 tasks.add(new SimTask(ivScan, query, part, home(table, part),
                         rows * settings.costs().ivScanNanosPerRow() / 1000,
-                        rows * bits / 8.0, sequence++));
+                        rows * bits / 8.0 * settings.costs().ivScanByteFactor(), sequence++));
             }
         }
         return tasks;

@@ -62,6 +62,28 @@ class SimulatorTest {
     }
 
     @Test
+    void the_scans_byte_factor_is_what_the_stealing_policy_learns_from() {
+        // LocusDB accounts whole words of codes; a CPU-heavy scan that reads too few bytes looks CPU-bound and is
+        // stolen, the same scan with the engine's byte account is not.
+        TaskCosts cpuHeavy = scanCosts(12, 1);
+        TaskCosts accounted = scanCosts(12, 16);
+        Scenario s = scenario("adaptive", 0.00001, "off");
+        SimResult packed = new Simulator(FOUR, s, Simulator.Settings.defaults(1).withCosts(cpuHeavy)).run("test");
+        SimResult words = new Simulator(FOUR, s, Simulator.Settings.defaults(1).withCosts(accounted)).run("test");
+        assertThat(packed.classThroughput().get("iv-scan")).isLessThan(FOUR.stealingThreshold());
+        assertThat(words.classThroughput().get("iv-scan")).isGreaterThan(FOUR.stealingThreshold());
+        // What is stolen with the engine's account are the CPU-bound materializations only.
+        assertThat(packed.stolenShare()).isGreaterThan(words.stolenShare() + 0.2);
+    }
+
+    private static TaskCosts scanCosts(double nanosPerRow, double byteFactor) {
+        TaskCosts d = TaskCosts.defaults();
+        return new TaskCosts(nanosPerRow, byteFactor, d.materializeNanosPerRow(), d.materializeBytesPerRow(),
+                d.aggregateNanosPerRow(), d.aggregateBytesPerRow(), d.mergeNanosPerGroup(), d.mergeBytesPerGroup(),
+                d.probeNanosPerRow(), d.probeBytesPerRow(), d.taskRows(), 0);
+    }
+
+    @Test
     void adaptive_stealing_learns_which_class_is_memory_intensive() {
         SimResult r = run(scenario("adaptive", 0.1, "off"), 1);
         assertThat(r.classThroughput().get("iv-scan")).isGreaterThan(FOUR.stealingThreshold());
