@@ -186,6 +186,20 @@ public final class NumaExecutor implements AutoCloseable {
         return scheduler.allocation();
     }
 
+    /**
+     * Task time of all workers so far, tasks still running counted up to now, time in executor waits left out: the
+     * work the executor has done, as opposed to how long queries took (a query may wait for its slowest task while
+     * other workers idle or serve other queries).
+     */
+    public long busyNanos() {
+        long now = System.nanoTime();
+        long sum = 0;
+        for (Worker w : scheduler.workers()) {
+            sum += w.busyNanos(now);
+        }
+        return sum;
+    }
+
     public int outstandingGraphs() {
         return outstanding.size();
     }
