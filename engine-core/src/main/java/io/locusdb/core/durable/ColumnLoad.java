@@ -124,12 +124,9 @@ final class ColumnLoad {
         Failure damage = null;
         int p = 0;
         for (int s = 0; s < sources.length && damage == null && failure == null; s++) {
-            long crc = 0;
-            for (long at = 0; at < sources[s].byteSize(); at += PIECE, p++) {
-                long length = Math.min(PIECE, sources[s].byteSize() - at);
-                crc = at == 0 ? pieceCrcs[p] : length == PIECE ? SegmentChecksums.combine(WHOLE_PIECE, crc,
-                        pieceCrcs[p]) : SegmentChecksums.combine(crc, pieceCrcs[p], length);
-            }
+            long size = sources[s].byteSize();
+            long crc = SegmentChecksums.ofSlices(pieceCrcs, p, size, PIECE, WHOLE_PIECE);
+            p += (int) ((size + PIECE - 1) / PIECE);
             if (crc != expectedCrcs[s]) {
                 damage = new Failure(Problem.CORRUPT_FILE, "checksum mismatch in column " + column + " segment " + s
                         + ": the file was damaged after the start", null);

@@ -112,7 +112,6 @@ final class PartFile {
         }
     }
 
-
     /**
      * Opens a part file: reads and checks its table of contents and allocates the part's memory, placed per
      * {@code placement} but not yet touched. The returned part's {@link Pending#checks()}, which may run in parallel,
@@ -242,13 +241,7 @@ final class PartFile {
      */
     private record SliceCheck(int column, int segment, long bytes, long[] sliceCrcs, long expected) {
         void verify(Path file) {
-            long crc = sliceCrcs[0];
-            for (int i = 1; i < sliceCrcs.length; i++) {
-                long length = Math.min(CHECK_SLICE, bytes - i * CHECK_SLICE);
-                crc = length == CHECK_SLICE ? SegmentChecksums.combine(WHOLE_SLICE, crc, sliceCrcs[i])
-                        : SegmentChecksums.combine(crc, sliceCrcs[i], length);
-            }
-            if (crc != expected) {
+            if (SegmentChecksums.ofSlices(sliceCrcs, 0, bytes, CHECK_SLICE, WHOLE_SLICE) != expected) {
                 throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "checksum mismatch in column " + column
                         + " segment " + segment + ": the file is damaged");
             }
@@ -268,6 +261,7 @@ final class PartFile {
         final long[] crcs = new long[3];
         final long[] offsets = new long[3];
         final MemorySegment[] segments = new MemorySegment[3];
+
         ColumnEntry(int kind, int dictionarySize, long nulls, int codeBits, int packing, long count, int segments) {
             this.kind = kind;
             this.dictionarySize = dictionarySize;

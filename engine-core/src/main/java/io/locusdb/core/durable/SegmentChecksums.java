@@ -26,6 +26,22 @@ final class SegmentChecksums {
     }
 
     /**
+     * The CRC of {@code bytes} bytes checked as consecutive slices of {@code slice} bytes (the last may be shorter),
+     * whose CRCs are {@code crcs[from..]}; {@code wholeSlice} is {@link #zeros zeros(slice)}, made once by the
+     * caller. An empty segment has no slice and CRC 0.
+     */
+    static long ofSlices(long[] crcs, int from, long bytes, long slice, int[] wholeSlice) {
+        long crc = 0;
+        int i = from;
+        for (long at = 0; at < bytes; at += slice, i++) {
+            long length = Math.min(slice, bytes - at);
+            crc = at == 0 ? crcs[i] : length == slice ? combine(wholeSlice, crc, crcs[i])
+                    : combine(crc, crcs[i], length);
+        }
+        return crc;
+    }
+
+    /**
      * The CRC of A followed by B, from A's CRC, B's CRC and B's length. See {@link #zeros(long)}; callers that combine
      * many pieces of one length keep that operator and use {@link #combine(int[], long, long)}.
      */

@@ -41,6 +41,25 @@ class SegmentChecksumsTest {
     }
 
     @Test
+    void slicesOfAFixedSizeWithAShorterLastOneAddUpToTheWhole() {
+        Random random = new Random(3);
+        try (Arena arena = Arena.ofConfined()) {
+            for (long bytes : new long[] {0, 1, 4096, 4097, 3 * 4096 + 17}) {
+                MemorySegment data = arena.allocate(Math.max(1, bytes)).asSlice(0, bytes);
+                for (long i = 0; i < bytes; i++) {
+                    data.set(ValueLayout.JAVA_BYTE, i, (byte) random.nextInt());
+                }
+                long[] crcs = new long[1 + (int) ((bytes + 4095) / 4096)];
+                for (long at = 0; at < bytes; at += 4096) {
+                    crcs[1 + (int) (at / 4096)] = SegmentChecksums.crc(data.asSlice(at, Math.min(4096, bytes - at)));
+                }
+                assertThat(SegmentChecksums.ofSlices(crcs, 1, bytes, 4096, SegmentChecksums.zeros(4096)))
+                        .as("%d bytes", bytes).isEqualTo(SegmentChecksums.crc(data));
+            }
+        }
+    }
+
+    @Test
     void anEmptySecondPieceLeavesTheFirstCrc() {
         assertThat(SegmentChecksums.combine(0x1234_5678L, 0, 0)).isEqualTo(0x1234_5678L);
     }
