@@ -19,7 +19,7 @@ final class ColumnLoad {
     static final long PIECE = 1L << 20;
     /** A piece is copied and checksummed in steps that stay in a core's L2 cache. */
     private static final long STEP = 256L << 10;
-    private static final int[] WHOLE_PIECE = SegmentChecksums.zeros(PIECE);
+    private static final int WHOLE_PIECE = SegmentChecksums.zeros(PIECE);
 
     private final Path file;
     private final int column;

@@ -54,7 +54,7 @@ final class PartFile {
      * dictionaries) do not leave all but one thread idle at the end.
      */
     static final long CHECK_SLICE = 4L << 20;
-    private static final int[] WHOLE_SLICE = SegmentChecksums.zeros(CHECK_SLICE);
+    private static final int WHOLE_SLICE = SegmentChecksums.zeros(CHECK_SLICE);
     private static final int COLUMN_META = 1 + 4 + 8 + 4 + 1 + 8 + 4;
 
     private PartFile() {

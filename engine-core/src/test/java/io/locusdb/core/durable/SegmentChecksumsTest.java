@@ -30,9 +30,9 @@ class SegmentChecksumsTest {
     }
 
     @Test
-    void aFixedLengthOperatorCombinesLikeTheGeneralOne() {
+    void aFixedLengthFactorCombinesLikeTheGeneralOne() {
         Random random = new Random(11);
-        int[] zeros = SegmentChecksums.zeros(4096);
+        int zeros = SegmentChecksums.zeros(4096);
         for (int trial = 0; trial < 100; trial++) {
             long a = random.nextLong() & 0xFFFF_FFFFL;
             long b = random.nextLong() & 0xFFFF_FFFFL;
@@ -55,6 +55,28 @@ class SegmentChecksumsTest {
                 }
                 assertThat(SegmentChecksums.ofSlices(crcs, 1, bytes, 4096, SegmentChecksums.zeros(4096)))
                         .as("%d bytes", bytes).isEqualTo(SegmentChecksums.crc(data));
+            }
+        }
+    }
+
+    @Test
+    void secondPiecesOfManyMegabytesCombineToTheWholeSegmentsCrc() {
+        Random random = new Random(5);
+        try (Arena arena = Arena.ofConfined()) {
+            // Mostly zeros (what the allocation gives), random bytes around the cuts: lengths whose high bits are set.
+            MemorySegment data = arena.allocate((67L << 20) + 13);
+            long[] cuts = {1, 4L << 20, (4L << 20) + 1, (33L << 20) - 7, data.byteSize() - 1};
+            for (long cut : cuts) {
+                for (long i = Math.max(0, cut - 64); i < Math.min(data.byteSize(), cut + 64); i++) {
+                    data.set(ValueLayout.JAVA_BYTE, i, (byte) random.nextInt());
+                }
+            }
+            long whole = SegmentChecksums.crc(data);
+            for (long cut : cuts) {
+                long a = SegmentChecksums.crc(data.asSlice(0, cut));
+                long b = SegmentChecksums.crc(data.asSlice(cut));
+                assertThat(SegmentChecksums.combine(a, b, data.byteSize() - cut)).as("cut at %d", cut)
+                        .isEqualTo(whole);
             }
         }
     }
