@@ -88,6 +88,13 @@ public class ScanBenchmark {
     @Param({"chosen"})
     public String pext;
 
+    /**
+     * The select as a query's first predicate ({@code true}: it sets the bitmap's words, where the byte-mask kernel
+     * runs on AVX-512) or as a later one ({@code false}: it ORs into them, where only the gathering kernel runs).
+     */
+    @Param({"true"})
+    public boolean overwrite;
+
     private KernelVariant countVariant;
     private KernelVariant selectVariant;
     private KernelVariant decodeVariant;
@@ -204,8 +211,10 @@ public class ScanBenchmark {
         ScanBytes bytes = new ScanBytes();
         long sample = 0;
         for (int c = 0; c < codes.size(); c++) {
-            // As a query's first predicate: the bitmap's words are set, whatever the previous column left there.
-            PackedRangeScan.select(codes.get(c), ranges.get(c), selection, bytes, true, selectVariant, selectPext);
+            // As a first predicate the bitmap's words are set, whatever the previous column left there; as a later
+            // one they are OR-ed into (the bits pile up over the calls; the work per word is the same).
+            PackedRangeScan.select(codes.get(c), ranges.get(c), selection, bytes, overwrite, selectVariant,
+                    selectPext);
             sample += selection[selection.length / 2];
         }
         counter.bytes += packedBytes;

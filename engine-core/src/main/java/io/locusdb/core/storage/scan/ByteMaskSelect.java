@@ -28,6 +28,8 @@ final class ByteMaskSelect {
     static final int MIN_FIELD_BITS = 8;
     /** Words of one vector: the step of each stream. */
     static final int WORDS_PER_STEP = 8;
+    /** Packed words selected into scratch at a time when OR-ing (32 KiB of codes; their rows' bits stay in L1). */
+    static final long OR_BLOCK_WORDS = 4096;
 
     private ByteMaskSelect() {
     }
@@ -48,8 +50,7 @@ final class ByteMaskSelect {
     static long selectInto(MemorySegment segment, long words, long belowLo, long belowHi, long delimiters,
                            long[] selection) {
         int perWord = Long.bitCount(delimiters);
-        // Each half starts a selection word: its first row is a multiple of 64 and its first word starts a vector.
-        long period = (long) WORDS_PER_STEP * 64 / gcd(64, (long) WORDS_PER_STEP * perWord);
+        long period = period(perWord);
         long half = words / 2 / period * period;
         if (half == 0) {
             return 0;
@@ -65,6 +66,42 @@ final class ByteMaskSelect {
             mergeRows(plan, v, half, selection);
         }
         return 2 * half;
+    }
+
+    /**
+     * ORs the matching rows of the first words of {@code words} packed words (rows from 0) into {@code selection},
+     * as a query's later predicates do, and returns how many packed words that is. The overlapping stores of
+     * {@link #selectInto} cannot OR, so blocks of at least {@link #OR_BLOCK_WORDS} words are selected into a scratch
+     * bitmap that stays in L1 and OR-ed into the selection from there: on AVX-512 the gathering kernel that OR-ed
+     * them before read 0.22-0.35 of a plain read on lineitem's horizontal columns, against 0.98-1.03 for the
+     * byte masks. Each block starts a selection word; fewer than one block's words are left to the caller.
+     */
+    static long orInto(MemorySegment segment, long words, long belowLo, long belowHi, long delimiters,
+                       long[] selection) {
+        int perWord = Long.bitCount(delimiters);
+        long pair = 2 * period(perWord);
+        // A whole number of period pairs: selectInto then covers all of a block, both halves starting a word.
+        long block = pair * Math.max(1, OR_BLOCK_WORDS / pair);
+        int blockRowWords = (int) (block * perWord / 64);
+        long[] scratch = new long[blockRowWords];
+        long done = 0;
+        for (; done + block <= words; done += block) {
+            selectInto(segment.asSlice(done * Long.BYTES, block * Long.BYTES), block, belowLo, belowHi, delimiters,
+                    scratch);
+            int at = (int) (done * perWord >>> 6);
+            for (int i = 0; i < blockRowWords; i++) {
+                selection[at + i] |= scratch[i];
+            }
+        }
+        return done;
+    }
+
+    /**
+     * Packed words after which both a vector and a selection word start again: a half (or a block) of a multiple of
+     * it starts a selection word (its first row is a multiple of 64) and a vector.
+     */
+    private static long period(int perWord) {
+        return (long) WORDS_PER_STEP * 64 / gcd(64, (long) WORDS_PER_STEP * perWord);
     }
 
     /** The per-call constants: each vector's rows are the delimiter bytes' compare bits, compressed. */

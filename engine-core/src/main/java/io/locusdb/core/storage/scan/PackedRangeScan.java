@@ -217,12 +217,11 @@ public final class PackedRangeScan {
         long done = 0;
         // The byte-mask kernel takes one PEXT a vector: where PEXT is native it runs even when a word's PEXT
         // measured slower than the multiply gather.
-        if (overwrite && variant == KernelVariant.VECTOR_512 && Kernels.BYTE_MASKS
-                && ByteMaskSelect.supports(fieldBits)) {
-            done = ByteMaskSelect.selectInto(segment, head, belowLo, belowHi, delimiters, selection);
+        if (variant == KernelVariant.VECTOR_512 && Kernels.BYTE_MASKS && ByteMaskSelect.supports(fieldBits)) {
+            done = overwrite ? ByteMaskSelect.selectInto(segment, head, belowLo, belowHi, delimiters, selection)
+                    : ByteMaskSelect.orInto(segment, head, belowLo, belowHi, delimiters, selection);
         }
-        // The gathering kernel takes every word the byte-mask kernel left (all of them where it does not apply, and
-        // when OR-ing into the selection).
+        // The gathering kernel takes every word the byte-mask kernel left (all of them where it does not apply).
         long compressed = head - done - (head - done) % Math.max(STEP_WORDS, MAX_LANES);
         selectCompressed(segment, done, done + compressed, belowLo, belowHi, delimiters, selection, overwrite,
                 variant, pext);

@@ -84,6 +84,17 @@ class PackedRangeScanTest {
                 PackedRangeScan.select(packed, range, ored, new ScanBytes(), false, variant, pext);
                 assertThat(ored).as("select %s pext=%s %s %s", variant, pext, packed.layout(), range)
                         .isEqualTo(expectedBits);
+                // OR-ing into bits an earlier predicate left keeps them.
+                long[] earlier = new long[expectedBits.length];
+                long[] expectedOred = new long[expectedBits.length];
+                Random random = new Random(expectedBits.length);
+                for (int w = 0; w < earlier.length; w++) {
+                    earlier[w] = random.nextLong() & random.nextLong();
+                    expectedOred[w] = earlier[w] | expectedBits[w];
+                }
+                PackedRangeScan.select(packed, range, earlier, new ScanBytes(), false, variant, pext);
+                assertThat(earlier).as("select over earlier bits %s pext=%s %s %s", variant, pext, packed.layout(),
+                        range).isEqualTo(expectedOred);
                 long[] overwritten = new long[expectedBits.length];
                 Arrays.fill(overwritten, 0x5A5A_5A5A_5A5A_5A5AL);
                 PackedRangeScan.select(packed, range, overwritten, new ScanBytes(), true, variant, pext);
