@@ -89,8 +89,8 @@ public class ScanBenchmark {
     public String pext;
 
     /**
-     * The select as a query's first predicate ({@code true}: it sets the bitmap's words, where the byte-mask kernel
-     * runs on AVX-512) or as a later one ({@code false}: it ORs into them, where only the gathering kernel runs).
+     * The select as a query's first predicate ({@code true}: it sets the bitmap's words) or as a later one
+     * ({@code false}: it ORs into them; on AVX-512 through a scratch bitmap a block at a time).
      */
     @Param({"true"})
     public boolean overwrite;
