@@ -25,7 +25,9 @@ public final class InsertAndScanLoad implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
 
     /**
-     * @param pauseMillis how long the inserter sleeps between batches (an emulated guest cannot take them flat out)
+     * @param pauseMillis how long the inserter sleeps between batches and each scanner between scans (an emulated
+     *                    guest cannot take them flat out, and a scanner that never pauses holds a thread of a
+     *                    one-vCPU node all the time: load the placer would rightly act on before any phase begins)
      */
     public InsertAndScanLoad(LocusDB db, String table, long alreadyInserted, int batch, long pauseMillis,
                              int scanners) {
@@ -73,6 +75,14 @@ public final class InsertAndScanLoad implements AutoCloseable {
                                 "sum(v) " + row.get(2) + " for " + m + " rows");
                         previous = m;
                         scans.incrementAndGet();
+                        if (pauseMillis > 0) {
+                            try {
+                                Thread.sleep(pauseMillis);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                                return;
+                            }
+                        }
                     }
                 }
             })));
