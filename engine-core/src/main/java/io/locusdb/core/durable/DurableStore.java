@@ -41,6 +41,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BooleanSupplier;
@@ -68,6 +69,8 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
     private static final long PRELOAD_POLL_NANOS = 1_000_000L;
     /** The preload's piece of a column between two looks at the running queries (a few ms of copying). */
     private static final long PRELOAD_STEP_BYTES = 8L << 20;
+    /** Beyond a few threads the preload is bound by memory bandwidth, not by cores. */
+    private static final int PRELOAD_THREADS = 8;
 
     private final Durability settings;
     private final Path directory;
@@ -89,7 +92,12 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
     private long lastCheckpointNanos = System.nanoTime();
     private volatile boolean closed;
     private volatile boolean stopping;
-    private final Thread preloader;
+    /**
+     * The preload's threads, one per core up to {@link #PRELOAD_THREADS}: they go through the columns in the same
+     * order and read the pieces of each that nobody has taken, so a column is read by all of them at once.
+     */
+    private final List<Thread> preloaders = new ArrayList<>();
+    private final AtomicInteger preloadersRunning = new AtomicInteger();
     private volatile BooleanSupplier queriesRunning = () -> false;
 
     /** What the start found: tables, replayed records, and warnings (a torn log tail cut off). */
@@ -140,7 +148,10 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
         checkpointTimer = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("locus-checkpoint").daemon().factory());
         checkpointTimer.scheduleWithFixedDelay(this::checkpointIfDue, 1, 1, TimeUnit.SECONDS);
-        preloader = Thread.ofPlatform().name("locus-preload").daemon().unstarted(this::preload);
+        int threads = Math.max(1, Math.min(PRELOAD_THREADS, Runtime.getRuntime().availableProcessors()));
+        for (int t = 0; t < threads; t++) {
+            preloaders.add(Thread.ofPlatform().name("locus-preload-" + t).daemon().unstarted(this::preload));
+        }
     }
 
     /**
@@ -151,7 +162,8 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
      */
     public void startPreload(BooleanSupplier queriesRunning) {
         this.queriesRunning = queriesRunning;
-        preloader.start();
+        preloadersRunning.set(preloaders.size());
+        preloaders.forEach(Thread::start);
     }
 
     /**
@@ -178,8 +190,11 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
                         + e.getMessage(), e);
             }
         }
-        LOG.log(System.Logger.Level.DEBUG, () -> String.format(Locale.ROOT,
-                "the checkpoint's columns are in memory (%.2f s after the start)", (System.nanoTime() - start) / 1e9));
+        if (preloadersRunning.decrementAndGet() == 0) {
+            LOG.log(System.Logger.Level.DEBUG, () -> String.format(Locale.ROOT,
+                    "the checkpoint's columns are in memory (%.2f s after the start)",
+                    (System.nanoTime() - start) / 1e9));
+        }
     }
 
     /**
@@ -198,7 +213,9 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
      * when the preload was never started.
      */
     public void awaitPreload() throws InterruptedException {
-        preloader.join();
+        for (Thread preloader : preloaders) {
+            preloader.join();
+        }
     }
 
     /**
@@ -702,7 +719,7 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
         }
         stopping = true;
         try {
-            preloader.join();
+            awaitPreload();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -1,5 +1,6 @@
 package io.locusdb.core.durable;
 
+import io.airlift.compress.v3.lz4.Lz4Compressor;
 import io.locusdb.core.durable.DataDirectoryException.Problem;
 import io.locusdb.core.storage.column.Column;
 import io.locusdb.core.storage.column.Dictionary;
@@ -26,6 +27,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,22 +35,27 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.zip.CRC32C;
 
 /**
- * A table part's main columns on disk, byte for byte as they are in memory: each column's dictionary segments and
- * packed codes, so that loading is a read into node-bound memory with no decoding. A table of contents comes first,
- * so that the segments of one part can be read in parallel, each checked by its own checksum. Little-endian:
+ * A table part's main columns on disk: each column's dictionary segments and packed codes as they are in memory, or
+ * as LZ4 blocks where that is worth it ({@link StoredSegment}), so that loading is a read (and, for a compressed
+ * segment, a decompression) into node-bound memory with no decoding. A table of contents comes first, so that the
+ * segments of one part can be read in parallel, each checked by its own checksum. Little-endian:
  *
  * <pre>
- * "LOCUSPF2"  int columns  long rows
+ * "LOCUSPF3"  int columns  long rows
  * per column: byte dictionary kind (0 long, 1 double, 2 string)  int dictionary size  long nulls
- *             int code bits  byte packing  long codes  int segments, per segment: long bytes, long crc32c
+ *             int code bits  byte packing  long codes  int segments,
+ *             per segment: long bytes in memory, long bytes stored, byte form, long crc32c of the stored bytes
  * long crc32c of everything above
- * the segments' bytes, in table-of-contents order
+ * the segments' stored bytes, in table-of-contents order
  * </pre>
+ *
+ * Files of the previous version ("LOCUSPF2": every segment raw, per segment only its bytes and crc32c) still open.
  */
 final class PartFile {
-    private static final byte[] MAGIC = "LOCUSPF2".getBytes(StandardCharsets.US_ASCII);
-    /** Segments are written through views of at most this size (a ByteBuffer holds at most 2 GiB). */
-    private static final long CHUNK = 64L << 20;
+    private static final byte[] MAGIC = "LOCUSPF3".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MAGIC_V2 = "LOCUSPF2".getBytes(StandardCharsets.US_ASCII);
+    private static final int SEGMENT_META = 8 + 8 + 1 + 8;
+    private static final int SEGMENT_META_V2 = 8 + 8;
     /**
      * The start checks segments in slices of this size, one task each, so that a few large segments (string
      * dictionaries) do not leave all but one thread idle at the end.
@@ -60,53 +67,59 @@ final class PartFile {
     private PartFile() {
     }
 
-    /** Writes the part's main columns to {@code file} and forces them to disk. */
+    /**
+     * Writes the part's main columns to {@code file} and forces them to disk. The segments stream out first, behind
+     * room for the table of contents, which is written last, when their stored sizes and checksums are known.
+     */
     static void write(Path file, TablePart part) throws IOException {
-        List<MemorySegment> all = new ArrayList<>();
-        ByteBuffer toc = small(MAGIC.length + 12 + part.columns().size() * (COLUMN_META + 3 * 16) + 8);
-        toc.put(MAGIC).putInt(part.columns().size()).putLong(part.rows());
+        List<List<MemorySegment>> segments = new ArrayList<>();
+        int segmentCount = 0;
         for (Column column : part.columns()) {
-            List<MemorySegment> segments = new ArrayList<>();
-            Dictionary dictionary = column.dictionary();
-            byte kind;
-            switch (dictionary) {
-                case LongDictionary d -> {
-                    kind = 0;
-                    segments.add(d.segment());
-                }
-                case DoubleDictionary d -> {
-                    kind = 1;
-                    segments.add(d.segment());
-                }
+            List<MemorySegment> list = new ArrayList<>(3);
+            switch (column.dictionary()) {
+                case LongDictionary d -> list.add(d.segment());
+                case DoubleDictionary d -> list.add(d.segment());
                 case StringDictionary d -> {
-                    kind = 2;
-                    segments.add(d.offsetsSegment());
-                    segments.add(d.bytesSegment());
+                    list.add(d.offsetsSegment());
+                    list.add(d.bytesSegment());
                 }
             }
-            PackedCodes codes = column.codes();
-            segments.add(codes.words());
-            toc.put(kind).putInt(dictionary.size()).putLong(column.nullCount()).putInt(codes.layout().codeBits())
-                    .put((byte) codes.layout().packing().ordinal()).putLong(codes.count()).putInt(segments.size());
-            for (MemorySegment segment : segments) {
-                toc.putLong(segment.byteSize()).putLong(SegmentChecksums.crc(segment));
-            }
-            all.addAll(segments);
+            list.add(column.codes().words());
+            segments.add(list);
+            segmentCount += list.size();
         }
-        CRC32C tocCrc = new CRC32C();
-        tocCrc.update(toc.array(), 0, toc.position());
-        toc.putLong(tocCrc.getValue()).flip();
-        try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            while (toc.hasRemaining()) {
-                out.write(toc);
-            }
-            for (MemorySegment segment : all) {
-                for (long at = 0; at < segment.byteSize(); at += CHUNK) {
-                    ByteBuffer view = segment.asSlice(at, Math.min(CHUNK, segment.byteSize() - at)).asByteBuffer();
-                    while (view.hasRemaining()) {
-                        out.write(view);
-                    }
+        int tocBytes = MAGIC.length + 12 + part.columns().size() * COLUMN_META + segmentCount * SEGMENT_META + 8;
+        ByteBuffer toc = small(tocBytes);
+        toc.put(MAGIC).putInt(part.columns().size()).putLong(part.rows());
+        try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+             Arena arena = Arena.ofConfined()) {
+            Lz4Compressor compressor = Lz4Compressor.create();
+            MemorySegment scratch = StoredSegment.scratch(arena);
+            long position = tocBytes;
+            for (int c = 0; c < part.columns().size(); c++) {
+                Column column = part.columns().get(c);
+                byte kind = switch (column.dictionary()) {
+                    case LongDictionary d -> 0;
+                    case DoubleDictionary d -> 1;
+                    case StringDictionary d -> 2;
+                };
+                PackedCodes codes = column.codes();
+                List<MemorySegment> list = segments.get(c);
+                toc.put(kind).putInt(column.dictionary().size()).putLong(column.nullCount())
+                        .putInt(codes.layout().codeBits()).put((byte) codes.layout().packing().ordinal())
+                        .putLong(codes.count()).putInt(list.size());
+                for (MemorySegment segment : list) {
+                    StoredSegment.Written written = StoredSegment.write(out, position, segment, compressor, scratch);
+                    toc.putLong(segment.byteSize()).putLong(written.stored()).put((byte) written.form().ordinal())
+                            .putLong(written.crc());
+                    position += written.stored();
                 }
+            }
+            CRC32C tocCrc = new CRC32C();
+            tocCrc.update(toc.array(), 0, toc.position());
+            toc.putLong(tocCrc.getValue()).flip();
+            while (toc.hasRemaining()) {
+                out.write(toc, toc.position());
             }
             out.force(true);
         }
@@ -137,7 +150,8 @@ final class PartFile {
             ByteBuffer header = get(in, MAGIC.length + 12, position, tocCrc, file);
             byte[] magic = new byte[MAGIC.length];
             header.get(magic);
-            if (!java.util.Arrays.equals(magic, MAGIC)) {
+            boolean v2 = Arrays.equals(magic, MAGIC_V2);
+            if (!v2 && !Arrays.equals(magic, MAGIC)) {
                 throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "not a LocusDB part file (bad header)");
             }
             int columnCount = header.getInt();
@@ -158,9 +172,21 @@ final class PartFile {
                     throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "column " + c
                             + " has a damaged description");
                 }
-                ByteBuffer sizes = get(in, 16 * entry.segmentCount, position, tocCrc, file);
+                ByteBuffer sizes = get(in, (v2 ? SEGMENT_META_V2 : SEGMENT_META) * entry.segmentCount, position,
+                        tocCrc, file);
                 for (int s = 0; s < entry.segmentCount; s++) {
                     entry.sizes[s] = sizes.getLong();
+                    if (v2) {
+                        entry.stored[s] = entry.sizes[s];
+                        entry.forms[s] = StoredSegment.Form.RAW;
+                    } else {
+                        entry.stored[s] = sizes.getLong();
+                        entry.forms[s] = StoredSegment.Form.of(sizes.get());
+                        if (entry.forms[s] == null) {
+                            throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "column " + c + " segment "
+                                    + s + " is stored in an unknown form");
+                        }
+                    }
                     entry.crcs[s] = sizes.getLong();
                 }
                 columns.add(entry);
@@ -177,13 +203,20 @@ final class PartFile {
                 ColumnEntry entry = columns.get(c);
                 for (int s = 0; s < entry.segmentCount; s++) {
                     long bytes = entry.sizes[s];
-                    if (bytes < 0 || offset + bytes > size) {
+                    long stored = entry.stored[s];
+                    if (bytes < 0 || stored < 0 || offset + stored > size) {
                         throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "column " + c + " segment " + s
-                                + " of " + bytes + " bytes runs past the end of the file");
+                                + " of " + stored + " bytes runs past the end of the file");
+                    }
+                    if (entry.forms[s] == StoredSegment.Form.RAW && stored != bytes
+                            || entry.forms[s] == StoredSegment.Form.LZ4_BLOCKS
+                            && stored < 4 + 4L * StoredSegment.blocks(bytes)) {
+                        throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "column " + c + " segment " + s
+                                + " has a damaged description");
                     }
                     entry.segments[s] = partMemory.allocate(Math.max(bytes, 8), 8).asSlice(0, bytes);
                     entry.offsets[s] = offset;
-                    offset += bytes;
+                    offset += stored;
                 }
             }
             if (offset != size) {
@@ -206,7 +239,7 @@ final class PartFile {
             for (int c = 0; c < columnCount; c++) {
                 ColumnEntry entry = columns.get(c);
                 for (int s = 0; s < entry.segmentCount; s++) {
-                    long bytes = entry.sizes[s];
+                    long bytes = entry.stored[s];
                     long[] sliceCrcs = new long[(int) Math.max(1, (bytes + CHECK_SLICE - 1) / CHECK_SLICE)];
                     slices.add(new SliceCheck(c, s, bytes, sliceCrcs, entry.crcs[s]));
                     for (int i = 0; i < sliceCrcs.length; i++) {
@@ -257,7 +290,11 @@ final class PartFile {
         final int packing;
         final long count;
         final int segmentCount;
+        /** Bytes in memory, and on disk. */
         final long[] sizes = new long[3];
+        final long[] stored = new long[3];
+        final StoredSegment.Form[] forms = new StoredSegment.Form[3];
+        /** CRC-32C of the stored bytes. */
         final long[] crcs = new long[3];
         final long[] offsets = new long[3];
         final MemorySegment[] segments = new MemorySegment[3];
@@ -346,6 +383,10 @@ final class PartFile {
                 }
                 return new TablePart(index, built, rows, memory, delta, new Loader(file, mapping, contents,
                         columns));
+            } catch (DataDirectoryException e) {
+                mapping.close();
+                memory.close();
+                throw e;
             } catch (IllegalArgumentException e) {
                 mapping.close();
                 memory.close();
@@ -379,13 +420,18 @@ final class PartFile {
                 ColumnEntry entry = columns.get(c);
                 MemorySegment[] sources = new MemorySegment[entry.segmentCount];
                 MemorySegment[] targets = new MemorySegment[entry.segmentCount];
+                StoredSegment.Blocks[] blocks = new StoredSegment.Blocks[entry.segmentCount];
                 long[] crcs = new long[entry.segmentCount];
                 for (int s = 0; s < entry.segmentCount; s++) {
-                    sources[s] = contents.asSlice(entry.offsets[s], entry.sizes[s]);
+                    sources[s] = contents.asSlice(entry.offsets[s], entry.stored[s]);
                     targets[s] = entry.segments[s];
                     crcs[s] = entry.crcs[s];
+                    if (entry.forms[s] == StoredSegment.Form.LZ4_BLOCKS) {
+                        blocks[s] = StoredSegment.Blocks.read(sources[s], entry.sizes[s], file, "column " + c
+                                + " segment " + s);
+                    }
                 }
-                loads[c] = new ColumnLoad(file, c, sources, targets, crcs);
+                loads[c] = new ColumnLoad(file, c, sources, targets, crcs, blocks);
             }
             this.missing = new AtomicInteger(columns.size());
             if (columns.isEmpty()) {
