@@ -67,8 +67,11 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
     /** How long the preload waits for running queries before it reads its next column anyway. */
     static final long PRELOAD_GIVES_WAY_NANOS = 100_000_000L;
     private static final long PRELOAD_POLL_NANOS = 1_000_000L;
-    /** The preload's piece of a column between two looks at the running queries (a few ms of copying). */
-    private static final long PRELOAD_STEP_BYTES = 8L << 20;
+    /**
+     * The preload's share of a column between two looks at the running queries: two pieces, about a millisecond of
+     * decompressing (a query that starts meanwhile waits at most that long for the cores).
+     */
+    private static final long PRELOAD_STEP_BYTES = 2 * ColumnLoad.PIECE;
     /** Beyond a few threads the preload is bound by memory bandwidth, not by cores. */
     private static final int PRELOAD_THREADS = 8;
 
