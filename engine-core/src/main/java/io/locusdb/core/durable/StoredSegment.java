@@ -66,6 +66,7 @@ final class StoredSegment {
             if (compressed.stored() <= WORTH * bytes) {
                 return compressed;
             }
+            // Blocks that barely shrank plus their index can run past where the raw bytes will end.
             out.truncate(position);
         }
         writeFully(out, position, segment);
