@@ -6,6 +6,7 @@ import io.locusdb.core.durable.DataDirectoryException.Problem;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
 
@@ -14,7 +15,7 @@ import java.util.zip.CRC32C;
  * the column at the same time. The column's segments are cut into pieces; a thread takes the next piece nobody has
  * taken, copies it, and checksums it where it landed while it is still in the cache (the copy is what queries will
  * read, and the file may have changed since the start). A piece of a compressed segment is one of its LZ4 blocks:
- * copied into the thread's scratch, checksummed there, then decompressed from there into the part's memory, so the
+ * copied into a scratch buffer, checksummed there, then decompressed from there into the part's memory, so the
  * bytes decompressed are the bytes checked. Whoever finishes the last piece combines the pieces' checksums and
  * compares them with the file's table of contents. The scan tasks of a query that all need a column just after a
  * restart thus read it together, and a background reader can take a few pieces at a time.
@@ -25,8 +26,14 @@ final class ColumnLoad {
     /** A piece is copied and checksummed in steps that stay in a core's L2 cache. */
     private static final long STEP = 256L << 10;
     private static final int WHOLE_PIECE = SegmentChecksums.zeros(PIECE);
-    /** A reading thread's decompressor and the scratch a stored block is checked in before it is decompressed. */
-    private static final ThreadLocal<Unpacker> UNPACKER = ThreadLocal.withInitial(Unpacker::new);
+    /**
+     * Decompressors with the scratch a stored block is checked in before it is decompressed: taken for one block and
+     * given back, so that a machine with hundreds of worker threads keeps about as many as read at once, not one each.
+     */
+    private static final ConcurrentLinkedQueue<Unpacker> UNPACKERS = new ConcurrentLinkedQueue<>();
+    /** Unpackers kept between blocks; more are made when more threads read at once, and dropped afterwards. */
+    private static final int UNPACKERS_KEPT = Math.max(2, Runtime.getRuntime().availableProcessors());
+    private static final AtomicInteger UNPACKERS_IDLE = new AtomicInteger();
 
     private final Path file;
     private final int column;
@@ -155,17 +162,30 @@ final class ColumnLoad {
         StoredSegment.Blocks segmentBlocks = blocks[s];
         int block = pieceBlocks[piece];
         int stored = segmentBlocks.lengths()[block];
-        Unpacker unpacker = UNPACKER.get();
-        MemorySegment scratch = unpacker.scratch.asSlice(0, stored);
-        MemorySegment.copy(sources[s], segmentBlocks.offsets()[block], scratch, 0, stored);
-        CRC32C crc = new CRC32C();
-        crc.update(scratch.asByteBuffer());
-        pieceCrcs[piece] = crc.getValue();
-        MemorySegment target = targets[s].asSlice(to, length);
-        if (stored == length) {
-            MemorySegment.copy(scratch, 0, target, 0, length);
-        } else if (unpacker.decompressor.decompress(scratch, target) != length) {
-            throw new MalformedInputException(0, "block " + block + " does not hold " + length + " bytes");
+        Unpacker unpacker = UNPACKERS.poll();
+        if (unpacker == null) {
+            unpacker = new Unpacker();
+        } else {
+            UNPACKERS_IDLE.decrementAndGet();
+        }
+        try {
+            MemorySegment scratch = unpacker.scratch.asSlice(0, stored);
+            MemorySegment.copy(sources[s], segmentBlocks.offsets()[block], scratch, 0, stored);
+            CRC32C crc = new CRC32C();
+            crc.update(scratch.asByteBuffer());
+            pieceCrcs[piece] = crc.getValue();
+            MemorySegment target = targets[s].asSlice(to, length);
+            if (stored == length) {
+                MemorySegment.copy(scratch, 0, target, 0, length);
+            } else if (unpacker.decompressor.decompress(scratch, target) != length) {
+                throw new MalformedInputException(0, "block " + block + " does not hold " + length + " bytes");
+            }
+        } finally {
+            if (UNPACKERS_IDLE.incrementAndGet() <= UNPACKERS_KEPT) {
+                UNPACKERS.offer(unpacker);
+            } else {
+                UNPACKERS_IDLE.decrementAndGet();
+            }
         }
     }
 
