@@ -241,14 +241,7 @@ class PartFileTest {
         assertThat(Files.size(file)).isLessThan(original.byteSize());
 
         TablePart restored = opened(file, lineitem);
-        for (int c = 0; c < original.columns().size(); c++) {
-            for (long r = 0; r < original.rows(); r += 997) {
-                assertThat(restored.column(c).boxedValue(r)).as("column %d row %d", c, r)
-                        .isEqualTo(original.column(c).boxedValue(r));
-            }
-            assertThat(restored.column(c).boxedValue(original.rows() - 1))
-                    .isEqualTo(original.column(c).boxedValue(original.rows() - 1));
-        }
+        assertSameValues(restored, original, 997);
         restored.release();
     }
 
@@ -277,12 +270,20 @@ class PartFileTest {
         TablePart original = orders.version().parts().getFirst();
         PartFileLayout.writeVersion2(file, original);
         TablePart restored = opened(file);
+        assertSameValues(restored, original, 101);
+        restored.release();
+    }
+
+    /** Every {@code step}-th row and the last of every column hold the original's values. */
+    private static void assertSameValues(TablePart restored, TablePart original, long step) {
         for (int c = 0; c < original.columns().size(); c++) {
-            for (long r = 0; r < original.rows(); r += 101) {
+            for (long r = 0; r < original.rows(); r += step) {
                 assertThat(restored.column(c).boxedValue(r)).as("column %d row %d", c, r)
                         .isEqualTo(original.column(c).boxedValue(r));
             }
+            long last = original.rows() - 1;
+            assertThat(restored.column(c).boxedValue(last)).as("column %d row %d", c, last)
+                    .isEqualTo(original.column(c).boxedValue(last));
         }
-        restored.release();
     }
 }

@@ -44,13 +44,8 @@ public final class InsertAndScanLoad implements AutoCloseable {
                     }
                     s.execute(sql.toString()).close();
                     inserted.addAndGet(batch);
-                    if (pauseMillis > 0) {
-                        try {
-                            Thread.sleep(pauseMillis);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            return;
-                        }
+                    if (!pause(pauseMillis)) {
+                        return;
                     }
                 }
             }
@@ -75,18 +70,26 @@ public final class InsertAndScanLoad implements AutoCloseable {
                                 "sum(v) " + row.get(2) + " for " + m + " rows");
                         previous = m;
                         scans.incrementAndGet();
-                        if (pauseMillis > 0) {
-                            try {
-                                Thread.sleep(pauseMillis);
-                            } catch (InterruptedException e) {
-                                Thread.currentThread().interrupt();
-                                return;
-                            }
+                        if (!pause(pauseMillis)) {
+                            return;
                         }
                     }
                 }
             })));
         }
+    }
+
+    /** Sleeps {@code millis} (none when 0); false when interrupted (the interrupt is kept). */
+    private static boolean pause(long millis) {
+        if (millis > 0) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
     }
 
     public static long v(long id) {
