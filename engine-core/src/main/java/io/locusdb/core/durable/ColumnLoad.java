@@ -62,7 +62,7 @@ final class ColumnLoad {
 
     private static final class Unpacker {
         final Lz4Decompressor decompressor = Lz4Decompressor.create();
-        final MemorySegment scratch = Arena.ofAuto().allocate(StoredSegment.BLOCK, 8);
+        final MemorySegment scratch = Arena.ofAuto().allocate(StoredSegment.scratchBytes(), 8);
     }
 
     /**
@@ -175,7 +175,11 @@ final class ColumnLoad {
             crc.update(scratch.asByteBuffer());
             pieceCrcs[piece] = crc.getValue();
             MemorySegment target = targets[s].asSlice(to, length);
-            if (stored == length) {
+            if (segmentBlocks.form() == StoredSegment.Form.DELTA_BLOCKS) {
+                if (!DeltaBlock.decode(scratch, target)) {
+                    throw new MalformedInputException(0, "block " + block + " does not hold " + length + " bytes");
+                }
+            } else if (stored == length) {
                 MemorySegment.copy(scratch, 0, target, 0, length);
             } else if (unpacker.decompressor.decompress(scratch, target) != length) {
                 throw new MalformedInputException(0, "block " + block + " does not hold " + length + " bytes");

@@ -73,15 +73,25 @@ final class PartFile {
      */
     static void write(Path file, TablePart part) throws IOException {
         List<List<MemorySegment>> segments = new ArrayList<>();
+        // Per segment, the width of its elements when it is a sorted array of numbers (worth storing as
+        // differences), else 0.
+        List<int[]> sortedElementBytes = new ArrayList<>();
         int segmentCount = 0;
         for (Column column : part.columns()) {
             List<MemorySegment> list = new ArrayList<>(3);
             switch (column.dictionary()) {
-                case LongDictionary d -> list.add(d.segment());
-                case DoubleDictionary d -> list.add(d.segment());
+                case LongDictionary d -> {
+                    list.add(d.segment());
+                    sortedElementBytes.add(new int[] {Long.BYTES, 0});
+                }
+                case DoubleDictionary d -> {
+                    list.add(d.segment());
+                    sortedElementBytes.add(new int[] {Long.BYTES, 0});
+                }
                 case StringDictionary d -> {
                     list.add(d.offsetsSegment());
                     list.add(d.bytesSegment());
+                    sortedElementBytes.add(new int[] {Integer.BYTES, 0, 0});
                 }
             }
             list.add(column.codes().words());
@@ -108,8 +118,10 @@ final class PartFile {
                 toc.put(kind).putInt(column.dictionary().size()).putLong(column.nullCount())
                         .putInt(codes.layout().codeBits()).put((byte) codes.layout().packing().ordinal())
                         .putLong(codes.count()).putInt(list.size());
-                for (MemorySegment segment : list) {
-                    StoredSegment.Written written = StoredSegment.write(out, position, segment, compressor, scratch);
+                for (int s = 0; s < list.size(); s++) {
+                    MemorySegment segment = list.get(s);
+                    StoredSegment.Written written = StoredSegment.write(out, position, segment,
+                            sortedElementBytes.get(c)[s], compressor, scratch);
                     toc.putLong(segment.byteSize()).putLong(written.stored()).put((byte) written.form().ordinal())
                             .putLong(written.crc());
                     position += written.stored();
@@ -209,7 +221,7 @@ final class PartFile {
                                 + " of " + stored + " bytes runs past the end of the file");
                     }
                     if (entry.forms[s] == StoredSegment.Form.RAW && stored != bytes
-                            || entry.forms[s] == StoredSegment.Form.LZ4_BLOCKS
+                            || entry.forms[s] != StoredSegment.Form.RAW
                             && stored < 4 + 4L * StoredSegment.blocks(bytes)) {
                         throw new DataDirectoryException(Problem.CORRUPT_FILE, file, "column " + c + " segment " + s
                                 + " has a damaged description");
@@ -426,9 +438,9 @@ final class PartFile {
                     sources[s] = contents.asSlice(entry.offsets[s], entry.stored[s]);
                     targets[s] = entry.segments[s];
                     crcs[s] = entry.crcs[s];
-                    if (entry.forms[s] == StoredSegment.Form.LZ4_BLOCKS) {
-                        blocks[s] = StoredSegment.Blocks.read(sources[s], entry.sizes[s], file, "column " + c
-                                + " segment " + s);
+                    if (entry.forms[s] != StoredSegment.Form.RAW) {
+                        blocks[s] = StoredSegment.Blocks.read(entry.forms[s], sources[s], entry.sizes[s], file,
+                                "column " + c + " segment " + s);
                     }
                 }
                 loads[c] = new ColumnLoad(file, c, sources, targets, crcs, blocks);

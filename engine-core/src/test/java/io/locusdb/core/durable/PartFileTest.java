@@ -246,6 +246,39 @@ class PartFileTest {
     }
 
     @Test
+    void sortedDictionariesAreStoredAsDifferencesAndReadBackExactly() throws IOException {
+        Path file = dir.resolve("2.part");
+        Table lineitem = writtenLineitem(file);
+        TablePart original = lineitem.version().parts().getFirst();
+        int comment = original.columns().size() - 1;
+        List<PartFileLayout.SegmentAt> layout = PartFileLayout.of(file);
+
+        // l_orderkey's dictionary (sorted keys, steps of 1 to 32) and the comments' offsets (steps of 10 to 43).
+        for (PartFileLayout.SegmentAt sorted : List.of(segment(layout, 0, 0), segment(layout, comment, 0))) {
+            assertThat(sorted.form()).as("column %d", sorted.column()).isEqualTo(StoredSegment.Form.DELTA_BLOCKS);
+            assertThat(sorted.stored()).as("column %d", sorted.column()).isLessThan(sorted.bytes() / 4);
+        }
+        TablePart restored = opened(file, lineitem);
+        assertSameValues(restored, original, 991);
+        restored.release();
+
+        // Damage inside the differences after the open: whoever reads the column is refused, naming the file.
+        PartFileLayout.SegmentAt keys = segment(layout, 0, 0);
+        TablePart damaged = opened(file, lineitem);
+        CrashImage.flip(file, keys.offset() + keys.stored() / 2);
+        assertThatThrownBy(() -> damaged.column(0)).isInstanceOfSatisfying(DataDirectoryException.class, e -> {
+            assertThat(e.problem()).isEqualTo(Problem.CORRUPT_FILE);
+            assertThat(e.file()).isEqualTo(file);
+        });
+        damaged.release();
+    }
+
+    private static PartFileLayout.SegmentAt segment(List<PartFileLayout.SegmentAt> layout, int column, int segment) {
+        return layout.stream().filter(at -> at.column() == column && at.segment() == segment).findFirst()
+                .orElseThrow();
+    }
+
+    @Test
     void aFlippedByteInABlockIndexStopsTheOpen() throws IOException {
         Path file = dir.resolve("2.part");
         Table lineitem = writtenLineitem(file);
