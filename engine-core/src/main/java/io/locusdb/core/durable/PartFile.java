@@ -35,16 +35,18 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.zip.CRC32C;
 
 /**
- * A table part's main columns on disk: each column's dictionary segments and packed codes as they are in memory, or
- * as LZ4 blocks where that is worth it ({@link StoredSegment}), so that loading is a read (and, for a compressed
- * segment, a decompression) into node-bound memory with no decoding. A table of contents comes first, so that the
+ * A table part's main columns on disk: each column's dictionary segments and packed codes as they are in memory, or,
+ * where that is worth it, as blocks of differences (sorted dictionaries, string offsets) or LZ4 blocks (string bytes)
+ * ({@link StoredSegment}), so that loading is a read (and, for a compressed segment, a decoding pass) into node-bound
+ * memory, block by block in parallel. A table of contents comes first, so that the
  * segments of one part can be read in parallel, each checked by its own checksum. Little-endian:
  *
  * <pre>
  * "LOCUSPF3"  int columns  long rows
  * per column: byte dictionary kind (0 long, 1 double, 2 string)  int dictionary size  long nulls
  *             int code bits  byte packing  long codes  int segments,
- *             per segment: long bytes in memory, long bytes stored, byte form, long crc32c of the stored bytes
+ *             per segment: long bytes in memory, long bytes stored, byte form (0 raw, 1 LZ4 blocks,
+ *             2 delta blocks), long crc32c of the stored bytes
  * long crc32c of everything above
  * the segments' stored bytes, in table-of-contents order
  * </pre>
