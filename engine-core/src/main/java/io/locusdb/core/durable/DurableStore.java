@@ -271,6 +271,8 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
         long parts = loadCheckpoint();
         long replayed = 0;
         List<Long> toReplay = segments.stream().filter(s -> s >= manifest.logStart()).toList();
+        // The segments at the log's end that hold no record: each start without a write leaves one.
+        List<Long> emptyTail = new ArrayList<>();
         for (int i = 0; i < toReplay.size(); i++) {
             long number = toReplay.get(i);
             if (i == 0 && number != manifest.logStart() || i > 0 && number != toReplay.get(i - 1) + 1) {
@@ -287,8 +289,17 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
                 redo(record, WriteAheadLog.segmentFile(logDirectory, number));
                 replayed++;
             }
+            if (segment.records().isEmpty() && segment.validBytes() == LogFormat.SEGMENT_HEADER) {
+                emptyTail.add(number);
+            } else {
+                emptyTail.clear();
+            }
         }
         long next = Math.max(manifest.logStart(), segments.isEmpty() ? 1 : segments.getLast() + 1);
+        if (!emptyTail.isEmpty()) {
+            // Written over from the first of them: restarts without writes do not pile up segments to read.
+            next = removeEmptySegments(emptyTail);
+        }
         try {
             log = WriteAheadLog.open(logDirectory, settings.fsync(), next);
         } catch (IOException e) {
@@ -297,6 +308,24 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
         lastFingerprint = replayed == 0 ? fingerprint() : Map.of();
         return new RecoveryReport(catalog.tables().size(), parts, replayed, List.copyOf(warnings),
                 (System.nanoTime() - start) / 1e9);
+    }
+
+    /**
+     * Deletes record-less segments at the log's end, last first, so that the log never has a gap, and returns the
+     * number the new segment takes: the first deleted one's.
+     */
+    private long removeEmptySegments(List<Long> numbers) {
+        for (int i = numbers.size() - 1; i >= 0; i--) {
+            Path file = WriteAheadLog.segmentFile(logDirectory, numbers.get(i));
+            try {
+                Files.delete(file);
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "could not remove the empty log segment " + file + ": "
+                        + e.getMessage());
+                return numbers.get(i) + 1;
+            }
+        }
+        return numbers.getFirst();
     }
 
     private static boolean hasFiles(Path dir) {

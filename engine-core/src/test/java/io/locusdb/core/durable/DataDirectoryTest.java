@@ -52,6 +52,60 @@ class DataDirectoryTest {
         }
     }
 
+    private static List<Path> logSegments(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory.resolve("log"))) {
+            return files.sorted().toList();
+        }
+    }
+
+    @Test
+    void restartsWithoutWritesDoNotPileUpLogSegments() throws IOException {
+        Path data = dir.resolve("db");
+        try (LocusDB db = open(data)) {
+            execute(db, "CREATE TABLE t (id INTEGER)");
+            execute(db, "INSERT INTO t VALUES (1), (2)");
+        }
+        for (int i = 0; i < 5; i++) {
+            try (LocusDB db = open(data)) {
+                assertThat(query(db, "SELECT count(*) FROM t").toString()).isEqualTo("[[2]]");
+            }
+        }
+        assertThat(logSegments(data)).hasSize(1);
+    }
+
+    @Test
+    void crashesBeforeAnyNewWriteReuseTheEmptySegmentAndReplayTheLoggedRowsOnce() throws IOException {
+        Path data = dir.resolve("db");
+        Path image;
+        try (LocusDB db = open(data)) {
+            execute(db, "CREATE TABLE t (id INTEGER)");
+            execute(db, "INSERT INTO t VALUES (1), (2)");
+            image = crashImage(data);
+        }
+        List<Integer> segments = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            Path next;
+            try (LocusDB db = open(image)) {
+                assertThat(db.durableStore().orElseThrow().recoveryReport().replayedRecords()).isEqualTo(2);
+                assertThat(query(db, "SELECT count(*), sum(id) FROM t").toString()).isEqualTo("[[2, 3]]");
+                next = crashImage(image);
+            }
+            image = next;
+            segments.add(logSegments(image).size());
+        }
+        assertThat(segments).as("the records' segment and the start's empty one").containsOnly(2);
+
+        // A write after such starts lands after the records, and both replay.
+        Path last;
+        try (LocusDB db = open(image)) {
+            execute(db, "INSERT INTO t VALUES (3)");
+            last = crashImage(image);
+        }
+        try (LocusDB db = open(last)) {
+            assertThat(query(db, "SELECT count(*), sum(id) FROM t").toString()).isEqualTo("[[3, 6]]");
+        }
+    }
+
     @Test
     void tablesGroupsAndRowsSurviveACleanRestart() {
         Path data = dir.resolve("db");
