@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,7 +32,8 @@ import java.util.stream.Stream;
  *   <li>LocusDB generating TPC-H in memory (what every start cost before the data directory), and into a data
  *       directory (generation plus the checkpoint);</li>
  *   <li>LocusDB restarting from the data directory until Q6 has answered (median of the repetitions);</li>
- *   <li>DuckDB opening its own database file of the same tables until Q6 has answered (median);</li>
+ *   <li>DuckDB opening its own database file of the same tables until Q6 has answered (median), each round right
+ *       after one of LocusDB's, so that the shared host's noise falls on both alike;</li>
  *   <li>scan speed (Q6, Q1) on the freshly generated tables and on the restarted ones, medians after warm-up.</li>
  * </ul>
  * Files are read from the page cache on both sides (they were just written). The restarts are timed in a warm JVM,
@@ -42,6 +44,11 @@ public final class RestartComparison {
     private static final String Q6 = TpchQuery.Q6.withDefaults().sql();
     private static final String Q1 = TpchQuery.Q1.withDefaults().sql();
     private static final long WARM_UP_NANOS = 4_000_000_000L;
+    /**
+     * Restarts before the timed ones: the code a restart runs once per part or column is compiled only after a few
+     * (with two, the first timed rounds ran 1.5 times as long as the last ones).
+     */
+    private static final int WARM_RESTARTS = 8;
 
     private RestartComparison() {
     }
@@ -67,6 +74,7 @@ public final class RestartComparison {
         List<Double> restarts = new ArrayList<>();
         List<Double> recoveries = new ArrayList<>();
         List<Double> wholly = new ArrayList<>();
+        List<Double> duckOpens = new ArrayList<>();
         double inMemory;
         double generated;
         try {
@@ -84,15 +92,29 @@ public final class RestartComparison {
             System.out.printf(Locale.ROOT, "LocusDB generate in memory          %8.2f s%n", inMemory);
             System.out.printf(Locale.ROOT, "LocusDB generate into data directory %7.2f s  (%.0f MiB on disk)%n",
                     generated, size(locusDir) / 1048576.0);
+            Path tbl = LoadComparison.writeTbl(dir, sf);
+            long build = System.nanoTime();
+            try (Connection duck = DriverManager.getConnection("jdbc:duckdb:" + duckFile);
+                 Statement s = duck.createStatement()) {
+                LoadComparison.loadDuck(s, tbl);
+                TpchTablesForDuck.load(s, dir, sf);
+                s.execute("CHECKPOINT");
+            }
+            System.out.printf(Locale.ROOT, "DuckDB build its database file       %7.2f s  (%.0f MiB)%n", seconds(build),
+                    Files.size(duckFile) / 1048576.0);
+            duckOpenAndQ6(duckFile);
             // The first restart in this JVM loads and compiles the planner and the scan path: printed, not counted.
             double coldRestart = restartAndClose(base, locusDir);
             // Then the JVM warms up, as DuckDB's native code needs not: statements planned afresh (another
-            // restarted database starts with an empty plan cache) and two more restarts.
+            // restarted database starts with an empty plan cache) and more restarts, each with one of DuckDB's.
             warmUp(fresh, WARM_UP_NANOS);
-            restartAndClose(base, locusDir);
-            restartAndClose(base, locusDir);
+            for (int r = 0; r < WARM_RESTARTS; r++) {
+                restartAndClose(base, locusDir);
+                duckOpenAndQ6(duckFile);
+            }
             System.out.printf(Locale.ROOT, "LocusDB first restart in this JVM    %7.2f s  (classes loaded, code"
                     + " compiled; not counted below)%n", coldRestart);
+            // LocusDB's restarts and DuckDB's opens alternate, so that the shared host's noise falls on both alike.
             for (int r = 0; r < reps; r++) {
                 long t0 = System.nanoTime();
                 LocusDB db = LocusDB.open(base.withDurability(Durability.in(locusDir)));
@@ -116,6 +138,7 @@ public final class RestartComparison {
                 } else {
                     db.close();
                 }
+                duckOpens.add(duckOpenAndQ6(duckFile));
             }
             scans = scanMedians(fresh, restarted);
         } finally {
@@ -125,29 +148,8 @@ public final class RestartComparison {
             }
         }
 
-        Path tbl = LoadComparison.writeTbl(dir, sf);
-        double duckBuild;
-        long t0 = System.nanoTime();
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:" + duckFile);
-             Statement s = duck.createStatement()) {
-            LoadComparison.loadDuck(s, tbl);
-            TpchTablesForDuck.load(s, dir, sf);
-            s.execute("CHECKPOINT");
-        }
-        duckBuild = seconds(t0);
-        List<Double> duckOpens = new ArrayList<>();
-        for (int r = 0; r < reps; r++) {
-            long t1 = System.nanoTime();
-            try (Connection duck = DriverManager.getConnection("jdbc:duckdb:" + duckFile);
-                 Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(Q6)) {
-                rs.next();
-            }
-            duckOpens.add(seconds(t1));
-        }
         double restart = median(restarts);
         double duckOpen = median(duckOpens);
-        System.out.printf(Locale.ROOT, "DuckDB build its database file       %7.2f s  (%.0f MiB)%n", duckBuild,
-                Files.size(duckFile) / 1048576.0);
         System.out.printf(Locale.ROOT, "LocusDB restart until Q6 answered    %7.2f s  (median; all %s)%n", restart,
                 restarts);
         System.out.printf(Locale.ROOT, "  of which opening the data directory %6.2f s  (median: checksums of every"
@@ -163,6 +165,16 @@ public final class RestartComparison {
         System.out.printf(Locale.ROOT, "scan after restart / fresh: Q6 %.3f (%.1f vs %.1f ms), Q1 %.3f (%.1f vs %.1f"
                         + " ms)   goal 1.0%n", scans[1][0] / scans[0][0], scans[1][0], scans[0][0],
                 scans[1][1] / scans[0][1], scans[1][1], scans[0][1]);
+    }
+
+    /** DuckDB opening its file until Q6 has answered, in seconds. */
+    private static double duckOpenAndQ6(Path duckFile) throws SQLException {
+        long t0 = System.nanoTime();
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:" + duckFile);
+             Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(Q6)) {
+            rs.next();
+        }
+        return seconds(t0);
     }
 
     private static double restartAndClose(LocusConfig base, Path locusDir) throws InterruptedException {
