@@ -312,12 +312,17 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
 
     /**
      * Deletes record-less segments at the log's end, last first, so that the log never has a gap, and returns the
-     * number the new segment takes: the first deleted one's.
+     * number the new segment takes: the first deleted one's. The directory is synced between two deletions (only a
+     * directory written by older versions, or a failed deletion, leaves more than one): a crash must not keep an
+     * earlier deletion and lose a later one. A single deletion needs no sync: kept or lost, it leaves no gap.
      */
     private long removeEmptySegments(List<Long> numbers) {
         for (int i = numbers.size() - 1; i >= 0; i--) {
             Path file = WriteAheadLog.segmentFile(logDirectory, numbers.get(i));
             try {
+                if (i < numbers.size() - 1) {
+                    LogFormat.syncDirectory(logDirectory);
+                }
                 Files.delete(file);
             } catch (IOException e) {
                 LOG.log(System.Logger.Level.WARNING, "could not remove the empty log segment " + file + ": "
