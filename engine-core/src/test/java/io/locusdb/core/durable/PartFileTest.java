@@ -156,8 +156,7 @@ class PartFileTest {
 
         // In the middle of a compressed block of the comments' string bytes: the damage is seen before the block is
         // decompressed, whatever the decompressor would make of it.
-        PartFileLayout.SegmentAt strings = PartFileLayout.of(file).stream()
-                .filter(at -> at.column() == comment && at.segment() == 1).findFirst().orElseThrow();
+        PartFileLayout.SegmentAt strings = segment(PartFileLayout.of(file), comment, 1);
         assertThat(strings.form()).isEqualTo(StoredSegment.Form.LZ4_BLOCKS);
         TablePart damaged = opened(file, lineitem);
         CrashImage.flip(file, strings.offset() + strings.stored() / 2);
@@ -229,13 +228,11 @@ class PartFileTest {
         int comment = original.columns().size() - 1;
         List<PartFileLayout.SegmentAt> layout = PartFileLayout.of(file);
 
-        PartFileLayout.SegmentAt strings = layout.stream().filter(at -> at.column() == comment && at.segment() == 1)
-                .findFirst().orElseThrow();
+        PartFileLayout.SegmentAt strings = segment(layout, comment, 1);
         assertThat(strings.form()).isEqualTo(StoredSegment.Form.LZ4_BLOCKS);
         assertThat(strings.stored()).isLessThan(strings.bytes() / 2);
         // l_partkey's codes: 200,000 keys of 18 bits in random order, nothing for LZ4 to find.
-        PartFileLayout.SegmentAt partkeyCodes = layout.stream().filter(at -> at.column() == 1 && at.segment() == 1)
-                .findFirst().orElseThrow();
+        PartFileLayout.SegmentAt partkeyCodes = segment(layout, 1, 1);
         assertThat(partkeyCodes.form()).isEqualTo(StoredSegment.Form.RAW);
         assertThat(partkeyCodes.stored()).isEqualTo(partkeyCodes.bytes());
         assertThat(Files.size(file)).isLessThan(original.byteSize());
