@@ -20,11 +20,13 @@ import java.util.List;
  * @param windowSeconds the window of the throughput slope in timelines (the paper's 30 s)
  * @param groups       table groups: tables whose parts are copartitioned and placed together
  * @param templates    query templates that clients of type {@code m} draw from (a query mix such as TPC-H's)
+ * @param costs        what a step kind costs per row in this scenario, where it is not the simulator's default
+ *                     (a workload whose operators do more or less work per row than the benchmark's queries)
  */
 public record Scenario(String name, String description, String machine, double seconds, long rows,
                        List<TableSpec> tables, List<ClientSpec> clients, double placerFrom, String stealing,
                        String cores, List<Sweep> sweeps, double windowSeconds, List<GroupSpec> groups,
-                       List<Template> templates) {
+                       List<Template> templates, List<StepCost> costs) {
 
     /**
      * A table and where its parts start.
@@ -119,6 +121,25 @@ public record Scenario(String name, String description, String machine, double s
         }
     }
 
+    /**
+     * What one step kind other than {@code scan} costs per row it works on ({@code merge}: per group and part):
+     * CPU nanoseconds at full speed and bytes read from the memory of the table's parts.
+     */
+    public record StepCost(String kind, double nanosPerRow, double bytesPerRow) {
+        public static final List<String> KINDS = List.of("materialize", "aggregate", "probe", "merge");
+
+        public StepCost {
+            if (!KINDS.contains(kind)) {
+                throw new IllegalArgumentException("a cost is set for one of " + String.join(", ", KINDS)
+                        + ", not '" + kind + "'");
+            }
+            if (!(nanosPerRow > 0) || !(bytesPerRow >= 0)) {
+                throw new IllegalArgumentException("cost " + kind + " needs positive nanoseconds and bytes that are"
+                        + " not negative, got " + nanosPerRow + " and " + bytesPerRow);
+            }
+        }
+    }
+
     /** The NUMA-effects paper's placement strategies (Kiefer et al., BTW 2013), for the {@code layout} sweep. */
     public static final List<String> LAYOUTS = List.of("aligned", "1-ahead", "interleave", "default");
 
@@ -158,13 +179,14 @@ public record Scenario(String name, String description, String machine, double s
         sweeps = List.copyOf(sweeps);
         groups = List.copyOf(groups);
         templates = List.copyOf(templates);
+        costs = List.copyOf(costs);
     }
 
     public Scenario(String name, String description, String machine, double seconds, long rows,
                     List<TableSpec> tables, List<ClientSpec> clients, double placerFrom, String stealing,
                     String cores, List<Sweep> sweeps, double windowSeconds) {
         this(name, description, machine, seconds, rows, tables, clients, placerFrom, stealing, cores, sweeps,
-                windowSeconds, List.of(), List.of());
+                windowSeconds, List.of(), List.of(), List.of());
     }
 
     /** Whether the scenario uses only the benchmark's own tables and query types (a, b, c), as the real driver runs. */
@@ -181,18 +203,18 @@ public record Scenario(String name, String description, String machine, double s
 
     public Scenario withStealing(String policy) {
         return new Scenario(name, description, machine, seconds, rows, tables, clients, placerFrom, policy, cores, sweeps,
-                windowSeconds, groups, templates);
+                windowSeconds, groups, templates, costs);
     }
 
     public Scenario withCores(String mode) {
         return new Scenario(name, description, machine, seconds, rows, tables, clients, placerFrom, stealing, mode,
-                sweeps, windowSeconds, groups, templates);
+                sweeps, windowSeconds, groups, templates, costs);
     }
 
     public Scenario withSelectivity(double selectivity) {
         List<ClientSpec> changed = clients.stream().map(c -> c.with(selectivity, c.from(), c.to())).toList();
         return new Scenario(name, description, machine, seconds, rows, tables, changed, placerFrom, stealing, cores, sweeps,
-                windowSeconds, groups, templates);
+                windowSeconds, groups, templates, costs);
     }
 
     /**
@@ -223,12 +245,12 @@ public record Scenario(String name, String description, String machine, double s
             });
         }
         return new Scenario(name, description, machine, seconds, rows, laid, clients, placerFrom, stealing, cores, sweeps,
-                windowSeconds, groups, templates);
+                windowSeconds, groups, templates, costs);
     }
 
     public Scenario withPlacerFrom(double second) {
         return new Scenario(name, description, machine, seconds, rows, tables, clients, second, stealing, cores, sweeps,
-                windowSeconds, groups, templates);
+                windowSeconds, groups, templates, costs);
     }
 
     /** Rows (the scenario's and each table's own) and seconds scaled, clients as they are otherwise. */
@@ -238,6 +260,6 @@ public record Scenario(String name, String description, String machine, double s
         List<TableSpec> resized = tables.stream().map(t -> t.scaled(rowFactor)).toList();
         return new Scenario(name, description, machine, seconds * timeFactor, Math.max(1, (long) (rows * rowFactor)),
                 resized, changed, placerFrom < 0 ? placerFrom : placerFrom * timeFactor, stealing, cores, sweeps,
-                windowSeconds * timeFactor, groups, templates);
+                windowSeconds * timeFactor, groups, templates, costs);
     }
 }

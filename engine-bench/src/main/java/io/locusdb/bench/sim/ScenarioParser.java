@@ -28,6 +28,8 @@ import java.util.Locale;
  *                                    # steps one after another: scan T BITS, materialize|aggregate|probe T FRACTION,
  *                                    # merge T GROUPS (see Scenario.Step)
  * clients 512 mix Q1-22 [from S] [to S]   # 512 clients in all, each query a template drawn by weight
+ * cost probe 40 7.6                  # a step kind's CPU ns and bytes per row here (merge: per group), instead of
+ *                                    # the simulator's defaults (materialize, aggregate, probe or merge)
  * tables TBL1-64 blocks 8            # TBL1-8 on node 0, TBL9-16 on node 1, ...
  * tables TBL1-8 across all           # every table with one part on every node
  * tables TBL1-8 round-robin          # TBLi on node (i-1) mod nodes
@@ -83,6 +85,7 @@ public final class ScenarioParser {
         List<Scenario.Sweep> sweeps = new ArrayList<>();
         List<Scenario.GroupSpec> groups = new ArrayList<>();
         List<Scenario.Template> templates = new ArrayList<>();
+        List<Scenario.StepCost> costs = new ArrayList<>();
         String[] lines = text.split("\n");
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i].replaceFirst("#.*", "").trim();
@@ -111,6 +114,14 @@ public final class ScenarioParser {
                     case "clients" -> clients.add(clients(w, seconds));
                     case "group" -> groups.add(new Scenario.GroupSpec(w[1], range(w[2])));
                     case "template" -> templates.add(template(w));
+                    case "cost" -> {
+                        Scenario.StepCost cost = new Scenario.StepCost(w[1], number(w[2], "cost nanoseconds"),
+                                number(w[3], "cost bytes"));
+                        if (costs.stream().anyMatch(c -> c.kind().equals(cost.kind()))) {
+                            throw new IllegalArgumentException("the cost of " + cost.kind() + " is set twice");
+                        }
+                        costs.add(cost);
+                    }
                     case "sweep" -> sweeps.add(new Scenario.Sweep(sweepSetting(w[1]),
                             Arrays.asList(w[2].split(","))));
                     default -> throw new IllegalArgumentException("unknown setting '" + w[0] + "'");
@@ -159,7 +170,7 @@ public final class ScenarioParser {
         }
         checkGroups(source, groups, tables);
         return new Scenario(name, description, machine, seconds, rows, tables, clients, placerFrom, stealing,
-                cores, sweeps, window, groups, templates);
+                cores, sweeps, window, groups, templates, costs);
     }
 
     private static int nodes(int override, String machine) {

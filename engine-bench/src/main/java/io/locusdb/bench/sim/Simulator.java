@@ -61,6 +61,8 @@ public final class Simulator {
     private final MachineModel m;
     private final Scenario scenario;
     private final Settings settings;
+    /** The settings' costs with the scenario's own step costs. */
+    private final TaskCosts costs;
     private final int nodes;
     private final int perNode;
     private final Random random;
@@ -101,6 +103,14 @@ public final class Simulator {
     private final double[] pathDemand;
     private final int[] nodeReaders;
     private final int[] pathReaders;
+    /**
+     * The paths some running task reads over, listed once each (a stamp per path marks the listed ones): a
+     * 32-node machine has 1,024 paths and the grants are recomputed every tick, so only these are visited.
+     */
+    private final int[] activePaths;
+    private final int[] pathStamp;
+    private int activeCount;
+    private int stamp;
 
     private final List<Client> clients = new ArrayList<>();
     private final int groups;
@@ -179,6 +189,11 @@ public final class Simulator {
         this.m = machine;
         this.scenario = scenario;
         this.settings = settings;
+        TaskCosts effective = settings.costs();
+        for (Scenario.StepCost cost : scenario.costs()) {
+            effective = effective.with(cost);
+        }
+        this.costs = effective;
         this.nodes = machine.nodes();
         this.perNode = machine.threadsPerNode();
         this.random = new Random(settings.seed());
@@ -259,6 +274,8 @@ public final class Simulator {
         this.pathDemand = new double[nodes * nodes];
         this.nodeReaders = new int[nodes];
         this.pathReaders = new int[nodes * nodes];
+        this.activePaths = new int[nodes * nodes];
+        this.pathStamp = new int[nodes * nodes];
         Arrays.fill(nodeScale, 1);
         Arrays.fill(pathScale, 1);
         int group = 0;
@@ -417,7 +434,7 @@ public final class Simulator {
         Scenario.Template template = client.mix.isEmpty() ? null : client.draw();
         SimTable table = tables.get(template == null ? client.table : template.steps().getFirst().table());
         double selectivity = client.spec.selectivity();
-        TaskCosts c = settings.costs();
+        TaskCosts c = costs;
         if (c.queryOverheadMicros() > 0) {
             // Planning, dispatch and results run on the client's or the session's thread, which the operating
             // system schedules on any core: charged to a random node, not to the data's.
@@ -442,8 +459,10 @@ public final class Simulator {
                 query.phases.add(() -> scanTasks(query, table, bits));
                 query.phases.add(() -> perMatchTasks(query, table, selectivity, aggregate,
                         c.aggregateNanosPerRow(), c.aggregateBytesPerRow()));
-                query.phases.add(() -> mergeTasks(query, table, Math.min(1L << SimTable.FIRST_BITCASE,
-                        Math.max(1, table.rows * selectivity))));
+                double domain = 1L << SimTable.FIRST_BITCASE;
+                query.phases.add(() -> finalAggregationTasks(query, table, table.parts.stream()
+                        .mapToDouble(p -> distinct(domain, Math.max(1, p.rows * selectivity))).toArray(),
+                        distinct(domain, Math.max(1, table.rows * selectivity))));
             }
             case 'c' -> {
                 int bits = SimTable.FIRST_BITCASE + random.nextInt(SimTable.COLUMNS);
@@ -460,7 +479,7 @@ public final class Simulator {
     /** One step of a template: a phase of tasks over every part of the step's table. */
     private List<SimTask> stepTasks(SimQuery query, Scenario.Step step) {
         SimTable table = tables.get(step.table());
-        TaskCosts c = settings.costs();
+        TaskCosts c = costs;
         return switch (step.kind()) {
             case "scan" -> scanTasks(query, table, step.amount());
             case "materialize" -> perMatchTasks(query, table, step.amount(), materialize, c.materializeNanosPerRow(),
@@ -469,21 +488,22 @@ public final class Simulator {
                     c.aggregateBytesPerRow());
             case "probe" -> perMatchTasks(query, table, step.amount(), joinProbe, c.probeNanosPerRow(),
                     c.probeBytesPerRow());
-            case "merge" -> mergeTasks(query, table, step.amount());
+            case "merge" -> finalAggregationTasks(query, table,
+                    table.parts.stream().mapToDouble(p -> step.amount()).toArray(), step.amount());
             default -> throw new IllegalStateException("step " + step.kind());
         };
     }
 
     private List<SimTask> scanTasks(SimQuery query, SimTable table, double bits) {
         List<SimTask> tasks = new ArrayList<>();
-        long taskRows = settings.costs().taskRows();
+        long taskRows = costs.taskRows();
         for (SimTable.Part part : table.parts) {
             long pieces = Math.max(1, (part.rows + taskRows - 1) / taskRows);
             for (long k = 0; k < pieces; k++) {
                 long rows = SimTable.share(part.rows, (int) k, (int) pieces);
                 tasks.add(new SimTask(ivScan, query, part, home(table, part),
-                        rows * settings.costs().ivScanNanosPerRow() / 1000,
-                        rows * bits / 8.0 * settings.costs().ivScanByteFactor(), sequence++));
+                        rows * costs.ivScanNanosPerRow() / 1000,
+                        rows * bits / 8.0 * costs.ivScanByteFactor(), sequence++));
             }
         }
         return tasks;
@@ -493,7 +513,7 @@ public final class Simulator {
     private List<SimTask> perMatchTasks(SimQuery query, SimTable table, double selectivity, TaskClass taskClass,
                                         double nanosPerRow, double bytesPerRow) {
         List<SimTask> tasks = new ArrayList<>();
-        long chunk = Math.max(1, settings.costs().taskRows() / 10);
+        long chunk = Math.max(1, costs.taskRows() / 10);
         for (SimTable.Part part : table.parts) {
             double matches = part.rows * selectivity;
             if (matches < 1) {
@@ -510,20 +530,62 @@ public final class Simulator {
     }
 
     /**
-     * The aggregation's merge: one task per part, each merging its share of the groups from every part's local
-     * table, so a table in P parts does P times the merge work of an unpartitioned one (plus reading the others'
-     * tables, charged to its own node here).
+     * The aggregation's merge as the adaptive-placement paper's §4 describes it: the result is split into disjoint
+     * tables, one per part and placed on that part's node; the task merging into result table r reads its share of
+     * the groups from every part's local table, so with P parts it reads P-1 of its P shares from other nodes. One
+     * task per pair (result table, local table): queued to the result table's node, reading the local table's.
      */
     private List<SimTask> mergeTasks(SimQuery query, SimTable table, double groups) {
         List<SimTask> tasks = new ArrayList<>();
         int parts = table.parts.size();
-        TaskCosts c = settings.costs();
-        for (SimTable.Part part : table.parts) {
-            double work = groups / parts * parts;
-            tasks.add(new SimTask(aggMerge, query, part, home(table, part), work * c.mergeNanosPerGroup() / 1000,
-                    work * c.mergeBytesPerGroup(), sequence++));
+        TaskCosts c = costs;
+        for (SimTable.Part result : table.parts) {
+            int node = home(table, result);
+            for (SimTable.Part local : table.parts) {
+                double work = groups / parts;
+                tasks.add(new SimTask(aggMerge, query, local, node, work * c.mergeNanosPerGroup() / 1000,
+                        work * c.mergeBytesPerGroup(), sequence++));
+            }
         }
         return tasks;
+    }
+
+    /**
+     * The phase a partitioned aggregation adds (the paper's §4): the parts have dictionaries of their own, so the
+     * group column's value IDs of each part's qualifying rows are matched into one global dictionary, which lies on
+     * one of the parts' nodes (the first part's here) and which every part's task reads and extends. One task per
+     * part, queued to the part's node, reading the global dictionary's node; {@code groups} distinct values per
+     * part, at the merge's cost per group. Nothing for an unpartitioned table.
+     */
+    private List<SimTask> globalDictionaryTasks(SimQuery query, SimTable table, double[] groupsPerPart) {
+        if (table.parts.size() < 2) {
+            return List.of();
+        }
+        List<SimTask> tasks = new ArrayList<>();
+        TaskCosts c = costs;
+        SimTable.Part dictionary = table.parts.getFirst();
+        for (SimTable.Part part : table.parts) {
+            double groups = groupsPerPart[part.index];
+            tasks.add(new SimTask(aggMerge, query, dictionary, home(table, part),
+                    groups * c.mergeNanosPerGroup() / 1000, groups * c.mergeBytesPerGroup(), sequence++));
+        }
+        return tasks;
+    }
+
+    /**
+     * What an aggregation does after its part-local tables are filled: the global dictionary of a partitioned
+     * table and the merge, in one phase (the simulator's throughput does not depend on their order).
+     */
+    private List<SimTask> finalAggregationTasks(SimQuery query, SimTable table, double[] groupsPerPart,
+                                                double groups) {
+        List<SimTask> tasks = new ArrayList<>(globalDictionaryTasks(query, table, groupsPerPart));
+        tasks.addAll(mergeTasks(query, table, groups));
+        return tasks;
+    }
+
+    /** Distinct values among {@code rows} rows drawn uniformly from a domain of {@code domain} values. */
+    static double distinct(double domain, double rows) {
+        return domain * -Math.expm1(-rows / domain);
     }
 
     /** The node whose queue gets a task of {@code part}: the part's own unless the table's layout says otherwise. */
@@ -740,17 +802,29 @@ public final class Simulator {
         if (runningList.isEmpty()) {
             return;
         }
+        // Paths read over at the last tick and not now carry nothing: a task starting over one gets its full share.
+        for (int k = 0; k < activeCount; k++) {
+            pathScale[activePaths[k]] = 1;
+        }
+        activeCount = 0;
+        stamp++;
         for (SimTask t : runningList) {
             t.remaining = Math.max(0, t.remaining - t.speed * (now - t.updatedAt));
             t.updatedAt = now;
             t.cap = threadCap[(t.worker / perNode) * nodes + t.dataNode];
             t.path = t.local ? -1 : (t.worker / perNode) * nodes + t.dataNode;
             t.grant = t.cap;
+            if (t.path >= 0 && pathStamp[t.path] != stamp) {
+                pathStamp[t.path] = stamp;
+                activePaths[activeCount++] = t.path;
+            }
         }
         double local = m.localBandwidth() / 1e6;
         for (int it = 0; it < GRANT_ITERATIONS; it++) {
             Arrays.fill(nodeDemand, 0);
-            Arrays.fill(pathDemand, 0);
+            for (int k = 0; k < activeCount; k++) {
+                pathDemand[activePaths[k]] = 0;
+            }
             for (SimTask t : runningList) {
                 double demand = t.demandAt(t.grant);
                 nodeDemand[t.dataNode] += demand;
@@ -763,7 +837,8 @@ public final class Simulator {
                 nodeScale[n] = nodeDemand[n] > 0 ? local / nodeDemand[n] : 1;
                 settled &= nodeScale[n] >= 1 || nodeScale[n] > 1 - SETTLED;
             }
-            for (int p = 0; p < pathScale.length; p++) {
+            for (int k = 0; k < activeCount; k++) {
+                int p = activePaths[k];
                 pathScale[p] = pathDemand[p] > 0 ? pathCap[p] / pathDemand[p] : 1;
                 settled &= pathScale[p] >= 1 || pathScale[p] > 1 - SETTLED;
             }
@@ -792,9 +867,11 @@ public final class Simulator {
         // What a task starting before the next tick gets: the share of its own bandwidth that the tasks already
         // reading over the same controller (and path) get now.
         Arrays.fill(nodeScale, 0);
-        Arrays.fill(pathScale, 0);
+        for (int k = 0; k < activeCount; k++) {
+            pathScale[activePaths[k]] = 0;
+            pathReaders[activePaths[k]] = 0;
+        }
         Arrays.fill(nodeReaders, 0);
-        Arrays.fill(pathReaders, 0);
         for (SimTask t : runningList) {
             double share = t.grant / t.cap;
             nodeScale[t.dataNode] += share;
@@ -807,7 +884,8 @@ public final class Simulator {
         for (int n = 0; n < nodes; n++) {
             nodeScale[n] = nodeReaders[n] > 0 ? nodeScale[n] / nodeReaders[n] : 1;
         }
-        for (int p = 0; p < pathScale.length; p++) {
+        for (int k = 0; k < activeCount; k++) {
+            int p = activePaths[k];
             pathScale[p] = pathReaders[p] > 0 ? pathScale[p] / pathReaders[p] : 1;
         }
     }

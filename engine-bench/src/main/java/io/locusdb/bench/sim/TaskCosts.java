@@ -50,6 +50,27 @@ public record TaskCosts(double ivScanNanosPerRow, double ivScanByteFactor, doubl
         return new TaskCosts(0.12, 1, 12, 6, 25, 10, 60, 32, 40, 64, 4_000_000, 0);
     }
 
+    /** These costs with a scenario's own cost of one step kind (see {@link Scenario.StepCost}). */
+    public TaskCosts with(Scenario.StepCost cost) {
+        double n = cost.nanosPerRow();
+        double b = cost.bytesPerRow();
+        return switch (cost.kind()) {
+            case "materialize" -> new TaskCosts(ivScanNanosPerRow, ivScanByteFactor, n, b, aggregateNanosPerRow,
+                    aggregateBytesPerRow, mergeNanosPerGroup, mergeBytesPerGroup, probeNanosPerRow, probeBytesPerRow,
+                    taskRows, queryOverheadMicros);
+            case "aggregate" -> new TaskCosts(ivScanNanosPerRow, ivScanByteFactor, materializeNanosPerRow,
+                    materializeBytesPerRow, n, b, mergeNanosPerGroup, mergeBytesPerGroup, probeNanosPerRow,
+                    probeBytesPerRow, taskRows, queryOverheadMicros);
+            case "probe" -> new TaskCosts(ivScanNanosPerRow, ivScanByteFactor, materializeNanosPerRow,
+                    materializeBytesPerRow, aggregateNanosPerRow, aggregateBytesPerRow, mergeNanosPerGroup,
+                    mergeBytesPerGroup, n, b, taskRows, queryOverheadMicros);
+            case "merge" -> new TaskCosts(ivScanNanosPerRow, ivScanByteFactor, materializeNanosPerRow,
+                    materializeBytesPerRow, aggregateNanosPerRow, aggregateBytesPerRow, n, b, probeNanosPerRow,
+                    probeBytesPerRow, taskRows, queryOverheadMicros);
+            default -> throw new IllegalArgumentException("no step kind '" + cost.kind() + "'");
+        };
+    }
+
     public TaskCosts withTaskRows(long rows) {
         return new TaskCosts(ivScanNanosPerRow, ivScanByteFactor, materializeNanosPerRow, materializeBytesPerRow,
                 aggregateNanosPerRow, aggregateBytesPerRow, mergeNanosPerGroup, mergeBytesPerGroup, probeNanosPerRow,

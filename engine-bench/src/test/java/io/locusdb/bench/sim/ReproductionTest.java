@@ -61,8 +61,8 @@ class ReproductionTest {
         SimResult r = o.runs().getFirst().result();
         assertThat(r.events()).filteredOn(e -> e.action().equals("merge")).hasSize(8)
                 .allSatisfy(e -> assertThat(e.startSeconds()).isBetween(300.0, 600.0));
-        // The paper's 1.7x is not reached (1.36, see the issue note); the merged tables must still be clearly faster.
-        assertThat(check(o.checks(), "fig12.third-vs-first-phase").measured()).isGreaterThan(1.25);
+        // Within 20 % of the paper's 1.7x: the partitioned aggregation's global dictionary and remote merges (§4).
+        assertThat(check(o.checks(), "fig12.third-vs-first-phase").ok()).isTrue();
     }
 
     @Test

@@ -129,4 +129,24 @@ class ScenarioParserTest {
         assertThatThrownBy(() -> ScenarioParser.parse("table T node 0 colour red\nclients 1 a T\n", "s.txt", 0))
                 .hasMessageContaining("colour");
     }
+
+    @Test
+    void a_cost_line_sets_what_a_step_kind_costs_per_row_and_bad_ones_are_named() {
+        Scenario s = ScenarioParser.parse("table T node 0\nclients 1 b T\ncost probe 40 7.5\ncost merge 60 0\n",
+                "c.txt", 0);
+        assertThat(s.costs()).containsExactly(new Scenario.StepCost("probe", 40, 7.5),
+                new Scenario.StepCost("merge", 60, 0));
+        TaskCosts costs = TaskCosts.defaults().with(s.costs().getFirst());
+        assertThat(costs.probeNanosPerRow()).isEqualTo(40.0);
+        assertThat(costs.probeBytesPerRow()).isEqualTo(7.5);
+        assertThat(costs.aggregateNanosPerRow()).isEqualTo(TaskCosts.defaults().aggregateNanosPerRow());
+        assertThatThrownBy(() -> ScenarioParser.parse("table T node 0\nclients 1 a T\ncost scan 1 1\n", "c.txt", 0))
+                .hasMessageContaining("c.txt:3").hasMessageContaining("'scan'");
+        assertThatThrownBy(() -> ScenarioParser.parse("table T node 0\nclients 1 a T\ncost probe 0 1\n", "c.txt",
+                0)).hasMessageContaining("c.txt:3").hasMessageContaining("positive");
+        assertThatThrownBy(() -> ScenarioParser.parse("table T node 0\nclients 1 a T\ncost probe 4 1\n"
+                + "cost probe 5 1\n", "c.txt", 0)).hasMessageContaining("c.txt:4").hasMessageContaining("twice");
+        assertThatThrownBy(() -> ScenarioParser.parse("table T node 0\nclients 1 a T\ncost probe 4\n", "c.txt", 0))
+                .hasMessageContaining("c.txt:3").hasMessageContaining("missing");
+    }
 }

@@ -202,4 +202,51 @@ class SimulatorTest {
         // 20 M rows of 40 bytes are 195,313 pages, at the 4x15 machine's 59 µs per page.
         assertThat(move.doneSeconds() - move.startSeconds()).isCloseTo(195_313 * 59e-6, within(0.01));
     }
+
+    private static Scenario aggregations(String layout, String extra) {
+        return ScenarioParser.parse("""
+                name aggregations
+                machine 4x15
+                seconds 20
+                rows 20000000
+                table T1 %s
+                clients 16 b T1 selectivity 0.1
+                placer off
+                stealing never
+                %s
+                """.formatted(layout, extra), "test", 0);
+    }
+
+    @Test
+    void a_partitioned_aggregation_reads_other_nodes_in_its_merge_and_global_dictionary_and_costs_more() {
+        SimResult whole = run(aggregations("node 0", ""), 1);
+        SimResult split = run(aggregations("nodes 0,1,2,3", ""), 1);
+        // Without stealing every task runs on its own queue's node: what is remote is what the aggregation itself
+        // reads elsewhere (the local tables of the other parts, the global dictionary on the first part's node).
+        assertThat(whole.remoteShare()).isZero();
+        assertThat(split.remoteShare()).isGreaterThan(0.05);
+        // The same work spread over four nodes still does not come for free: per query, the partitioned table
+        // spends more thread time than the unpartitioned one.
+        double wholeWork = busyThreadSeconds(whole) / (whole.throughput(5, 20) * 15);
+        double splitWork = busyThreadSeconds(split) / (split.throughput(5, 20) * 15);
+        assertThat(splitWork / wholeWork).isGreaterThan(1.1);
+    }
+
+    @Test
+    void a_scenarios_own_step_costs_replace_the_defaults() {
+        double cheap = run(aggregations("node 0", ""), 1).throughput(5, 20);
+        double dear = run(aggregations("node 0", "cost aggregate 250 10"), 1).throughput(5, 20);
+        // Aggregation dominates query (b) at 10 %: ten times its CPU per row costs most of the throughput.
+        assertThat(dear / cheap).isLessThan(0.3);
+    }
+
+    private static double busyThreadSeconds(SimResult r) {
+        double sum = 0;
+        for (int second = 5; second < 20; second++) {
+            for (double threads : r.busyThreads()[second]) {
+                sum += threads;
+            }
+        }
+        return sum;
+    }
 }
