@@ -86,7 +86,8 @@ public final class SimulateCommand implements Callable<Integer> {
         Scenario declared = ScenarioParser.load(scenarioName, 0);
         if (realTopology != null && !declared.isSeedBenchmark()) {
             throw new IllegalArgumentException("--real runs the benchmark's TBLn tables and query types a, b and c;"
-                    + " scenario " + declared.name() + " has table sizes, groups or query templates of its own");
+                    + " scenario " + declared.name() + " has table sizes, groups, query templates or step costs of its"
+                    + " own");
         }
         String machineName = machine != null ? machine : declared.machine();
         boolean here = machineName.equals(MachineModel.HERE);
@@ -98,6 +99,10 @@ public final class SimulateCommand implements Callable<Integer> {
             EngineCostFit.Fit fit = EngineCostFit.measure(scenario.rows(), model.threadBandwidth(), 2);
             console.println(fit.describe());
             settings = settings.withCosts(fit.costs());
+            if (!scenario.costs().isEmpty()) {
+                console.println("the scenario's own cost lines (" + scenario.costs().stream()
+                        .map(Scenario.StepCost::kind).toList() + ") replace those fitted costs");
+            }
         }
         console.println("scenario " + scenario.name() + ": " + scenario.description());
         console.println("machine " + model.describe());

@@ -191,7 +191,7 @@ public record Scenario(String name, String description, String machine, double s
 
     /** Whether the scenario uses only the benchmark's own tables and query types (a, b, c), as the real driver runs. */
     public boolean isSeedBenchmark() {
-        return groups.isEmpty() && templates.isEmpty()
+        return groups.isEmpty() && templates.isEmpty() && costs.isEmpty()
                 && tables.stream().allMatch(t -> t.rows() == 0 && t.rowBytes() == 0)
                 && clients.stream().allMatch(c -> c.query() != ClientSpec.MIX);
     }

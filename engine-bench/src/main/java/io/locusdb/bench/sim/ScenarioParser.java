@@ -115,6 +115,9 @@ public final class ScenarioParser {
                     case "group" -> groups.add(new Scenario.GroupSpec(w[1], range(w[2])));
                     case "template" -> templates.add(template(w));
                     case "cost" -> {
+                        if (w.length > 4) {
+                            throw new IllegalArgumentException("a cost line is 'cost KIND NANOS BYTES', not more");
+                        }
                         Scenario.StepCost cost = new Scenario.StepCost(w[1], number(w[2], "cost nanoseconds"),
                                 number(w[3], "cost bytes"));
                         if (costs.stream().anyMatch(c -> c.kind().equals(cost.kind()))) {
@@ -398,10 +401,15 @@ public final class ScenarioParser {
     }
 
     private static double number(String v, String what) {
+        double d;
         try {
-            return Double.parseDouble(v);
+            d = Double.parseDouble(v);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(what + ": '" + v + "' is not a number");
         }
+        if (!Double.isFinite(d)) {
+            throw new IllegalArgumentException(what + ": '" + v + "' is not a finite number");
+        }
+        return d;
     }
 }

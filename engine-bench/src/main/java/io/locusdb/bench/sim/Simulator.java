@@ -54,6 +54,8 @@ public final class Simulator {
     }
 
     private static final int GRANT_ITERATIONS = 8;
+    /** Below this many groups a merge task takes the shares of several local tables (see {@link #mergeTasks}). */
+    private static final double MIN_MERGE_GROUPS_PER_TASK = 4096;
     /** Grants count as settled when no controller or path is oversubscribed by more than this fraction. */
     private static final double SETTLED = 0.002;
     private static final double RESCHEDULE = 0.002;
@@ -532,19 +534,27 @@ public final class Simulator {
     /**
      * The aggregation's merge as the adaptive-placement paper's §4 describes it: the result is split into disjoint
      * tables, one per part and placed on that part's node; the task merging into result table r reads its share of
-     * the groups from every part's local table, so with P parts it reads P-1 of its P shares from other nodes. One
-     * task per pair (result table, local table): queued to the result table's node, reading the local table's.
+     * the groups from every part's local table, so with P parts it reads P-1 of its P shares from other nodes. A task
+     * reads one node's memory here, so each result table's merge is a task per local table it reads, queued to the
+     * result table's node and reading the local table's. Where those shares are small (fewer than 4,096 groups in
+     * a task) the shares of neighbouring parts are merged by one task, starting with the result table's own part,
+     * and read from that first part's node: a merge of four groups over 32 parts is then 32 local tasks, not a
+     * thousand, and its few remote reads are left out (the paper: the merge's remote accesses grow with the groups).
+     * The work is P × {@code groups} however it is bunched.
      */
     private List<SimTask> mergeTasks(SimQuery query, SimTable table, double groups) {
         List<SimTask> tasks = new ArrayList<>();
-        int parts = table.parts.size();
+        List<SimTable.Part> parts = table.parts;
+        int count = parts.size();
+        double share = groups / count;
+        int perTask = (int) Math.min(count, Math.max(1, Math.ceil(MIN_MERGE_GROUPS_PER_TASK / share)));
         TaskCosts c = costs;
-        for (SimTable.Part result : table.parts) {
-            int node = home(table, result);
-            for (SimTable.Part local : table.parts) {
-                double work = groups / parts;
-                tasks.add(new SimTask(aggMerge, query, local, node, work * c.mergeNanosPerGroup() / 1000,
-                        work * c.mergeBytesPerGroup(), sequence++));
+        for (int r = 0; r < count; r++) {
+            int node = home(table, parts.get(r));
+            for (int k = 0; k < count; k += perTask) {
+                double work = share * Math.min(perTask, count - k);
+                tasks.add(new SimTask(aggMerge, query, parts.get((r + k) % count), node,
+                        work * c.mergeNanosPerGroup() / 1000, work * c.mergeBytesPerGroup(), sequence++));
             }
         }
         return tasks;
@@ -554,8 +564,9 @@ public final class Simulator {
      * The phase a partitioned aggregation adds (the paper's §4): the parts have dictionaries of their own, so the
      * group column's value IDs of each part's qualifying rows are matched into one global dictionary, which lies on
      * one of the parts' nodes (the first part's here) and which every part's task reads and extends. One task per
-     * part, queued to the part's node, reading the global dictionary's node; {@code groups} distinct values per
-     * part, at the merge's cost per group. Nothing for an unpartitioned table.
+     * part, queued to the part's node, reading the global dictionary's node; {@code groupsPerPart} distinct values
+     * per part, at the merge's cost per group. Nothing for an unpartitioned table. A template's {@code merge T G}
+     * gives each part all G groups, which overstates the dictionary where the groups follow the partitioning key.
      */
     private List<SimTask> globalDictionaryTasks(SimQuery query, SimTable table, double[] groupsPerPart) {
         if (table.parts.size() < 2) {

@@ -148,5 +148,10 @@ class ScenarioParserTest {
                 + "cost probe 5 1\n", "c.txt", 0)).hasMessageContaining("c.txt:4").hasMessageContaining("twice");
         assertThatThrownBy(() -> ScenarioParser.parse("table T node 0\nclients 1 a T\ncost probe 4\n", "c.txt", 0))
                 .hasMessageContaining("c.txt:3").hasMessageContaining("missing");
+        assertThatThrownBy(() -> ScenarioParser.parse("table T node 0\nclients 1 a T\ncost probe Infinity 4\n",
+                "c.txt", 0)).hasMessageContaining("c.txt:3").hasMessageContaining("finite");
+        // Scaling or changing a scenario keeps its costs; a scenario with costs is not the plain benchmark.
+        assertThat(s.scaled(0.5, 0.5).withStealing("never").costs()).isEqualTo(s.costs());
+        assertThat(s.isSeedBenchmark()).isFalse();
     }
 }

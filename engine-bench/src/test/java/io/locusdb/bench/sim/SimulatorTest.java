@@ -249,4 +249,11 @@ class SimulatorTest {
         }
         return sum;
     }
+
+    @Test
+    void distinct_values_of_uniform_draws_approach_the_domain() {
+        assertThat(Simulator.distinct(131_072, 1)).isCloseTo(1, within(1e-3));
+        assertThat(Simulator.distinct(131_072, 131_072)).isCloseTo(131_072 * (1 - Math.exp(-1)), within(1.0));
+        assertThat(Simulator.distinct(131_072, 5_000_000)).isCloseTo(131_072, within(1.0));
+    }
 }
