@@ -548,13 +548,12 @@ public final class Simulator {
         int count = parts.size();
         double share = groups / count;
         int perTask = (int) Math.min(count, Math.max(1, Math.ceil(MIN_MERGE_GROUPS_PER_TASK / share)));
-        TaskCosts c = costs;
         for (int r = 0; r < count; r++) {
             int node = home(table, parts.get(r));
             for (int k = 0; k < count; k += perTask) {
                 double work = share * Math.min(perTask, count - k);
                 tasks.add(new SimTask(aggMerge, query, parts.get((r + k) % count), node,
-                        work * c.mergeNanosPerGroup() / 1000, work * c.mergeBytesPerGroup(), sequence++));
+                        work * costs.mergeNanosPerGroup() / 1000, work * costs.mergeBytesPerGroup(), sequence++));
             }
         }
         return tasks;
@@ -573,12 +572,11 @@ public final class Simulator {
             return List.of();
         }
         List<SimTask> tasks = new ArrayList<>();
-        TaskCosts c = costs;
         SimTable.Part dictionary = table.parts.getFirst();
         for (SimTable.Part part : table.parts) {
             double groups = groupsPerPart[part.index];
             tasks.add(new SimTask(aggMerge, query, dictionary, home(table, part),
-                    groups * c.mergeNanosPerGroup() / 1000, groups * c.mergeBytesPerGroup(), sequence++));
+                    groups * costs.mergeNanosPerGroup() / 1000, groups * costs.mergeBytesPerGroup(), sequence++));
         }
         return tasks;
     }
