@@ -86,6 +86,8 @@ public final class SqlFrontEnd {
             CoreRules.PROJECT_MERGE,
             CoreRules.PROJECT_REMOVE,
             CoreRules.AGGREGATE_PROJECT_MERGE,
+            // COUNT(DISTINCT x) as two parallel aggregations, not a set of values per group.
+            DistinctAggregateSplit.INSTANCE,
             // Join conditions out of WHERE (FROM a, b WHERE a.x = b.y), filters below joins, and expressions of
             // join keys (casts to a common type) into projections below, so that keys are columns.
             CoreRules.FILTER_INTO_JOIN,

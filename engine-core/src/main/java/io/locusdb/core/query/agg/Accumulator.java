@@ -32,6 +32,41 @@ public abstract class Accumulator {
      */
     public abstract void finish(int groups, ColumnVector out, long[] rows);
 
+    /** Reorders the states of groups {@code 0..size-1}: group i takes the state group {@code order[i]} had. */
+    public abstract void permute(int[] order, int size);
+
+    static long[] permuted(long[] values, int[] order, int size) {
+        long[] out = new long[values.length];
+        for (int i = 0; i < size; i++) {
+            out[i] = values[order[i]];
+        }
+        return out;
+    }
+
+    static double[] permuted(double[] values, int[] order, int size) {
+        double[] out = new double[values.length];
+        for (int i = 0; i < size; i++) {
+            out[i] = values[order[i]];
+        }
+        return out;
+    }
+
+    static boolean[] permuted(boolean[] values, int[] order, int size) {
+        boolean[] out = new boolean[values.length];
+        for (int i = 0; i < size; i++) {
+            out[i] = values[order[i]];
+        }
+        return out;
+    }
+
+    static <T> T[] permuted(T[] values, int[] order, int size) {
+        T[] out = Arrays.copyOf(values, values.length);
+        for (int i = 0; i < size; i++) {
+            out[i] = values[order[i]];
+        }
+        return out;
+    }
+
     public static Accumulator create(AggregateCall call) {
         if (call.distinct() && call.function() != AggregateCall.Function.MIN
                 && call.function() != AggregateCall.Function.MAX) {
@@ -40,9 +75,12 @@ public abstract class Accumulator {
         ColumnType arg = call.argumentType();
         return switch (call.function()) {
             case COUNT -> new Count(call.argument() < 0);
-            case SUM -> arg.kind() == TypeKind.DOUBLE ? new SumDouble(false) : new SumExact(Numerics.scale(arg),
-                    Numerics.scale(call.resultType()));
-            case AVG -> arg.kind() == TypeKind.DOUBLE ? new SumDouble(true) : new AvgExact(Numerics.scale(arg));
+            case SUM, SUM0 -> {
+                boolean emptyIsZero = call.function() == AggregateCall.Function.SUM0;
+                yield arg.kind() == TypeKind.DOUBLE ? new SumDouble(false, emptyIsZero)
+                        : new SumExact(Numerics.scale(arg), Numerics.scale(call.resultType()), emptyIsZero);
+            }
+            case AVG -> arg.kind() == TypeKind.DOUBLE ? new SumDouble(true, false) : new AvgExact(Numerics.scale(arg));
             case MIN, MAX -> new Extreme(call.function() == AggregateCall.Function.MAX, arg);
         };
     }
@@ -94,6 +132,11 @@ public abstract class Accumulator {
         }
 
         @Override
+        public void permute(int[] order, int size) {
+            // The SUM beside it is permuted on its own.
+        }
+
+        @Override
         public void finish(int groups, ColumnVector out, long[] rows) {
             for (int g = 0; g < groups; g++) {
                 long n = sum.values(g, rows);
@@ -130,6 +173,14 @@ public abstract class Accumulator {
 
         abstract void growState(int capacity);
 
+        @Override
+        public final void permute(int[] order, int size) {
+            nulls = permuted(nulls, order, size);
+            permuteState(order, size);
+        }
+
+        abstract void permuteState(int[] order, int size);
+
         /** Counts the NULL rows of {@code argument}; returns whether there were any. */
         final boolean countNulls(int[] groups, ColumnVector argument, int rows) {
             if (argument == null || !argument.anyNull()) {
@@ -163,6 +214,10 @@ public abstract class Accumulator {
         }
 
         @Override
+        void permuteState(int[] order, int size) {
+        }
+
+        @Override
         public void update(int[] groups, ColumnVector argument, int rows) {
             countNulls(groups, argument, rows);
         }
@@ -184,16 +239,23 @@ public abstract class Accumulator {
     static final class SumExact extends NullCounting {
         private final int argScale;
         private final int resultScale;
+        private final boolean emptyIsZero;
         long[] sums = new long[0];
 
-        SumExact(int argScale, int resultScale) {
+        SumExact(int argScale, int resultScale, boolean emptyIsZero) {
             this.argScale = argScale;
             this.resultScale = resultScale;
+            this.emptyIsZero = emptyIsZero;
         }
 
         @Override
         void growState(int capacity) {
             sums = Arrays.copyOf(sums, capacity);
+        }
+
+        @Override
+        void permuteState(int[] order, int size) {
+            sums = permuted(sums, order, size);
         }
 
         @Override
@@ -211,7 +273,7 @@ public abstract class Accumulator {
         @Override
         public void finish(int groups, ColumnVector out, long[] rows) {
             for (int g = 0; g < groups; g++) {
-                if (values(g, rows) == 0) {
+                if (values(g, rows) == 0 && !emptyIsZero) {
                     out.setNull(g);
                 } else {
                     out.setLong(g, Numerics.rescale(sums[g], argScale, resultScale));
@@ -244,6 +306,11 @@ public abstract class Accumulator {
         }
 
         @Override
+        void permuteState(int[] order, int size) {
+            sums = permuted(sums, order, size);
+        }
+
+        @Override
         public void update(int[] groups, ColumnVector argument, int rows) {
             lanes = sumExact(sums, used, groups, argument, rows, countNulls(groups, argument, rows), lanes);
         }
@@ -271,15 +338,22 @@ public abstract class Accumulator {
     /** SUM or AVG of doubles. */
     static final class SumDouble extends NullCounting {
         private final boolean average;
+        private final boolean emptyIsZero;
         double[] sums = new double[0];
 
-        SumDouble(boolean average) {
+        SumDouble(boolean average, boolean emptyIsZero) {
             this.average = average;
+            this.emptyIsZero = emptyIsZero;
         }
 
         @Override
         void growState(int capacity) {
             sums = Arrays.copyOf(sums, capacity);
+        }
+
+        @Override
+        void permuteState(int[] order, int size) {
+            sums = permuted(sums, order, size);
         }
 
         @Override
@@ -310,7 +384,7 @@ public abstract class Accumulator {
         public void finish(int groups, ColumnVector out, long[] rows) {
             for (int g = 0; g < groups; g++) {
                 long n = values(g, rows);
-                if (n == 0) {
+                if (n == 0 && !emptyIsZero) {
                     out.setNull(g);
                 } else {
                     out.setDouble(g, average ? sums[g] / n : sums[g]);
@@ -343,6 +417,16 @@ public abstract class Accumulator {
                     case DOUBLE -> doubles = Arrays.copyOf(doubles, capacity);
                     case STRING -> strings = Arrays.copyOf(strings, capacity);
                 }
+            }
+        }
+
+        @Override
+        public void permute(int[] order, int size) {
+            seen = permuted(seen, order, size);
+            switch (physical) {
+                case LONG -> longs = permuted(longs, order, size);
+                case DOUBLE -> doubles = permuted(doubles, order, size);
+                case STRING -> strings = permuted(strings, order, size);
             }
         }
 
@@ -430,6 +514,11 @@ public abstract class Accumulator {
         }
 
         @Override
+        public void permute(int[] order, int size) {
+            sets = permuted(sets, order, size);
+        }
+
+        @Override
         public void update(int[] groups, ColumnVector argument, int rows) {
             for (int i = 0; i < rows; i++) {
                 Object v = argument.boxed(i);
@@ -471,7 +560,11 @@ public abstract class Accumulator {
                     continue;
                 }
                 if (s.isEmpty()) {
-                    out.setNull(g);
+                    if (call.function() == AggregateCall.Function.SUM0) {
+                        out.setLong(g, 0);
+                    } else {
+                        out.setNull(g);
+                    }
                     continue;
                 }
                 if (call.argumentType().kind() == TypeKind.DOUBLE) {

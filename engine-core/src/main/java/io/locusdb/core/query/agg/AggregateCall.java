@@ -9,7 +9,8 @@ import io.locusdb.core.storage.type.ColumnType;
 public record AggregateCall(Function function, int argument, boolean distinct, ColumnType argumentType,
                             ColumnType resultType, String name) {
     public enum Function {
-        COUNT, SUM, AVG, MIN, MAX
+        /** SUM0 is SUM whose value over no rows is 0, not NULL: the sum of partial counts (COUNT split in two). */
+        COUNT, SUM, SUM0, AVG, MIN, MAX
     }
 
     @Override

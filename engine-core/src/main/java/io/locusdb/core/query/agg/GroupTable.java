@@ -71,6 +71,57 @@ public final class GroupTable {
         return hashes[group];
     }
 
+    /**
+     * Reorders the groups by radix bucket of their hash's top {@code bits} bits and fills {@code offsets}: groups
+     * {@code offsets[b]..offsets[b+1]-1} are bucket b's, in their former order. A counting sort and one permutation
+     * of each array, done while the table is still in the cache of the task that built it, so that a merge later
+     * reads each bucket's groups as one contiguous run. The table is only read after this (its slots are dropped):
+     * {@link #mergeGroup} from it, {@link #finish}.
+     * <p>
+     * The buckets are independent of the slots a table finds groups in (its low bits), so a table built from one
+     * bucket's groups does not crowd.
+     */
+    public void sortIntoBuckets(int bits, int[] offsets) {
+        int buckets = 1 << bits;
+        if (offsets.length != buckets + 1) {
+            throw new IllegalArgumentException("offsets must have " + (buckets + 1) + " entries");
+        }
+        Arrays.fill(offsets, 0);
+        int shift = 64 - bits;
+        for (int g = 0; g < size; g++) {
+            offsets[bucket(g, bits, shift) + 1]++;
+        }
+        for (int b = 0; b < buckets; b++) {
+            offsets[b + 1] += offsets[b];
+        }
+        if (bits == 0) {
+            return;
+        }
+        int[] next = Arrays.copyOf(offsets, buckets);
+        int[] order = new int[size];
+        for (int g = 0; g < size; g++) {
+            order[next[bucket(g, bits, shift)]++] = g;
+        }
+        long[] sortedKeys = new long[keys.length];
+        for (int i = 0; i < size; i++) {
+            System.arraycopy(keys, order[i] * keyCount, sortedKeys, i * keyCount, keyCount);
+        }
+        keys = sortedKeys;
+        nullMasks = Accumulator.permuted(nullMasks, order, size);
+        hashes = Accumulator.permuted(hashes, order, size);
+        rowCounts = Accumulator.permuted(rowCounts, order, size);
+        for (Accumulator a : accumulators) {
+            a.permute(order, size);
+        }
+        slots = null;
+        directGroups = null;
+        directDictionaries = null;
+    }
+
+    private int bucket(int g, int bits, int shift) {
+        return bits == 0 ? 0 : (int) (hashes[g] >>> shift);
+    }
+
     /** Adds a batch: key columns and aggregate arguments (null entries for COUNT(*)) of {@code rows} rows. */
     public void add(ColumnVector[] keyColumns, ColumnVector[] arguments, int rows) {
         if (groups.length < rows) {
@@ -84,10 +135,8 @@ public final class GroupTable {
             groupByCodes(keyColumns, rows);
         } else {
             encode(keyColumns, rows);
-            long[] probe = new long[keyCount];
             for (int i = 0; i < rows; i++) {
-                System.arraycopy(rowKeys, i * keyCount, probe, 0, keyCount);
-                groups[i] = findOrInsert(probe, rowNulls[i]);
+                groups[i] = findOrInsert(rowKeys, i * keyCount, rowNulls[i]);
             }
         }
         countLanes = GroupedSums.count(rowCounts, size, groups, rows, countLanes);
@@ -254,34 +303,43 @@ public final class GroupTable {
         }
     }
 
-    private static long hashOf(long[] key, long nullMask) {
+    private long hashOf(long[] key, int offset, long nullMask) {
         long h = nullMask * 0x9E3779B97F4A7C15L;
-        for (long k : key) {
-            h = (h ^ k) * 0xBF58476D1CE4E5B9L;
+        for (int k = 0; k < keyCount; k++) {
+            h = (h ^ key[offset + k]) * 0xBF58476D1CE4E5B9L;
             h ^= h >>> 31;
         }
         return h ^ (h >>> 29);
     }
 
     int findOrInsert(long[] key, long nullMask) {
-        long h = hashOf(key, nullMask);
+        return findOrInsert(key, 0, nullMask);
+    }
+
+    /** The group of the key at {@code key[offset..offset+keyCount-1]}, inserted if new. */
+    private int findOrInsert(long[] key, int offset, long nullMask) {
+        long h = hashOf(key, offset, nullMask);
+        return findOrInsert(key, offset, nullMask, h);
+    }
+
+    private int findOrInsert(long[] key, int offset, long nullMask, long h) {
         int slot = (int) h & mask;
         while (true) {
             int g = slots[slot];
             if (g < 0) {
-                return insert(key, nullMask, h, slot);
+                return insert(key, offset, nullMask, h, slot);
             }
-            if (hashes[g] == h && nullMasks[g] == nullMask && sameKey(g, key)) {
+            if (hashes[g] == h && nullMasks[g] == nullMask && sameKey(g, key, offset)) {
                 return g;
             }
             slot = (slot + 1) & mask;
         }
     }
 
-    private boolean sameKey(int g, long[] key) {
+    private boolean sameKey(int g, long[] key, int offset) {
         int base = g * keyCount;
         for (int k = 0; k < keyCount; k++) {
-            if (keys[base + k] != key[k]) {
+            if (keys[base + k] != key[offset + k]) {
                 return false;
             }
         }
@@ -289,6 +347,10 @@ public final class GroupTable {
     }
 
     private int insert(long[] key, long nullMask, long h, int slot) {
+        return insert(key, 0, nullMask, h, slot);
+    }
+
+    private int insert(long[] key, int offset, long nullMask, long h, int slot) {
         int g = size++;
         if (g >= hashes.length) {
             int capacity = Math.max(16, hashes.length * 2);
@@ -298,7 +360,7 @@ public final class GroupTable {
             hashes = Arrays.copyOf(hashes, capacity);
             rowCounts = Arrays.copyOf(rowCounts, capacity);
         }
-        System.arraycopy(key, 0, keys, g * keyCount, keyCount);
+        System.arraycopy(key, offset, keys, g * keyCount, keyCount);
         nullMasks[g] = nullMask;
         hashes[g] = h;
         if (keyCount > 0) {
@@ -343,8 +405,9 @@ public final class GroupTable {
 
     /** Folds group {@code g} of {@code other} (same keys and aggregates) into this table. */
     public void mergeGroup(GroupTable other, int g) {
-        long[] key = Arrays.copyOfRange(other.keys, g * keyCount, (g + 1) * keyCount);
-        int target = keyCount == 0 ? 0 : findOrInsert(key, other.nullMasks[g]);
+        // The same keys hash alike in both tables: the other table's hash is reused.
+        int target = keyCount == 0 ? 0
+                : findOrInsert(other.keys, g * keyCount, other.nullMasks[g], other.hashes[g]);
         rowCounts[target] += other.rowCounts[g];
         for (int a = 0; a < accumulators.length; a++) {
             accumulators[a].merge(target, other.accumulators[a], g);

@@ -3,6 +3,10 @@ package io.locusdb.core.query.expr;
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.storage.column.StringDictionary;
 import io.locusdb.core.storage.type.ColumnType;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.regex.Pattern;
 
 /**
@@ -14,12 +18,45 @@ public final class Like extends Expr {
     private final Expr input;
     private final String pattern;
     private final Matcher matcher;
+    /** The same test on a dictionary value's UTF-8 bytes, for the simple patterns; null for the others. */
+    private final Utf8Matcher utf8;
     private StringDictionary cachedDictionary;
     private byte[] cachedCodes;
+    /** A dictionary value's bytes, copied to the heap to be searched (per task: each evaluates its own copy). */
+    private byte[] scratch = new byte[64];
 
     @FunctionalInterface
     private interface Matcher {
         boolean matches(String s);
+    }
+
+    /**
+     * A simple pattern's test on UTF-8 bytes: equal code points are equal byte runs, and no character's encoding
+     * starts inside another's, so a byte search finds exactly what a search of the string finds.
+     */
+    private record Utf8Matcher(byte[] literal, boolean leading, boolean trailing) {
+        boolean matches(byte[] value, int length) {
+            int m = literal.length;
+            if (m > length || !leading && !trailing && m != length) {
+                return false;
+            }
+            if (!leading) {
+                return Arrays.equals(value, 0, m, literal, 0, m);
+            }
+            if (!trailing) {
+                return Arrays.equals(value, length - m, length, literal, 0, m);
+            }
+            if (m == 0) {
+                return true;
+            }
+            byte first = literal[0];
+            for (int i = 0, last = length - m; i <= last; i++) {
+                if (value[i] == first && Arrays.equals(value, i + 1, i + m, literal, 1, m)) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     public Like(Expr input, String pattern, Character escape) {
@@ -27,13 +64,27 @@ public final class Like extends Expr {
         this.input = input;
         this.pattern = pattern;
         this.matcher = compile(pattern, escape);
+        this.utf8 = compileUtf8(pattern, escape);
     }
 
-    private Like(Expr input, String pattern, Matcher matcher) {
+    private Like(Expr input, String pattern, Matcher matcher, Utf8Matcher utf8) {
         super(ColumnType.BOOLEAN);
         this.input = input;
         this.pattern = pattern;
         this.matcher = matcher;
+        this.utf8 = utf8;
+    }
+
+    /** The byte test of a pattern that is a literal with at most a leading and a trailing '%'; null otherwise. */
+    private static Utf8Matcher compileUtf8(String pattern, Character escape) {
+        boolean leading = pattern.startsWith("%");
+        boolean trailing = pattern.length() > (leading ? 1 : 0) && pattern.endsWith("%")
+                && !(escape != null && pattern.length() >= 2 && pattern.charAt(pattern.length() - 2) == escape);
+        String middle = pattern.substring(leading ? 1 : 0, pattern.length() - (trailing ? 1 : 0));
+        if (escape != null && middle.indexOf(escape) >= 0 || middle.indexOf('%') >= 0 || middle.indexOf('_') >= 0) {
+            return null;
+        }
+        return new Utf8Matcher(middle.getBytes(StandardCharsets.UTF_8), leading, trailing);
     }
 
     private static Matcher compile(String pattern, Character escape) {
@@ -99,7 +150,7 @@ public final class Like extends Expr {
                 }
                 int code = codes[i];
                 if (memo[code] == 0) {
-                    memo[code] = (byte) (matcher.matches(v.dictionary().value(code)) ? 1 : 2);
+                    memo[code] = (byte) (matchesCode(v.dictionary(), code) ? 1 : 2);
                 }
                 r[i] = memo[code] == 1 ? 1 : 0;
             }
@@ -115,6 +166,21 @@ public final class Like extends Expr {
         return out;
     }
 
+    /** Tests dictionary value {@code code}: on its bytes where the pattern allows, without making a String. */
+    private boolean matchesCode(StringDictionary dictionary, int code) {
+        if (utf8 == null) {
+            return matcher.matches(dictionary.value(code));
+        }
+        MemorySegment offsets = dictionary.offsetsSegment();
+        int start = offsets.getAtIndex(ValueLayout.JAVA_INT, code - 1);
+        int length = offsets.getAtIndex(ValueLayout.JAVA_INT, code) - start;
+        if (scratch.length < length) {
+            scratch = new byte[Math.max(length, 2 * scratch.length)];
+        }
+        MemorySegment.copy(dictionary.bytesSegment(), ValueLayout.JAVA_BYTE, start, scratch, 0, length);
+        return utf8.matches(scratch, length);
+    }
+
     /** Per-code outcomes for one dictionary: 0 untested, 1 match, 2 no match. */
     private byte[] memo(StringDictionary dictionary) {
         if (dictionary != cachedDictionary) {
@@ -127,7 +193,7 @@ public final class Like extends Expr {
     @Override
     protected Expr copy(ExprCopier copier) {
         // The matcher is immutable: the copy shares it and caches its own per-dictionary answers.
-        return new Like(copier.copy(input), pattern, matcher);
+        return new Like(copier.copy(input), pattern, matcher, utf8);
     }
 
     @Override

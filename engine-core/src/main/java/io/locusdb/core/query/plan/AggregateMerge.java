@@ -2,10 +2,10 @@ package io.locusdb.core.query.plan;
 
 import io.locusdb.core.exec.MemoryBudget;
 import io.locusdb.core.exec.NumaExecutor;
+import io.locusdb.core.exec.QueryContext;
 import io.locusdb.core.exec.TaskClass;
 import io.locusdb.core.exec.TaskContext;
 import io.locusdb.core.exec.TaskGraph;
-import io.locusdb.core.exec.TaskLock;
 import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.result.TaskRecord;
@@ -13,23 +13,37 @@ import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.query.agg.GroupTable;
 import io.locusdb.core.query.agg.StringIds;
 import io.locusdb.core.storage.type.ColumnType;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 
 /**
- * The global state of a parallel aggregation: disjoint result tables, one per hash partition, each merged into by
- * "aggregate-merge" tasks queued round-robin to the nodes that hold the input's parts. Tasks aggregate into local
- * tables and {@link #hand} them over when they outgrow the cache and when the task ends.
+ * The global state of a parallel aggregation, radix-partitioned as in DuckDB's and Umbra's hash aggregation. Tasks
+ * aggregate into local tables that fit the cache; a local table that outgrows it, and each task's last one, is
+ * handed over with its groups sorted into {@value #BUCKET_BITS}-bit hash buckets. Once every task is done, merge
+ * tasks ("aggregate-merge", queued round-robin to the nodes that hold the input's parts) each take a range of
+ * buckets and, bucket by bucket, fold that bucket's groups of every handed table into a table of its own: a
+ * bucket's table holds a small share of the groups, so it stays in the cache while it is built even when the
+ * query has millions of groups, and no two tasks ever touch one table, so nothing is locked.
  */
 final class AggregateMerge {
     static final String TASK_CLASS = "aggregate-merge";
+    /** The tasks that aggregate a computed relation's rows into local tables (a scan's are materialize tasks). */
+    static final String TASK_CLASS_INPUT = "aggregate";
 
-    /** Local tables up to this many groups stay in the task's cache; larger ones are merged and restarted. */
+    /** Local tables up to this many groups stay in the task's cache; larger ones are handed over and restarted. */
     static final int LOCAL_GROUPS_LIMIT = 1 << 15;
+    /** 256 buckets: a million groups make tables of about 4,000 groups each. */
+    static final int BUCKET_BITS = 8;
 
-    private final GroupTable[] tables;
-    private final TaskLock[] locks;
+    /** A handed local table, its groups sorted by bucket: bucket b's are {@code offsets[b]..offsets[b+1]-1}. */
+    private record Handed(GroupTable table, int[] offsets) {
+    }
+
+    private final NumaExecutor executor;
+    private final QueryContext query;
     private final List<Integer> nodes;
     private final List<ColumnType> keyTypes;
     private final List<AggregateCall> calls;
@@ -37,22 +51,28 @@ final class AggregateMerge {
     private final MemoryBudget memory;
     private final TaskClass mergeClass;
     private final Consumer<TaskRecord> trace;
+    private final int bucketBits;
+    private final int mergeTasks;
+    private final Queue<Handed> handed = new ConcurrentLinkedQueue<>();
 
-    AggregateMerge(NumaExecutor executor, int partitions, List<Integer> nodes, List<ColumnType> keyTypes,
-                   List<AggregateCall> calls, MemoryBudget memory, Consumer<TaskRecord> trace) {
-        this.tables = new GroupTable[partitions];
-        this.locks = new TaskLock[partitions];
+    /**
+     * @param mergeTasks how many tasks merge the buckets (the concurrency hint); each takes a range of buckets
+     * @param nodes      the nodes the input's tasks run on, to which the merge tasks go in turn (empty: any)
+     */
+    AggregateMerge(NumaExecutor executor, QueryContext query, int mergeTasks, List<Integer> nodes,
+                   List<ColumnType> keyTypes, List<AggregateCall> calls, Consumer<TaskRecord> trace) {
+        this.executor = executor;
+        this.query = query;
         this.strings = new StringIds();
-        for (int r = 0; r < partitions; r++) {
-            tables[r] = new GroupTable(keyTypes, calls, strings, memory);
-            locks[r] = new TaskLock(executor);
-        }
         this.nodes = nodes;
         this.keyTypes = keyTypes;
         this.calls = calls;
-        this.memory = memory;
+        this.memory = query.memory();
         this.mergeClass = executor.taskClass(TASK_CLASS);
         this.trace = trace;
+        // The grand total has one group: one bucket, one merge.
+        this.bucketBits = keyTypes.isEmpty() ? 0 : BUCKET_BITS;
+        this.mergeTasks = Math.max(1, Math.min(mergeTasks, 1 << bucketBits));
     }
 
     /** A fresh local table for a task, sharing the global string ids. */
@@ -95,60 +115,86 @@ final class AggregateMerge {
             }
             table.add(keyColumns, arguments, rows);
             if (table.size() >= LOCAL_GROUPS_LIMIT) {
-                hand(ctx, table);
+                hand(table);
                 table = localTable();
             }
         }
 
         void finish(TaskContext ctx) {
-            hand(ctx, table);
+            hand(table);
             table = localTable();
         }
     }
 
-    /** Forks one merge task per partition for {@code local}'s groups of that partition. */
-    void hand(TaskContext ctx, GroupTable local) {
-        if (local.size() == 0) {
+    /** Takes {@code local}'s groups for the merge, sorted into buckets by the task that made them. */
+    void hand(GroupTable local) {
+        if (local.size() == 0 && bucketBits > 0) {
             local.releaseMemory();
             return;
         }
-        int partitions = tables.length;
-        // The local table's memory goes back to the budget once every partition has taken its groups.
-        AtomicInteger unmerged = new AtomicInteger(partitions);
-        for (int r = 0; r < partitions; r++) {
-            int partition = r;
-            int node = nodes.isEmpty() ? TaskGraph.ANY_NODE : nodes.get(r % nodes.size());
-            ctx.fork(mergeClass, node, c -> {
-                locks[partition].lock();
-                try {
-                    GroupTable target = tables[partition];
-                    for (int g = 0; g < local.size(); g++) {
-                        if (partitions == 1 || Math.floorMod(local.hash(g) >>> 33, partitions) == partition) {
-                            target.mergeGroup(local, g);
-                        }
-                    }
-                } finally {
-                    locks[partition].unlock();
-                    if (unmerged.decrementAndGet() == 0) {
-                        local.releaseMemory();
-                    }
-                }
-                trace.accept(new TaskRecord(TASK_CLASS, partition, node, c.node(), c.stolen(), local.size()));
-            });
-        }
+        int[] offsets = new int[(1 << bucketBits) + 1];
+        local.sortIntoBuckets(bucketBits, offsets);
+        handed.add(new Handed(local, offsets));
     }
 
-    /** The merged groups, once every merge task has run. */
+    /** Merges every handed table, bucket by bucket on the merge tasks, into the aggregation's result. */
     Relation relation(PhysicalPlan.Aggregate aggregate) {
-        Relation result = null;
-        for (GroupTable t : tables) {
-            Relation part = RelationOps.finish(t, keyTypes.size(), aggregate.outputTypes(), aggregate.names());
-            if (result == null) {
-                result = part;
-            } else {
-                result.append(part.columns(), part.rows());
+        List<Handed> tables = new ArrayList<>(handed);
+        handed.clear();
+        int buckets = 1 << bucketBits;
+        Relation[] pieces = new Relation[mergeTasks];
+        try {
+            TaskGraph graph = new TaskGraph("aggregate merge");
+            TaskGraph.Node root = graph.root(mergeClass, TaskGraph.ANY_NODE, ctx -> { });
+            for (int t = 0; t < mergeTasks; t++) {
+                int task = t;
+                int first = (int) ((long) buckets * t / mergeTasks);
+                int end = (int) ((long) buckets * (t + 1) / mergeTasks);
+                int node = nodes.isEmpty() ? TaskGraph.ANY_NODE : nodes.get(t % nodes.size());
+                graph.node(mergeClass, node, ctx -> {
+                    pieces[task] = mergeBuckets(tables, first, end, aggregate);
+                    trace.accept(new TaskRecord(TASK_CLASS, task, node, ctx.node(), ctx.stolen(),
+                            pieces[task].rows()));
+                }, root);
+            }
+            executor.submit(graph, query).await();
+        } finally {
+            for (Handed h : tables) {
+                h.table().releaseMemory();
             }
         }
+        Relation result = pieces[0];
+        for (int t = 1; t < pieces.length; t++) {
+            result.append(pieces[t].columns(), pieces[t].rows());
+        }
         return result;
+    }
+
+    /** Buckets {@code first..end-1} of every handed table, each merged into a table of its own, as one relation. */
+    private Relation mergeBuckets(List<Handed> tables, int first, int end, PhysicalPlan.Aggregate aggregate) {
+        Relation out = null;
+        for (int b = first; b < end; b++) {
+            GroupTable target = new GroupTable(keyTypes, calls, strings, memory);
+            try {
+                for (Handed h : tables) {
+                    for (int g = h.offsets()[b]; g < h.offsets()[b + 1]; g++) {
+                        target.mergeGroup(h.table(), g);
+                    }
+                }
+                if (target.size() == 0 && out != null) {
+                    continue;
+                }
+                Relation piece = RelationOps.finish(target, keyTypes.size(), aggregate.outputTypes(),
+                        aggregate.names());
+                if (out == null) {
+                    out = piece;
+                } else {
+                    out.append(piece.columns(), piece.rows());
+                }
+            } finally {
+                target.releaseMemory();
+            }
+        }
+        return out;
     }
 }

@@ -19,6 +19,7 @@ import io.locusdb.core.query.expr.InputRef;
 import io.locusdb.core.query.join.JoinHashTable;
 import io.locusdb.core.query.join.JoinProber;
 import io.locusdb.core.query.join.JoinType;
+import io.locusdb.core.query.sort.RowComparator;
 import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.query.agg.AggregateCall;
@@ -54,8 +55,11 @@ final class Pipelines implements AutoCloseable {
     static final String JOIN_PROBE_TASK_CLASS = "join-probe";
     /** Rows of a computed probe input per batch. */
     private static final int PROBE_BATCH_ROWS = 4096;
-    /** ORDER BY ... LIMIT n with offset + n up to this runs as a top-N per task; beyond it, every row is collected. */
-    private static final long TOP_N_MAX_ROWS = 100_000;
+    /**
+     * ORDER BY ... LIMIT n with offset + n up to this runs as a top-N per task; beyond it, every row is collected
+     * (a top-N's buffers would hold as much, in arrays of int row numbers that must fit).
+     */
+    private static final long TOP_N_MAX_ROWS = Integer.MAX_VALUE / 4;
     /** A top-N task sorts its buffer no more often than once per this many rows. */
     private static final int TOP_N_MIN_BUFFER_ROWS = 4096;
 
@@ -166,6 +170,18 @@ final class Pipelines implements AutoCloseable {
         }
         run(source, stages, sink);
         return new Outcome(sink.result(), done);
+    }
+
+    /**
+     * GROUP BY over a computed relation (an aggregation above another, as COUNT(DISTINCT) becomes): its rows cut
+     * into ranges, each aggregated by a task of its own into the parallel aggregation's local tables and merged by
+     * hash partition, as above a scan.
+     */
+    Relation aggregate(Relation input, PhysicalPlan.Aggregate aggregate) {
+        Source source = new RelationSource(input, AggregateMerge.TASK_CLASS_INPUT);
+        Sink sink = new AggregateSink(aggregate, aggregate.keys(), aggregate.calls(), input.types(), source.nodes());
+        run(source, List.of(), sink);
+        return sink.result();
     }
 
     /**
@@ -580,9 +596,16 @@ final class Pipelines implements AutoCloseable {
      */
     private final class RelationSource implements Source {
         private final Relation relation;
+        private final String taskClass;
 
         RelationSource(Relation relation) {
+            this(relation, JOIN_PROBE_TASK_CLASS);
+        }
+
+        /** A source whose tasks are of class {@code taskClass}. */
+        RelationSource(Relation relation, String taskClass) {
             this.relation = relation;
+            this.taskClass = taskClass;
         }
 
         @Override
@@ -595,8 +618,8 @@ final class Pipelines implements AutoCloseable {
                     (rows + PROBE_BATCH_ROWS - 1) / PROBE_BATCH_ROWS));
             int step = (rows + tasks - 1) / tasks;
             ColumnVector[] columns = relation.chunk().vectors();
-            TaskClass probeClass = executor.taskClass(JOIN_PROBE_TASK_CLASS);
-            TaskGraph graph = new TaskGraph("join probe");
+            TaskClass probeClass = executor.taskClass(taskClass);
+            TaskGraph graph = new TaskGraph(taskClass);
             TaskGraph.Node root = graph.root(probeClass, TaskGraph.ANY_NODE, ctx -> { });
             for (int start = 0; start < rows; start += step) {
                 int first = start;
@@ -619,7 +642,7 @@ final class Pipelines implements AutoCloseable {
                         head.push(ctx, chunk);
                     }
                     head.finish(ctx);
-                    trace.accept(new TaskRecord(JOIN_PROBE_TASK_CLASS, range, TaskGraph.ANY_NODE, ctx.node(),
+                    trace.accept(new TaskRecord(taskClass, range, TaskGraph.ANY_NODE, ctx.node(),
                             ctx.stolen(), end - first));
                 }, root);
             }
@@ -818,7 +841,9 @@ final class Pipelines implements AutoCloseable {
     /**
      * ORDER BY ... LIMIT: each task keeps the first {@code limit} rows of what it saw (sorting its buffer whenever
      * that holds twice as many), and hands them to the global state when done; no task holds more than about
-     * {@code 2 * limit} rows, and the result holds at most {@code limit} per task.
+     * {@code 2 * limit} rows, and the result holds at most {@code limit} per task. Once a task has {@code limit}
+     * rows, its last one is a cut-off: a row whose first key sorts after the cut-off's cannot be among the first,
+     * so it is dropped on arrival, before it is copied or sorted.
      */
     private final class TopNSink implements Sink {
         private final List<ColumnType> types;
@@ -839,13 +864,49 @@ final class Pipelines implements AutoCloseable {
         public Step local() {
             return new Step() {
                 private Relation buffer = Relation.empty(types, names);
+                /** The buffer's last row once sorted to exactly {@code limit} rows; -1 before that. */
+                private int cutoff = -1;
+                private int[] selected = new int[1024];
 
                 @Override
                 public void push(TaskContext ctx, Chunk chunk) {
-                    buffer.append(chunk);
+                    Chunk rows = cutoff < 0 ? chunk : beforeCutoff(chunk);
+                    if (rows == null) {
+                        return;
+                    }
+                    buffer.append(rows);
                     if (buffer.rows() >= Math.max(2L * limit, TOP_N_MIN_BUFFER_ROWS)) {
                         buffer = RelationOps.sort(buffer, keys, 0, limit);
+                        cutoff = buffer.rows() == limit ? limit - 1 : -1;
                     }
+                }
+
+                /** The rows of {@code chunk} that may still be among the first; null when none. */
+                private Chunk beforeCutoff(Chunk chunk) {
+                    int n = chunk.rows();
+                    if (selected.length < n) {
+                        selected = new int[n];
+                    }
+                    RowComparator order = RelationSort.comparator(chunk.vectors(), keys);
+                    ColumnVector[] best = buffer.chunk().vectors();
+                    int count = 0;
+                    for (int i = 0; i < n; i++) {
+                        if (order.compareFirstKey(i, best, cutoff) <= 0) {
+                            selected[count++] = i;
+                        }
+                    }
+                    if (count == n) {
+                        return chunk;
+                    }
+                    if (count == 0) {
+                        return null;
+                    }
+                    ColumnVector[] columns = chunk.vectors();
+                    ColumnVector[] out = new ColumnVector[columns.length];
+                    for (int c = 0; c < columns.length; c++) {
+                        out[c] = columns[c].gather(selected, count);
+                    }
+                    return new Chunk(out, count);
                 }
 
                 @Override
@@ -884,9 +945,9 @@ final class Pipelines implements AutoCloseable {
             }
             this.keys = keys;
             this.calls = calls;
-            int partitions = keys.length == 0 ? 1 : Math.max(1, executor.concurrencyHint());
+            int mergeTasks = keys.length == 0 ? 1 : Math.max(1, executor.concurrencyHint());
             // Merge tasks go round-robin to the nodes the pipeline's tasks run on.
-            this.merge = new AggregateMerge(executor, partitions, nodes, keyTypes, calls, query.memory(), trace);
+            this.merge = new AggregateMerge(executor, query, mergeTasks, nodes, keyTypes, calls, trace);
         }
 
         @Override

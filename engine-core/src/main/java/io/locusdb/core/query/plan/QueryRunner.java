@@ -35,6 +35,8 @@ public final class QueryRunner {
     public static final String JOIN_BUILD_TASK_CLASS = Pipelines.JOIN_BUILD_TASK_CLASS;
     public static final String JOIN_PROBE_TASK_CLASS = Pipelines.JOIN_PROBE_TASK_CLASS;
     private static final int STREAM_QUEUE_BATCHES = 16;
+    /** A computed relation of this many rows is aggregated by parallel tasks; fewer, on the calling thread. */
+    private static final int PARALLEL_AGGREGATE_ROWS = 16_384;
 
     private final NumaExecutor executor;
     private final int batchRows;
@@ -109,7 +111,13 @@ public final class QueryRunner {
             }
         }
         for (int i = done; i < ops.size(); i++) {
-            relation = apply(ops.get(i), relation);
+            if (ops.get(i) instanceof PhysicalPlan.Aggregate aggregate && relation.rows() >= PARALLEL_AGGREGATE_ROWS) {
+                try (Pipelines pipelines = new Pipelines(this, query, trace)) {
+                    relation = pipelines.aggregate(relation, aggregate);
+                }
+            } else {
+                relation = apply(ops.get(i), relation, query);
+            }
         }
         return relation;
     }
@@ -120,12 +128,12 @@ public final class QueryRunner {
         }
     }
 
-    private Relation apply(PhysicalPlan.Op op, Relation in) {
+    private Relation apply(PhysicalPlan.Op op, Relation in, QueryContext query) {
         return switch (op) {
             case PhysicalPlan.Filter f -> RelationOps.filter(in, ExprCopier.forTask().copy(f.condition()));
             case PhysicalPlan.Project p -> RelationOps.project(in, ExprCopier.forTask().copyAll(p.exprs()),
                     p.names());
-            case PhysicalPlan.Sort s -> RelationOps.sort(in, s.keys(), s.offset(), s.fetch());
+            case PhysicalPlan.Sort s -> RelationSort.sort(in, s.keys(), s.offset(), s.fetch(), executor, query);
             case PhysicalPlan.Aggregate a -> RelationOps.aggregate(in, a.keys(), a.calls(), a.names(),
                     a.outputTypes());
         };

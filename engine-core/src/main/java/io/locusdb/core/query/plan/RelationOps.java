@@ -6,10 +6,7 @@ import io.locusdb.core.query.agg.GroupTable;
 import io.locusdb.core.query.agg.StringIds;
 import io.locusdb.core.query.expr.Expr;
 import io.locusdb.core.storage.type.ColumnType;
-import io.locusdb.core.storage.type.TypeKind;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 
 /** The operators that run on a whole {@link Relation} after aggregation: filter, project, sort, limit. */
@@ -50,60 +47,9 @@ public final class RelationOps {
         return c;
     }
 
-    /** ORDER BY (stable), then OFFSET and FETCH. */
+    /** ORDER BY (stable), then OFFSET and FETCH, on the calling thread. */
     public static Relation sort(Relation in, List<PhysicalPlan.SortKey> keys, long offset, long fetch) {
-        int rows = in.rows();
-        Integer[] order = new Integer[rows];
-        for (int i = 0; i < rows; i++) {
-            order[i] = i;
-        }
-        if (!keys.isEmpty()) {
-            Arrays.sort(order, comparator(in, keys));
-        }
-        int from = (int) Math.min(rows, Math.max(0, offset));
-        int to = fetch < 0 ? rows : (int) Math.min(rows, from + Math.min(fetch, rows));
-        int count = Math.max(0, to - from);
-        List<ColumnVector> out = new ArrayList<>();
-        for (ColumnVector c : in.columns()) {
-            ColumnVector v = new ColumnVector(c.type(), Math.max(1, count));
-            for (int i = 0; i < count; i++) {
-                v.copyRow(c, order[from + i], i);
-            }
-            v.setSize(count);
-            out.add(v);
-        }
-        return new Relation(out, in.names(), count);
-    }
-
-    private static Comparator<Integer> comparator(Relation in, List<PhysicalPlan.SortKey> keys) {
-        Comparator<Integer> result = null;
-        for (PhysicalPlan.SortKey key : keys) {
-            ColumnVector v = in.columns().get(key.column());
-            boolean descending = key.descending();
-            boolean nullsFirst = key.nullsFirst();
-            Comparator<Integer> values = valueComparator(v);
-            Comparator<Integer> directed = descending ? values.reversed() : values;
-            Comparator<Integer> field = (a, b) -> {
-                boolean na = v.isNull(a);
-                boolean nb = v.isNull(b);
-                if (na || nb) {
-                    return na == nb ? 0 : (na == nullsFirst ? -1 : 1);
-                }
-                return directed.compare(a, b);
-            };
-            result = result == null ? field : result.thenComparing(field);
-        }
-        return result;
-    }
-
-    private static Comparator<Integer> valueComparator(ColumnVector v) {
-        return switch (v.physical()) {
-            case LONG -> (a, b) -> Long.compare(v.longs()[a], v.longs()[b]);
-            case DOUBLE -> (a, b) -> Double.compare(v.doubles()[a] + 0.0, v.doubles()[b] + 0.0);
-            case STRING -> v.type().kind() == TypeKind.CHAR
-                    ? (a, b) -> io.locusdb.core.query.expr.Comparison.compareStrings(v.string(a), v.string(b), true)
-                    : (a, b) -> v.string(a).compareTo(v.string(b));
-        };
+        return RelationSort.sort(in, keys, offset, fetch, null, null);
     }
 
     /** GROUP BY over a relation in one table (for aggregation above VALUES; scans aggregate in parallel). */

@@ -364,6 +364,7 @@ public final class PhysicalPlanner {
             AggregateCall.Function function = switch (call.getAggregation().getKind()) {
                 case COUNT -> AggregateCall.Function.COUNT;
                 case SUM -> AggregateCall.Function.SUM;
+                case SUM0 -> AggregateCall.Function.SUM0;
                 case AVG -> AggregateCall.Function.AVG;
                 case MIN -> AggregateCall.Function.MIN;
                 case MAX -> AggregateCall.Function.MAX;

@@ -84,12 +84,23 @@ class TopNSinkTest {
     void explainShowsTheTopNPerTask() {
         List<List<Object>> plan = rows("EXPLAIN SELECT k FROM t ORDER BY v DESC LIMIT 10");
         assertThat(plan.toString()).contains("top 10 kept per pipeline task");
+        // A LIMIT of any size: a task's rows past its cut-off are dropped as they arrive.
         List<List<Object>> big = rows("EXPLAIN SELECT k FROM t ORDER BY v DESC LIMIT 1000000");
-        assertThat(big.toString()).doesNotContain("kept per pipeline task");
+        assertThat(big.toString()).contains("top 1000000 kept per pipeline task");
     }
 
     @Test
-    void aLimitBeyondTheTopNBoundStillSortsEverything() {
+    void aLimitBeyondTheRowsSortsEverything() {
         agreesWithAFullSort("SELECT k, v FROM t", "v, k", 0, 200_000);
+        agreesWithAFullSort("SELECT k, v FROM t", "v DESC, k", 9_000, 200_000);
+    }
+
+    @Test
+    void aLimitThatEveryTaskFillsDropsOnlyRowsPastTheCutOff() {
+        // Ties on the first key at the cut-off: the second key decides among them.
+        agreesWithAFullSort("SELECT l_orderkey, l_linenumber, l_quantity FROM lineitem",
+                "l_quantity, l_orderkey DESC, l_linenumber", 0, 5_000);
+        agreesWithAFullSort("SELECT l_orderkey, l_linenumber, l_shipmode FROM lineitem",
+                "l_shipmode DESC, l_orderkey, l_linenumber", 100, 20_000);
     }
 }

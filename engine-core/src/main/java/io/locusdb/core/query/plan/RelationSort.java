@@ -1,0 +1,133 @@
+package io.locusdb.core.query.plan;
+
+import io.locusdb.core.exec.NumaExecutor;
+import io.locusdb.core.exec.QueryContext;
+import io.locusdb.core.exec.TaskClass;
+import io.locusdb.core.exec.TaskGraph;
+import io.locusdb.core.query.sort.IndexSort;
+import io.locusdb.core.query.sort.RowComparator;
+import io.locusdb.core.vector.ColumnVector;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/**
+ * ORDER BY (with OFFSET and LIMIT) of a computed relation, in parallel: the rows are cut into as many runs as the
+ * concurrency hint asks for, each run sorted (or, under a LIMIT, reduced to its first rows by a bounded heap) by a
+ * task of its own, then the runs are merged up to the LIMIT. Row numbers are sorted, never boxed rows; the output is
+ * gathered once at the end. Rows that tie keep their input order.
+ */
+final class RelationSort {
+    static final String TASK_CLASS = "sort";
+    /** Fewer rows than this a run are not worth a task of their own. */
+    private static final int MIN_RUN_ROWS = 16_384;
+
+    private RelationSort() {
+    }
+
+    static Relation sort(Relation in, List<PhysicalPlan.SortKey> keys, long offset, long fetch,
+                         NumaExecutor executor, QueryContext query) {
+        int rows = in.rows();
+        int from = (int) Math.min(rows, Math.max(0, offset));
+        long wanted = fetch < 0 ? rows : Math.min(rows, from + fetch);
+        int limit = (int) wanted;
+        if (keys.isEmpty() || limit <= from) {
+            int[] identity = new int[Math.max(0, limit - from)];
+            for (int i = 0; i < identity.length; i++) {
+                identity[i] = from + i;
+            }
+            return gather(in, identity, 0, identity.length);
+        }
+        RowComparator order = comparator(in.chunk().vectors(), keys);
+        int runs = executor == null ? 1 : (int) Math.max(1, Math.min(executor.concurrencyHint(),
+                rows / MIN_RUN_ROWS));
+        int[][] sorted = new int[runs][];
+        int step = (rows + runs - 1) / runs;
+        if (runs == 1) {
+            sorted[0] = sortRun(0, rows, limit, order);
+        } else {
+            TaskClass taskClass = executor.taskClass(TASK_CLASS);
+            TaskGraph graph = new TaskGraph("sort runs");
+            TaskGraph.Node root = graph.root(taskClass, TaskGraph.ANY_NODE, ctx -> { });
+            for (int r = 0; r < runs; r++) {
+                int run = r;
+                int start = r * step;
+                int end = Math.min(rows, start + step);
+                // Each task compares with a comparator of its own: they are cheap and hold no shared state.
+                graph.node(taskClass, TaskGraph.ANY_NODE, ctx -> sorted[run] = sortRun(start, end, limit,
+                        comparator(in.chunk().vectors(), keys)), root);
+            }
+            executor.submit(graph, query).await();
+        }
+        int[] merged = runs == 1 ? sorted[0] : merge(sorted, limit, order);
+        return gather(in, merged, from, Math.min(limit, merged.length));
+    }
+
+    static RowComparator comparator(ColumnVector[] columns, List<PhysicalPlan.SortKey> keys) {
+        int[] positions = new int[keys.size()];
+        boolean[] descending = new boolean[keys.size()];
+        boolean[] nullsFirst = new boolean[keys.size()];
+        for (int k = 0; k < positions.length; k++) {
+            positions[k] = keys.get(k).column();
+            descending[k] = keys.get(k).descending();
+            nullsFirst[k] = keys.get(k).nullsFirst();
+        }
+        return new RowComparator(columns, positions, descending, nullsFirst);
+    }
+
+    /** Rows {@code start..end-1} in order, at most {@code limit} of them. */
+    private static int[] sortRun(int start, int end, int limit, RowComparator order) {
+        int[] rows = new int[end - start];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = start + i;
+        }
+        if (limit < rows.length) {
+            return IndexSort.top(rows, 0, rows.length, limit, order);
+        }
+        IndexSort.sort(rows, 0, rows.length, order);
+        return rows;
+    }
+
+    /** The first {@code limit} rows of sorted runs of ascending row ranges; ties go to the earlier run. */
+    private static int[] merge(int[][] runs, int limit, RowComparator order) {
+        long total = 0;
+        for (int[] run : runs) {
+            total += run.length;
+        }
+        int[] out = new int[(int) Math.min(limit, total)];
+        // Heads by row order, then by run (earlier runs hold earlier rows): a stable merge.
+        PriorityQueue<int[]> heads = new PriorityQueue<>((a, b) -> {
+            int c = order.compare(runs[a[0]][a[1]], runs[b[0]][b[1]]);
+            return c != 0 ? c : Integer.compare(a[0], b[0]);
+        });
+        for (int r = 0; r < runs.length; r++) {
+            if (runs[r].length > 0) {
+                heads.add(new int[] {r, 0});
+            }
+        }
+        int n = 0;
+        while (n < out.length) {
+            int[] head = heads.poll();
+            out[n++] = runs[head[0]][head[1]];
+            if (++head[1] < runs[head[0]].length) {
+                heads.add(head);
+            }
+        }
+        return out;
+    }
+
+    /** Rows {@code order[from..to-1]} of {@code in} as a relation of fresh vectors. */
+    static Relation gather(Relation in, int[] order, int from, int to) {
+        int count = Math.max(0, to - from);
+        List<ColumnVector> out = new ArrayList<>(in.columns().size());
+        for (ColumnVector c : in.columns()) {
+            ColumnVector v = new ColumnVector(c.type(), Math.max(1, count));
+            for (int i = 0; i < count; i++) {
+                v.copyRow(c, order[from + i], i);
+            }
+            v.setSize(count);
+            out.add(v);
+        }
+        return new Relation(out, in.names(), count);
+    }
+}
