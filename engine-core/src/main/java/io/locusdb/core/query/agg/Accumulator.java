@@ -17,8 +17,13 @@ import java.util.Set;
 public abstract class Accumulator {
     protected int capacity;
 
-    /** Makes room for groups {@code 0..groups-1}. */
+    /** Makes room for groups {@code 0..groups-1}, which the table now has. */
     public abstract void grow(int groups);
+
+    /** Makes room for groups {@code 0..groups-1} ahead of the table's growth. */
+    public void reserve(int groups) {
+        grow(groups);
+    }
 
     /** Adds rows {@code 0..rows-1} of {@code argument} (null for COUNT(*)) to their groups. */
     public abstract void update(int[] groups, ColumnVector argument, int rows);
@@ -164,6 +169,11 @@ public abstract class Accumulator {
         @Override
         public void grow(int groups) {
             used = Math.max(used, groups);
+            reserve(groups);
+        }
+
+        @Override
+        public void reserve(int groups) {
             if (groups > capacity) {
                 capacity = newCapacity(capacity, groups);
                 nulls = Arrays.copyOf(nulls, capacity);

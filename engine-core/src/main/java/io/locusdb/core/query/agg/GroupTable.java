@@ -44,6 +44,15 @@ public final class GroupTable {
 
     /** A table whose growth is charged to {@code budget} (null: not accounted). */
     public GroupTable(List<ColumnType> keyTypes, List<AggregateCall> calls, StringIds strings, MemoryBudget budget) {
+        this(keyTypes, calls, strings, budget, 0);
+    }
+
+    /**
+     * As above, with room for {@code expectedGroups} groups from the start: a table known to grow large is not
+     * copied and rehashed on its way there.
+     */
+    public GroupTable(List<ColumnType> keyTypes, List<AggregateCall> calls, StringIds strings, MemoryBudget budget,
+                      int expectedGroups) {
         if (keyTypes.size() > 64) {
             throw new IllegalArgumentException("at most 64 grouping columns, got " + keyTypes.size());
         }
@@ -54,9 +63,20 @@ public final class GroupTable {
         this.budget = budget;
         // keys, null mask, hash, row count, two hash slots, and an estimate of 16 bytes of state per aggregate.
         this.bytesPerGroup = 8L * (keyCount + 3) + 8 + 16L * accumulators.length;
-        this.slots = new int[16];
+        int slotCount = Math.max(16, Integer.highestOneBit(Math.max(1, expectedGroups)) << 2);
+        this.slots = new int[slotCount];
         Arrays.fill(slots, -1);
-        this.mask = 15;
+        this.mask = slotCount - 1;
+        if (expectedGroups > 0 && keyCount > 0) {
+            charge((long) expectedGroups * bytesPerGroup);
+            keys = new long[expectedGroups * keyCount];
+            nullMasks = new long[expectedGroups];
+            hashes = new long[expectedGroups];
+            rowCounts = new long[expectedGroups];
+            for (Accumulator a : accumulators) {
+                a.reserve(expectedGroups);
+            }
+        }
         if (keyCount == 0) {
             // The grand total always has its one group, even over no rows.
             insert(new long[0], 0, 0, 0);
@@ -82,14 +102,24 @@ public final class GroupTable {
      * bucket's groups does not crowd.
      */
     public void sortIntoBuckets(int bits, int[] offsets) {
+        sortIntoBuckets(bits, offsets, null);
+    }
+
+    /**
+     * As above, bucketed by a hash of only the keys at {@code bucketKeys} (positions among the keys; null: all):
+     * every group that agrees on those keys lands in one bucket, so an aggregation over a subset of the keys can
+     * finish each bucket on its own.
+     */
+    public void sortIntoBuckets(int bits, int[] offsets, int[] bucketKeys) {
         int buckets = 1 << bits;
         if (offsets.length != buckets + 1) {
             throw new IllegalArgumentException("offsets must have " + (buckets + 1) + " entries");
         }
         Arrays.fill(offsets, 0);
         int shift = 64 - bits;
+        long[] bucketHashes = bucketKeys == null ? hashes : subsetHashes(bucketKeys);
         for (int g = 0; g < size; g++) {
-            offsets[bucket(g, bits, shift) + 1]++;
+            offsets[bucket(bucketHashes, g, bits, shift) + 1]++;
         }
         for (int b = 0; b < buckets; b++) {
             offsets[b + 1] += offsets[b];
@@ -100,7 +130,7 @@ public final class GroupTable {
         int[] next = Arrays.copyOf(offsets, buckets);
         int[] order = new int[size];
         for (int g = 0; g < size; g++) {
-            order[next[bucket(g, bits, shift)]++] = g;
+            order[next[bucket(bucketHashes, g, bits, shift)]++] = g;
         }
         long[] sortedKeys = new long[keys.length];
         for (int i = 0; i < size; i++) {
@@ -118,8 +148,26 @@ public final class GroupTable {
         directDictionaries = null;
     }
 
-    private int bucket(int g, int bits, int shift) {
+    private static int bucket(long[] hashes, int g, int bits, int shift) {
         return bits == 0 ? 0 : (int) (hashes[g] >>> shift);
+    }
+
+    /** Per group, the hash of the keys at {@code positions} alone, mixed as the full hash is. */
+    private long[] subsetHashes(int[] positions) {
+        long[] out = new long[size];
+        for (int g = 0; g < size; g++) {
+            long nulls = 0;
+            long h = 0;
+            for (int i = 0; i < positions.length; i++) {
+                int k = positions[i];
+                nulls |= (nullMasks[g] >>> k & 1) << i;
+                h = (h ^ keys[g * keyCount + k]) * 0xBF58476D1CE4E5B9L;
+                h ^= h >>> 31;
+            }
+            h ^= nulls * 0x9E3779B97F4A7C15L;
+            out[g] = h ^ (h >>> 29);
+        }
+        return out;
     }
 
     /** Adds a batch: key columns and aggregate arguments (null entries for COUNT(*)) of {@code rows} rows. */

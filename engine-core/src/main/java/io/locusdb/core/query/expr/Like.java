@@ -22,6 +22,8 @@ public final class Like extends Expr {
     private final Utf8Matcher utf8;
     private StringDictionary cachedDictionary;
     private byte[] cachedCodes;
+    /** Rows this copy tested against {@link #cachedDictionary}: when to search the whole dictionary instead. */
+    private long rowsOnDictionary;
     /** A dictionary value's bytes, copied to the heap to be searched (per task: each evaluates its own copy). */
     private byte[] scratch = new byte[64];
 
@@ -34,7 +36,12 @@ public final class Like extends Expr {
      * A simple pattern's test on UTF-8 bytes: equal code points are equal byte runs, and no character's encoding
      * starts inside another's, so a byte search finds exactly what a search of the string finds.
      */
-    private record Utf8Matcher(byte[] literal, boolean leading, boolean trailing) {
+    private record Utf8Matcher(byte[] literal, boolean leading, boolean trailing, DictionarySearch search) {
+        Utf8Matcher(byte[] literal, boolean leading, boolean trailing) {
+            this(literal, leading, trailing, leading && trailing && literal.length > 0
+                    ? new DictionarySearch(literal) : null);
+        }
+
         boolean matches(byte[] value, int length) {
             int m = literal.length;
             if (m > length || !leading && !trailing && m != length) {
@@ -143,6 +150,15 @@ public final class Like extends Expr {
         if (v.isEncoded()) {
             byte[] memo = memo(v.dictionary());
             int[] codes = v.codes();
+            long[] containing = containing(v.dictionary(), rows);
+            if (containing != null) {
+                for (int i = 0; i < rows; i++) {
+                    int code = codes[i];
+                    r[i] = containing[code >>> 6] >>> code & 1;
+                }
+                copyNulls(v, out, rows);
+                return out;
+            }
             for (int i = 0; i < rows; i++) {
                 if (v.isNull(i)) {
                     out.setNull(i);
@@ -166,6 +182,33 @@ public final class Like extends Expr {
         return out;
     }
 
+    /**
+     * For an infix pattern, the codes of {@code dictionary} whose values match, once this copy has tested rows worth
+     * a 32nd of the dictionary (the vectorized search of all its bytes costs about what testing that many codes one
+     * by one does) or another copy has searched it already; null until then.
+     */
+    private long[] containing(StringDictionary dictionary, int rows) {
+        if (utf8 == null || utf8.search() == null) {
+            return null;
+        }
+        rowsOnDictionary += rows;
+        DictionarySearch search = utf8.search();
+        if (rowsOnDictionary * 32 < dictionary.size() && !search.known(dictionary)) {
+            return null;
+        }
+        return search.codesContaining(dictionary);
+    }
+
+    private static void copyNulls(ColumnVector in, ColumnVector out, int rows) {
+        if (in.anyNull()) {
+            for (int i = 0; i < rows; i++) {
+                if (in.isNull(i)) {
+                    out.setNull(i);
+                }
+            }
+        }
+    }
+
     /** Tests dictionary value {@code code}: on its bytes where the pattern allows, without making a String. */
     private boolean matchesCode(StringDictionary dictionary, int code) {
         if (utf8 == null) {
@@ -186,6 +229,7 @@ public final class Like extends Expr {
         if (dictionary != cachedDictionary) {
             cachedDictionary = dictionary;
             cachedCodes = new byte[dictionary.size() + 1];
+            rowsOnDictionary = 0;
         }
         return cachedCodes;
     }

@@ -35,6 +35,8 @@ final class AggregateMerge {
 
     /** Local tables up to this many groups stay in the task's cache; larger ones are handed over and restarted. */
     static final int LOCAL_GROUPS_LIMIT = 1 << 15;
+    /** A bucket's table starts with room for at most this many groups. */
+    private static final int MERGE_PRESIZE_GROUPS = 1 << 14;
     /** 256 buckets: a million groups make tables of about 4,000 groups each. */
     static final int BUCKET_BITS = 8;
 
@@ -54,6 +56,10 @@ final class AggregateMerge {
     private final int bucketBits;
     private final int mergeTasks;
     private final Queue<Handed> handed = new ConcurrentLinkedQueue<>();
+    /** An aggregation over a subset of this one's keys, finished bucket by bucket; null when there is none. */
+    private PhysicalPlan.Aggregate then;
+    /** The positions among the keys that {@link #then} groups by (the bucket hash's keys); null: all keys. */
+    private int[] bucketKeys;
 
     /**
      * @param mergeTasks how many tasks merge the buckets (the concurrency hint); each takes a range of buckets
@@ -75,9 +81,41 @@ final class AggregateMerge {
         this.mergeTasks = Math.max(1, Math.min(mergeTasks, 1 << bucketBits));
     }
 
+    /**
+     * Finishes {@code next}, an aggregation that groups this one's result by some of its keys, in the merge: the
+     * buckets then go by those keys alone, so every group of {@code next} is made in one bucket, and each merge task
+     * aggregates its buckets' rows again on the spot. COUNT(DISTINCT x) GROUP BY k, split into GROUP BY k, x and then
+     * GROUP BY k, so costs one parallel aggregation, not two. To be called before any task adds rows.
+     */
+    void then(PhysicalPlan.Aggregate next) {
+        if (!fuses(keyTypes.size(), next)) {
+            throw new IllegalArgumentException("the next aggregation must group by some of this one's keys");
+        }
+        this.then = next;
+        this.bucketKeys = next.keys().clone();
+    }
+
+    /** Whether {@code next} groups the rows of an aggregation with {@code keyCount} keys by some of those keys. */
+    static boolean fuses(int keyCount, PhysicalPlan.Aggregate next) {
+        if (keyCount == 0 || next.keys().length == 0) {
+            return false;
+        }
+        for (int k : next.keys()) {
+            if (k >= keyCount) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** A fresh local table for a task, sharing the global string ids. */
     GroupTable localTable() {
-        return new GroupTable(keyTypes, calls, strings, memory);
+        return localTable(0);
+    }
+
+    /** As above, with room for {@code groups} groups from the start. */
+    private GroupTable localTable(int groups) {
+        return new GroupTable(keyTypes, calls, strings, memory, groups);
     }
 
     /** One task's local state: the groups of {@code calls} by {@code keys} (columns of the chunks it adds). */
@@ -116,7 +154,8 @@ final class AggregateMerge {
             table.add(keyColumns, arguments, rows);
             if (table.size() >= LOCAL_GROUPS_LIMIT) {
                 hand(table);
-                table = localTable();
+                // A task whose table filled up once will likely fill the next: it starts at full size.
+                table = localTable(LOCAL_GROUPS_LIMIT);
             }
         }
 
@@ -133,7 +172,7 @@ final class AggregateMerge {
             return;
         }
         int[] offsets = new int[(1 << bucketBits) + 1];
-        local.sortIntoBuckets(bucketBits, offsets);
+        local.sortIntoBuckets(bucketBits, offsets, bucketKeys);
         handed.add(new Handed(local, offsets));
     }
 
@@ -174,7 +213,13 @@ final class AggregateMerge {
     private Relation mergeBuckets(List<Handed> tables, int first, int end, PhysicalPlan.Aggregate aggregate) {
         Relation out = null;
         for (int b = first; b < end; b++) {
-            GroupTable target = new GroupTable(keyTypes, calls, strings, memory);
+            // Room for at least twice the most groups one table hands for the bucket (it has at least as many).
+            int mostGroups = 0;
+            for (Handed h : tables) {
+                mostGroups = Math.max(mostGroups, h.offsets()[b + 1] - h.offsets()[b]);
+            }
+            GroupTable target = new GroupTable(keyTypes, calls, strings, memory,
+                    Math.min(2 * mostGroups, MERGE_PRESIZE_GROUPS));
             try {
                 for (Handed h : tables) {
                     for (int g = h.offsets()[b]; g < h.offsets()[b + 1]; g++) {
@@ -186,6 +231,10 @@ final class AggregateMerge {
                 }
                 Relation piece = RelationOps.finish(target, keyTypes.size(), aggregate.outputTypes(),
                         aggregate.names());
+                if (then != null) {
+                    piece = RelationOps.aggregate(piece, then.keys(), then.calls(), then.names(),
+                            then.outputTypes());
+                }
                 if (out == null) {
                     out = piece;
                 } else {

@@ -147,10 +147,11 @@ final class Pipelines implements AutoCloseable {
                     AggregateInput input = AggregateInput.of(scan, aggregate);
                     ScanProgram program = new ScanProgram(scan, input.outputs(), batchRows);
                     ScanSource scanSource = new ScanSource(scan, program, null);
+                    PhysicalPlan.Aggregate then = fusedNext(aggregate, ops, 1);
                     Sink sink = new AggregateSink(aggregate, input.keys(), input.calls(), program.outputTypes(),
-                            scanSource.nodes());
+                            scanSource.nodes(), then);
                     run(scanSource, stages, sink);
-                    return new Outcome(sink.result(), 1);
+                    return new Outcome(sink.result(), then == null ? 1 : 2);
                 }
                 source = new ScanSource(scan, new ScanProgram(scan, batchRows), null);
                 flow = new Flow(scan.names(), scan.outputs().stream().map(Expr::type).toList());
@@ -160,8 +161,9 @@ final class Pipelines implements AutoCloseable {
         int done = flow.addOps(plan, stages);
         Sink sink;
         if (done < ops.size() && ops.get(done) instanceof PhysicalPlan.Aggregate aggregate) {
-            sink = new AggregateSink(aggregate, aggregate.keys(), aggregate.calls(), flow.types, source.nodes());
-            done++;
+            PhysicalPlan.Aggregate then = fusedNext(aggregate, ops, done + 1);
+            sink = new AggregateSink(aggregate, aggregate.keys(), aggregate.calls(), flow.types, source.nodes(), then);
+            done += then == null ? 1 : 2;
         } else if (done < ops.size() && ops.get(done) instanceof PhysicalPlan.Sort sort && topN(sort)) {
             // The sort itself runs again, on the few rows the tasks kept.
             sink = new TopNSink(flow.types, flow.names, sort.keys(), (int) (sort.offset() + sort.fetch()));
@@ -177,11 +179,21 @@ final class Pipelines implements AutoCloseable {
      * into ranges, each aggregated by a task of its own into the parallel aggregation's local tables and merged by
      * hash partition, as above a scan.
      */
-    Relation aggregate(Relation input, PhysicalPlan.Aggregate aggregate) {
+    Relation aggregate(Relation input, PhysicalPlan.Aggregate aggregate, PhysicalPlan.Aggregate then) {
         Source source = new RelationSource(input, AggregateMerge.TASK_CLASS_INPUT);
-        Sink sink = new AggregateSink(aggregate, aggregate.keys(), aggregate.calls(), input.types(), source.nodes());
+        Sink sink = new AggregateSink(aggregate, aggregate.keys(), aggregate.calls(), input.types(), source.nodes(),
+                then);
         run(source, List.of(), sink);
         return sink.result();
+    }
+
+    /**
+     * The aggregation at {@code ops[next]} if it groups {@code aggregate}'s result by some of its keys (as the second
+     * half of a split COUNT(DISTINCT) does), so that the merge finishes it too; null otherwise.
+     */
+    static PhysicalPlan.Aggregate fusedNext(PhysicalPlan.Aggregate aggregate, List<PhysicalPlan.Op> ops, int next) {
+        return next < ops.size() && ops.get(next) instanceof PhysicalPlan.Aggregate following
+                && AggregateMerge.fuses(aggregate.keys().length, following) ? following : null;
     }
 
     /**
@@ -937,7 +949,7 @@ final class Pipelines implements AutoCloseable {
          * {@code inputTypes} (a scan computes only those the aggregation reads).
          */
         AggregateSink(PhysicalPlan.Aggregate aggregate, int[] keys, List<AggregateCall> calls,
-                      List<ColumnType> inputTypes, List<Integer> nodes) {
+                      List<ColumnType> inputTypes, List<Integer> nodes, PhysicalPlan.Aggregate then) {
             this.aggregate = aggregate;
             List<ColumnType> keyTypes = new ArrayList<>();
             for (int k : keys) {
@@ -948,6 +960,9 @@ final class Pipelines implements AutoCloseable {
             int mergeTasks = keys.length == 0 ? 1 : Math.max(1, executor.concurrencyHint());
             // Merge tasks go round-robin to the nodes the pipeline's tasks run on.
             this.merge = new AggregateMerge(executor, query, mergeTasks, nodes, keyTypes, calls, trace);
+            if (then != null) {
+                merge.then(then);
+            }
         }
 
         @Override

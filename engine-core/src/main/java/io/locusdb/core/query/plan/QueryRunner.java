@@ -112,8 +112,12 @@ public final class QueryRunner {
         }
         for (int i = done; i < ops.size(); i++) {
             if (ops.get(i) instanceof PhysicalPlan.Aggregate aggregate && relation.rows() >= PARALLEL_AGGREGATE_ROWS) {
+                PhysicalPlan.Aggregate then = Pipelines.fusedNext(aggregate, ops, i + 1);
                 try (Pipelines pipelines = new Pipelines(this, query, trace)) {
-                    relation = pipelines.aggregate(relation, aggregate);
+                    relation = pipelines.aggregate(relation, aggregate, then);
+                }
+                if (then != null) {
+                    i++;
                 }
             } else {
                 relation = apply(ops.get(i), relation, query);

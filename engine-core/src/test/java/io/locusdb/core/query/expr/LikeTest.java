@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -80,6 +81,39 @@ class LikeTest {
             assertThat(b.isNull(VALUES.size())).isTrue();
             assertThat(fromCodes).as("encoded, pattern " + pattern).isEqualTo(wanted);
             assertThat(fromStrings).as("plain, pattern " + pattern).isEqualTo(wanted);
+        }
+    }
+
+    @Test
+    void aLargeDictionaryGivesTheSameAnswersTestedCodeByCodeAndSearchedWhole() {
+        // Short values over a small alphabet: many matches, and many that would cross from one value into the next.
+        Random random = new Random(3);
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < 40_000; i++) {
+            StringBuilder value = new StringBuilder();
+            for (int n = random.nextInt(6); n > 0; n--) {
+                value.append("abü".charAt(random.nextInt(3)));
+            }
+            values.add(value.toString());
+        }
+        StringDictionary dictionary = dictionary(values);
+        for (String pattern : List.of("%ab%", "%bü%", "%üa%", "%aaa%", "%b%")) {
+            Like like = new Like(new InputRef(0, ColumnType.varchar(40), "s"), pattern, '\\');
+            // A few rows first (tested code by code), then all of them (the dictionary searched whole).
+            for (int[] range : new int[][] {{0, 10}, {0, values.size()}}) {
+                int rows = range[1] - range[0];
+                ColumnVector encoded = ColumnVector.encoded(ColumnType.varchar(40), dictionary, rows);
+                for (int i = 0; i < rows; i++) {
+                    encoded.setCode(i, range[0] + i + 1);
+                }
+                encoded.setSize(rows);
+                ColumnVector result = like.eval(new ColumnVector[] {encoded}, rows);
+                for (int i = 0; i < rows; i++) {
+                    String value = values.get(range[0] + i);
+                    assertThat(result.longs()[i] == 1).as("'%s' LIKE '%s'", value, pattern)
+                            .isEqualTo(expected(value, pattern));
+                }
+            }
         }
     }
 }

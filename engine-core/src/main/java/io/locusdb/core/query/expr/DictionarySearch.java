@@ -1,0 +1,85 @@
+package io.locusdb.core.query.expr;
+
+import io.locusdb.core.storage.column.StringDictionary;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
+
+/**
+ * The codes of a string dictionary whose values contain a byte string, found by searching the dictionary's value
+ * bytes as one text, a run of values at a time, instead of testing each value: the bytes are read as ISO-8859-1,
+ * which maps every byte to one char, so the JDK's vectorized {@link String#indexOf(String, int)} finds exactly the
+ * byte matches. A match that crosses from one value into the next is not one. Results are kept per dictionary
+ * (weakly: a dropped part's dictionary goes with it) and shared by the tasks of every execution of the plan.
+ */
+final class DictionarySearch {
+    /** Values copied and searched at a time. */
+    private static final int VALUES_PER_RUN = 16_384;
+
+    private final byte[] needle;
+    private final String needleText;
+    private final Map<StringDictionary, long[]> found = Collections.synchronizedMap(new WeakHashMap<>());
+
+    DictionarySearch(byte[] needle) {
+        if (needle.length == 0) {
+            throw new IllegalArgumentException("an empty needle is in every value: no search needed");
+        }
+        this.needle = needle.clone();
+        this.needleText = new String(needle, StandardCharsets.ISO_8859_1);
+    }
+
+    /** One bit per code (bit {@code code} of the array), set where the value contains the needle; cached. */
+    long[] codesContaining(StringDictionary dictionary) {
+        long[] bits = found.get(dictionary);
+        if (bits == null) {
+            bits = search(dictionary);
+            found.putIfAbsent(dictionary, bits);
+        }
+        return bits;
+    }
+
+    /** Whether {@code codesContaining} is already known for {@code dictionary}. */
+    boolean known(StringDictionary dictionary) {
+        return found.containsKey(dictionary);
+    }
+
+    private long[] search(StringDictionary dictionary) {
+        int size = dictionary.size();
+        long[] bits = new long[(size >> 6) + 1];
+        MemorySegment offsets = dictionary.offsetsSegment();
+        MemorySegment bytes = dictionary.bytesSegment();
+        byte[] buffer = new byte[0];
+        // Codes run from 1; value c's bytes are offsets[c-1]..offsets[c]-1.
+        for (int first = 1; first <= size; first += VALUES_PER_RUN) {
+            int last = Math.min(size, first + VALUES_PER_RUN - 1);
+            int base = offsets.getAtIndex(ValueLayout.JAVA_INT, first - 1);
+            int length = offsets.getAtIndex(ValueLayout.JAVA_INT, last) - base;
+            if (buffer.length < length) {
+                buffer = new byte[Math.max(length, buffer.length * 2)];
+            }
+            MemorySegment.copy(bytes, ValueLayout.JAVA_BYTE, base, buffer, 0, length);
+            String text = new String(buffer, 0, length, StandardCharsets.ISO_8859_1);
+            int code = first;
+            int from = 0;
+            int at;
+            while ((at = text.indexOf(needleText, from)) >= 0) {
+                // The value the match starts in: the first whose end lies past the match's start.
+                while (offsets.getAtIndex(ValueLayout.JAVA_INT, code) - base <= at) {
+                    code++;
+                }
+                int end = offsets.getAtIndex(ValueLayout.JAVA_INT, code) - base;
+                if (at + needle.length <= end) {
+                    bits[code >>> 6] |= 1L << code;
+                    // One match is enough: go on with the next value.
+                    from = end;
+                } else {
+                    from = at + 1;
+                }
+            }
+        }
+        return bits;
+    }
+}
