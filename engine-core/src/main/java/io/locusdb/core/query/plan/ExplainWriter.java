@@ -50,7 +50,10 @@ public final class ExplainWriter {
         int depth = 0;
         int sink = pipelineSink(plan);
         for (int i = ops.size() - 1; i >= 0; i--) {
-            String line = describe(ops.get(i), inputs.get(i), plan, i == sink);
+            boolean fused = i > 0 && ops.get(i - 1) instanceof PhysicalPlan.Aggregate below
+                    && Pipelines.fusedNext(below, ops, i) != null;
+            String line = fused ? describeFused((PhysicalPlan.Aggregate) ops.get(i), inputs.get(i))
+                    : describe(ops.get(i), inputs.get(i), plan, i == sink);
             lines.add(baseIndent + "  ".repeat(depth++) + line);
         }
         String indent = baseIndent + "  ".repeat(depth);
@@ -146,11 +149,21 @@ public final class ExplainWriter {
                     + (sink && Pipelines.topN(s) ? " [top " + (s.offset() + s.fetch()) + " kept per pipeline task,"
                     + " those merged and sorted]" : "");
             case PhysicalPlan.Aggregate a -> "Aggregate" + (parallel
-                    ? " [local hash tables per pipeline task (on the scanned part's node), merged into disjoint result"
-                    + " tables by hash partition (task class " + QueryRunner.MERGE_TASK_CLASS + ")]"
-                    : " [one table]") + ": group by " + keys(a, input) + "; " + a.calls().stream()
+                    ? " [local hash tables per pipeline task (on the scanned part's node), sorted into "
+                    + (1 << AggregateMerge.BUCKET_BITS) + " hash buckets and merged bucket by bucket (task class "
+                    + QueryRunner.MERGE_TASK_CLASS + ")]"
+                    : " [over the computed rows: from " + QueryRunner.PARALLEL_AGGREGATE_ROWS + " rows local tables"
+                    + " per " + AggregateMerge.TASK_CLASS_INPUT + " task merged bucket by bucket, else one table]")
+                    + ": group by " + keys(a, input) + "; " + a.calls().stream()
                     .map(c -> call(c, input)).collect(Collectors.joining(", "));
         };
+    }
+
+    /** An aggregation over some of the keys of the one below, which its merge tasks finish bucket by bucket. */
+    private static String describeFused(PhysicalPlan.Aggregate a, List<String> input) {
+        return "Aggregate [finished per bucket by the merge tasks of the aggregation below, whose buckets go by these"
+                + " keys]: group by " + keys(a, input) + "; " + a.calls().stream().map(c -> call(c, input))
+                .collect(Collectors.joining(", "));
     }
 
     private static String keys(PhysicalPlan.Aggregate a, List<String> input) {

@@ -567,7 +567,9 @@ final class Pipelines implements AutoCloseable {
             return ScanPipeline.submit(executor, query, snapshot, program.ranges(), program.columns(true), part -> {
                 ScanProgram.Kernels kernels = program.kernels();
                 Step head = chains.apply(part);
-                MaterializeJob.IdFilter filter = idFilter(part);
+                MaterializeJob.IdFilter joinFilter = idFilter(part);
+                MaterializeJob.IdFilter filter = joinFilter == null && head instanceof TopNSink.Local topN
+                        ? topN.codeFilter(snapshot.parts().get(part), scan, program) : joinFilter;
                 return new MaterializeJob.BatchConsumer() {
                     @Override
                     public void accept(TaskContext ctx, Chunk batch) {
@@ -874,61 +876,91 @@ final class Pipelines implements AutoCloseable {
 
         @Override
         public Step local() {
-            return new Step() {
-                private Relation buffer = Relation.empty(types, names);
-                /** The buffer's last row once sorted to exactly {@code limit} rows; -1 before that. */
-                private int cutoff = -1;
-                private int[] selected = new int[1024];
+            return new Local();
+        }
 
-                @Override
-                public void push(TaskContext ctx, Chunk chunk) {
-                    Chunk rows = cutoff < 0 ? chunk : beforeCutoff(chunk);
-                    if (rows == null) {
-                        return;
-                    }
-                    buffer.append(rows);
-                    if (buffer.rows() >= Math.max(2L * limit, TOP_N_MIN_BUFFER_ROWS)) {
-                        buffer = RelationOps.sort(buffer, keys, 0, limit);
-                        cutoff = buffer.rows() == limit ? limit - 1 : -1;
+        /** One task's first rows. */
+        final class Local implements Step {
+            private Relation buffer = Relation.empty(types, names);
+            /** The buffer's last row once sorted to exactly {@code limit} rows; -1 before that. */
+            private int cutoff = -1;
+            private int[] selected = new int[1024];
+            /** The cut-off as codes of the scan's first sort column, where the scan feeds this directly. */
+            private CodeCutoff codes;
+
+            /**
+             * A filter for the scan of {@code part} that feeds this task: the codes of the first sort key's
+             * column that may still be among the first rows, as the cut-off tightens. Null where the key is not a
+             * column of integers, decimals or dates decoded straight from the table.
+             */
+            MaterializeJob.IdFilter codeFilter(TablePart part, PhysicalPlan.Scan scan, ScanProgram program) {
+                PhysicalPlan.SortKey first = keys.getFirst();
+                if (!(scan.outputs().get(first.column()) instanceof InputRef ref)) {
+                    return null;
+                }
+                int[] decoded = program.tableColumns();
+                for (int i = 0; i < decoded.length; i++) {
+                    if (decoded[i] == ref.index()
+                            && part.column(ref.index()).dictionary() instanceof LongDictionary dictionary) {
+                        codes = new CodeCutoff(dictionary, first.descending(), first.nullsFirst());
+                        return new MaterializeJob.IdFilter(i, codes.allowed());
                     }
                 }
+                return null;
+            }
 
-                /** The rows of {@code chunk} that may still be among the first; null when none. */
-                private Chunk beforeCutoff(Chunk chunk) {
-                    int n = chunk.rows();
-                    if (selected.length < n) {
-                        selected = new int[n];
-                    }
-                    RowComparator order = RelationSort.comparator(chunk.vectors(), keys);
-                    ColumnVector[] best = buffer.chunk().vectors();
-                    int count = 0;
-                    for (int i = 0; i < n; i++) {
-                        if (order.compareFirstKey(i, best, cutoff) <= 0) {
-                            selected[count++] = i;
-                        }
-                    }
-                    if (count == n) {
-                        return chunk;
-                    }
-                    if (count == 0) {
-                        return null;
-                    }
-                    ColumnVector[] columns = chunk.vectors();
-                    ColumnVector[] out = new ColumnVector[columns.length];
-                    for (int c = 0; c < columns.length; c++) {
-                        out[c] = columns[c].gather(selected, count);
-                    }
-                    return new Chunk(out, count);
+            @Override
+            public void push(TaskContext ctx, Chunk chunk) {
+                Chunk rows = cutoff < 0 ? chunk : beforeCutoff(chunk);
+                if (rows == null) {
+                    return;
                 }
-
-                @Override
-                public void finish(TaskContext ctx) {
-                    Relation best = RelationOps.sort(buffer, keys, 0, limit);
-                    synchronized (kept) {
-                        kept.append(best.chunk());
+                buffer.append(rows);
+                if (buffer.rows() >= Math.max(2L * limit, TOP_N_MIN_BUFFER_ROWS)) {
+                    buffer = RelationOps.sort(buffer, keys, 0, limit);
+                    cutoff = buffer.rows() == limit ? limit - 1 : -1;
+                    ColumnVector key = buffer.columns().get(keys.getFirst().column());
+                    if (codes != null && cutoff >= 0 && !key.isNull(cutoff)) {
+                        codes.tighten(key.longs()[cutoff]);
                     }
                 }
-            };
+            }
+
+            /** The rows of {@code chunk} that may still be among the first; null when none. */
+            private Chunk beforeCutoff(Chunk chunk) {
+                int n = chunk.rows();
+                if (selected.length < n) {
+                    selected = new int[n];
+                }
+                RowComparator order = RelationSort.comparator(chunk.vectors(), keys);
+                ColumnVector[] best = buffer.chunk().vectors();
+                int count = 0;
+                for (int i = 0; i < n; i++) {
+                    if (order.compareFirstKey(i, best, cutoff) <= 0) {
+                        selected[count++] = i;
+                    }
+                }
+                if (count == n) {
+                    return chunk;
+                }
+                if (count == 0) {
+                    return null;
+                }
+                ColumnVector[] columns = chunk.vectors();
+                ColumnVector[] out = new ColumnVector[columns.length];
+                for (int c = 0; c < columns.length; c++) {
+                    out[c] = columns[c].gather(selected, count);
+                }
+                return new Chunk(out, count);
+            }
+
+            @Override
+            public void finish(TaskContext ctx) {
+                Relation best = RelationOps.sort(buffer, keys, 0, limit);
+                synchronized (kept) {
+                    kept.append(best.chunk());
+                }
+            }
         }
 
         @Override

@@ -36,7 +36,7 @@ public final class QueryRunner {
     public static final String JOIN_PROBE_TASK_CLASS = Pipelines.JOIN_PROBE_TASK_CLASS;
     private static final int STREAM_QUEUE_BATCHES = 16;
     /** A computed relation of this many rows is aggregated by parallel tasks; fewer, on the calling thread. */
-    private static final int PARALLEL_AGGREGATE_ROWS = 16_384;
+    static final int PARALLEL_AGGREGATE_ROWS = 16_384;
 
     private final NumaExecutor executor;
     private final int batchRows;

@@ -33,6 +33,11 @@ class TopNSinkTest {
                     .append((char) ('a' + i % 26)).append("')");
         }
         session.execute(insert.toString()).close();
+        // The same rows in parts of their own (dictionaries, NULL codes), not in a delta: the scan tests codes
+        // against a top-N task's cut-off before it decodes a row.
+        session.execute("CREATE TABLE u (k INTEGER, v INTEGER, s VARCHAR)").close();
+        session.execute("INSERT INTO u SELECT * FROM t").close();
+        session.execute("ALTER TABLE u PARTITION INTO 2 PARTS").close();
     }
 
     @AfterAll
@@ -71,6 +76,21 @@ class TopNSinkTest {
         agreesWithAFullSort("SELECT k, v FROM t", "v DESC, k", 0, 20);
         agreesWithAFullSort("SELECT k, v FROM t", "v NULLS FIRST, k DESC", 10, 2_000);
         agreesWithAFullSort("SELECT k, v FROM t", "v DESC NULLS LAST, k", 9_990, 100);
+    }
+
+    @Test
+    void aCutOffOnTheScannedColumnsCodesKeepsTiesAndNullsWhereTheyBelong() {
+        // Rows arrive in k order: "k DESC" makes a later row win a tie on v, so a cut-off must keep ties.
+        for (String order : List.of("v, k", "v DESC, k", "v DESC, k DESC", "v NULLS FIRST, k DESC",
+                "v DESC NULLS LAST, k DESC", "v ASC NULLS LAST, k DESC", "v DESC NULLS FIRST, k")) {
+            for (int[] window : new int[][] {{0, 1}, {0, 50}, {100, 300}, {1_400, 10}, {9_000, 2_000}}) {
+                agreesWithAFullSort("SELECT k, v, s FROM u", order, window[0], window[1]);
+            }
+        }
+        agreesWithAFullSort("SELECT l_orderkey, l_linenumber, l_shipdate FROM lineitem",
+                "l_shipdate DESC, l_orderkey DESC, l_linenumber", 0, 1_000);
+        agreesWithAFullSort("SELECT l_orderkey, l_linenumber, l_shipdate FROM lineitem",
+                "l_shipdate, l_orderkey DESC, l_linenumber", 7, 4_500);
     }
 
     @Test
