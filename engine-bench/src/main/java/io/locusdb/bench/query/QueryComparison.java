@@ -211,7 +211,7 @@ public final class QueryComparison {
             }
         }
         System.out.println();
-        System.out.println("query / threads                 LocusDB ms   DuckDB ms   DuckDB/LocusDB   goal"
+        System.out.println("query / threads                           LocusDB ms   DuckDB ms   DuckDB/LocusDB   goal"
                 + (withRestart ? "; restarted: LocusDB from its data directory ms, restarted/in-memory" : ""));
         for (Map.Entry<String, double[]> e : summary.entrySet()) {
             double[] r = e.getValue();
@@ -226,7 +226,7 @@ public final class QueryComparison {
                     : afterTheScan ? "≥ 1" : "";
             String again = r.length > 2 ? String.format(Locale.ROOT, "   restarted %.1f ms, %.2f", r[2], r[2] / r[0])
                     : "";
-            System.out.printf(Locale.ROOT, "%-30s %10.1f %11.1f %16.2f   %s%s%n", e.getKey(), r[0], r[1], r[1] / r[0],
+            System.out.printf(Locale.ROOT, "%-40s %10.1f %11.1f %16.2f   %s%s%n", e.getKey(), r[0], r[1], r[1] / r[0],
                     goal, again);
         }
         for (Query q : AFTER_THE_SCAN) {

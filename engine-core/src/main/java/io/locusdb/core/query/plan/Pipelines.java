@@ -31,6 +31,7 @@ import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.table.TableVersion;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.natives.memory.MemoryPolicy;
 import io.locusdb.natives.memory.NodeMemory;
 import java.lang.foreign.Arena;
@@ -865,6 +866,8 @@ final class Pipelines implements AutoCloseable {
         private final List<PhysicalPlan.SortKey> keys;
         private final int limit;
         private final Relation kept;
+        /** The best cut-off of all tasks, where the first key is an integer column; null otherwise. */
+        private final SharedCutoff shared;
 
         TopNSink(List<ColumnType> types, List<String> names, List<PhysicalPlan.SortKey> keys, int limit) {
             this.types = types;
@@ -872,6 +875,9 @@ final class Pipelines implements AutoCloseable {
             this.keys = keys;
             this.limit = limit;
             this.kept = Relation.empty(types, names).chargedTo(query.memory());
+            PhysicalPlan.SortKey first = keys.getFirst();
+            this.shared = types.get(first.column()).physical() == TypeKind.Physical.LONG
+                    ? new SharedCutoff(first.descending(), first.nullsFirst()) : null;
         }
 
         @Override
@@ -911,7 +917,17 @@ final class Pipelines implements AutoCloseable {
 
             @Override
             public void push(TaskContext ctx, Chunk chunk) {
-                Chunk rows = cutoff < 0 ? chunk : beforeCutoff(chunk);
+                Chunk rows = chunk;
+                if (shared != null && shared.isSet()) {
+                    // Another task's cut-off may be tighter than this one's: rows past it go first.
+                    if (codes != null) {
+                        codes.tighten(shared.value());
+                    }
+                    rows = sharedPass(rows);
+                }
+                if (rows != null && cutoff >= 0) {
+                    rows = beforeCutoff(rows);
+                }
                 if (rows == null) {
                     return;
                 }
@@ -920,10 +936,34 @@ final class Pipelines implements AutoCloseable {
                     buffer = RelationOps.sort(buffer, keys, 0, limit);
                     cutoff = buffer.rows() == limit ? limit - 1 : -1;
                     ColumnVector key = buffer.columns().get(keys.getFirst().column());
-                    if (codes != null && cutoff >= 0 && !key.isNull(cutoff)) {
-                        codes.tighten(key.longs()[cutoff]);
+                    if ((codes != null || shared != null) && cutoff >= 0 && !key.isNull(cutoff)) {
+                        long value = key.longs()[cutoff];
+                        if (codes != null) {
+                            codes.tighten(value);
+                        }
+                        if (shared != null) {
+                            shared.offer(value);
+                        }
                     }
                 }
+            }
+
+            /** The rows of {@code chunk} the best cut-off of all tasks lets pass; null when none. */
+            private Chunk sharedPass(Chunk chunk) {
+                int n = chunk.rows();
+                if (selected.length < n) {
+                    selected = new int[n];
+                }
+                ColumnVector key = chunk.column(keys.getFirst().column());
+                long[] values = key.longs();
+                boolean[] nulls = key.nulls();
+                int count = 0;
+                for (int i = 0; i < n; i++) {
+                    if (shared.mayPass(nulls[i], values[i])) {
+                        selected[count++] = i;
+                    }
+                }
+                return selected(chunk, count);
             }
 
             /** The rows of {@code chunk} that may still be among the first; null when none. */
@@ -940,7 +980,12 @@ final class Pipelines implements AutoCloseable {
                         selected[count++] = i;
                     }
                 }
-                if (count == n) {
+                return selected(chunk, count);
+            }
+
+            /** The first {@code count} rows listed in {@code selected}: the chunk itself if all, null if none. */
+            private Chunk selected(Chunk chunk, int count) {
+                if (count == chunk.rows()) {
                     return chunk;
                 }
                 if (count == 0) {
