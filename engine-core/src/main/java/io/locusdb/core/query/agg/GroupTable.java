@@ -181,6 +181,8 @@ public final class GroupTable {
             Arrays.fill(groups, 0, rows, 0);
         } else if (smallDictionaries(keyColumns)) {
             groupByCodes(keyColumns, rows);
+        } else if (keyCount == 1 && keyColumns[0].physical() == TypeKind.Physical.LONG) {
+            groupByOneLong(keyColumns[0], rows);
         } else {
             encode(keyColumns, rows);
             for (int i = 0; i < rows; i++) {
@@ -289,6 +291,38 @@ public final class GroupTable {
                 }
                 g = findOrInsert(probe, nullMask);
                 directGroups[combination] = g;
+            }
+            groups[i] = g;
+        }
+    }
+
+    /**
+     * One integer key (ids, dates: the common GROUP BY): hashed and found straight from the column, hashed exactly as
+     * {@link #hashOf} hashes a one-key row, without copying keys into a row buffer first.
+     */
+    private void groupByOneLong(ColumnVector column, int rows) {
+        long[] values = column.longs();
+        boolean[] nulls = column.anyNull() ? column.nulls() : null;
+        long[] key = rowKeys;
+        for (int i = 0; i < rows; i++) {
+            long nullMask = nulls != null && nulls[i] ? 1 : 0;
+            long k = nullMask != 0 ? 0 : values[i];
+            long h = (nullMask * 0x9E3779B97F4A7C15L ^ k) * 0xBF58476D1CE4E5B9L;
+            h ^= h >>> 31;
+            h ^= h >>> 29;
+            int slot = (int) h & mask;
+            int g;
+            while (true) {
+                g = slots[slot];
+                if (g < 0) {
+                    key[0] = k;
+                    g = insert(key, 0, nullMask, h, slot);
+                    break;
+                }
+                if (hashes[g] == h && keys[g] == k && nullMasks[g] == nullMask) {
+                    break;
+                }
+                slot = (slot + 1) & mask;
             }
             groups[i] = g;
         }

@@ -84,6 +84,11 @@ public final class Like extends Expr {
 
     /** The byte test of a pattern that is a literal with at most a leading and a trailing '%'; null otherwise. */
     private static Utf8Matcher compileUtf8(String pattern, Character escape) {
+        if (escape != null && (escape == '%' || escape == '_')
+                || !StandardCharsets.UTF_8.newEncoder().canEncode(pattern)) {
+            // A wildcard that is also the escape, or text with no UTF-8 form: the string test decides.
+            return null;
+        }
         boolean leading = pattern.startsWith("%");
         boolean trailing = pattern.length() > (leading ? 1 : 0) && pattern.endsWith("%")
                 && !(escape != null && pattern.length() >= 2 && pattern.charAt(pattern.length() - 2) == escape);

@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -35,6 +37,8 @@ final class AggregateMerge {
 
     /** Local tables up to this many groups stay in the task's cache; larger ones are handed over and restarted. */
     static final int LOCAL_GROUPS_LIMIT = 1 << 15;
+    /** Handed groups held before they are consolidated, where the query's memory is not limited. */
+    private static final long CONSOLIDATE_GROUPS = 1L << 23;
     /** A bucket's table starts with room for at most this many groups. */
     private static final int MERGE_PRESIZE_GROUPS = 1 << 14;
     /** 256 buckets: a million groups make tables of about 4,000 groups each. */
@@ -56,6 +60,10 @@ final class AggregateMerge {
     private final int bucketBits;
     private final int mergeTasks;
     private final Queue<Handed> handed = new ConcurrentLinkedQueue<>();
+    /** Groups in the handed tables; past {@link #consolidateAt}, a task merges them into one table per bucket. */
+    private final AtomicLong handedGroups = new AtomicLong();
+    private final AtomicBoolean consolidating = new AtomicBoolean();
+    private volatile long consolidateAt;
     /** An aggregation over a subset of this one's keys, finished bucket by bucket; null when there is none. */
     private PhysicalPlan.Aggregate then;
     /** The positions among the keys that {@link #then} groups by (the bucket hash's keys); null: all keys. */
@@ -79,6 +87,11 @@ final class AggregateMerge {
         // The grand total has one group: one bucket, one merge.
         this.bucketBits = keyTypes.isEmpty() ? 0 : BUCKET_BITS;
         this.mergeTasks = Math.max(1, Math.min(mergeTasks, 1 << bucketBits));
+        // A sixteenth of a limited budget at about 64 bytes a group (a consolidation briefly holds the handed
+        // tables and their merge); 8 million groups (about half a GiB) otherwise.
+        long limit = memory.limit();
+        this.consolidateAt = limit == Long.MAX_VALUE ? CONSOLIDATE_GROUPS
+                : Math.max(4L * LOCAL_GROUPS_LIMIT, limit / 1024);
     }
 
     /**
@@ -174,6 +187,53 @@ final class AggregateMerge {
         int[] offsets = new int[(1 << bucketBits) + 1];
         local.sortIntoBuckets(bucketBits, offsets, bucketKeys);
         handed.add(new Handed(local, offsets));
+        if (handedGroups.addAndGet(local.size()) >= consolidateAt && consolidating.compareAndSet(false, true)) {
+            try {
+                consolidate();
+            } finally {
+                consolidating.set(false);
+            }
+        }
+    }
+
+    /**
+     * Merges the tables handed so far into one table, sorted into buckets like any handed table, on the calling
+     * task: an aggregation whose local tables hardly reduce (many groups, each seen in many tasks) then holds about
+     * its result's groups, not every task's copy of them until the end. Tables handed meanwhile wait for the next
+     * consolidation or the merge.
+     */
+    private void consolidate() {
+        List<Handed> tables = new ArrayList<>();
+        Handed next;
+        while ((next = handed.poll()) != null) {
+            tables.add(next);
+        }
+        long before = 0;
+        for (Handed h : tables) {
+            before += h.table().size();
+        }
+        int buckets = 1 << bucketBits;
+        GroupTable target = new GroupTable(keyTypes, calls, strings, memory, (int) Math.min(before, 1 << 26));
+        try {
+            // Bucket by bucket, so the groups that meet in the target come together while they are in the cache.
+            for (int b = 0; b < buckets; b++) {
+                for (Handed h : tables) {
+                    for (int g = h.offsets()[b]; g < h.offsets()[b + 1]; g++) {
+                        target.mergeGroup(h.table(), g);
+                    }
+                }
+            }
+        } finally {
+            for (Handed h : tables) {
+                h.table().releaseMemory();
+            }
+        }
+        int[] offsets = new int[buckets + 1];
+        target.sortIntoBuckets(bucketBits, offsets, bucketKeys);
+        handed.add(new Handed(target, offsets));
+        handedGroups.addAndGet(target.size() - before);
+        // Not worth doing again until as many new groups have come as the consolidated table holds.
+        consolidateAt = Math.max(consolidateAt, 2L * target.size());
     }
 
     /** Merges every handed table, bucket by bucket on the merge tasks, into the aggregation's result. */

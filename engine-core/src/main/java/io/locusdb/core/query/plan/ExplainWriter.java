@@ -49,10 +49,18 @@ public final class ExplainWriter {
         }
         int depth = 0;
         int sink = pipelineSink(plan);
+        // Which aggregations the merge of the one below finishes: always above the pipeline's sink; above an
+        // aggregation of computed rows, when those rows are enough to aggregate in parallel.
+        String[] fusedWhen = new String[ops.size()];
+        for (int i = 1; i < ops.size(); i++) {
+            if (ops.get(i - 1) instanceof PhysicalPlan.Aggregate below && fusedWhen[i - 1] == null
+                    && Pipelines.fusedNext(below, ops, i) != null) {
+                fusedWhen[i] = i - 1 == sink ? "" : " (from " + QueryRunner.PARALLEL_AGGREGATE_ROWS + " rows below)";
+            }
+        }
         for (int i = ops.size() - 1; i >= 0; i--) {
-            boolean fused = i > 0 && ops.get(i - 1) instanceof PhysicalPlan.Aggregate below
-                    && Pipelines.fusedNext(below, ops, i) != null;
-            String line = fused ? describeFused((PhysicalPlan.Aggregate) ops.get(i), inputs.get(i))
+            String line = fusedWhen[i] != null
+                    ? describeFused((PhysicalPlan.Aggregate) ops.get(i), inputs.get(i), fusedWhen[i])
                     : describe(ops.get(i), inputs.get(i), plan, i == sink);
             lines.add(baseIndent + "  ".repeat(depth++) + line);
         }
@@ -160,9 +168,9 @@ public final class ExplainWriter {
     }
 
     /** An aggregation over some of the keys of the one below, which its merge tasks finish bucket by bucket. */
-    private static String describeFused(PhysicalPlan.Aggregate a, List<String> input) {
+    private static String describeFused(PhysicalPlan.Aggregate a, List<String> input, String when) {
         return "Aggregate [finished per bucket by the merge tasks of the aggregation below, whose buckets go by these"
-                + " keys]: group by " + keys(a, input) + "; " + a.calls().stream().map(c -> call(c, input))
+                + " keys" + when + "]: group by " + keys(a, input) + "; " + a.calls().stream().map(c -> call(c, input))
                 .collect(Collectors.joining(", "));
     }
 

@@ -893,6 +893,8 @@ final class Pipelines implements AutoCloseable {
             private int[] selected = new int[1024];
             /** The cut-off as codes of the scan's first sort column, where the scan feeds this directly. */
             private CodeCutoff codes;
+            /** Bytes of the buffer charged to the query's budget. */
+            private long charged;
 
             /**
              * A filter for the scan of {@code part} that feeds this task: the codes of the first sort key's
@@ -931,9 +933,12 @@ final class Pipelines implements AutoCloseable {
                 if (rows == null) {
                     return;
                 }
+                charge(rows.rows());
                 buffer.append(rows);
                 if (buffer.rows() >= Math.max(2L * limit, TOP_N_MIN_BUFFER_ROWS)) {
+                    int before = buffer.rows();
                     buffer = RelationOps.sort(buffer, keys, 0, limit);
+                    charge(buffer.rows() - before);
                     cutoff = buffer.rows() == limit ? limit - 1 : -1;
                     ColumnVector key = buffer.columns().get(keys.getFirst().column());
                     if ((codes != null || shared != null) && cutoff >= 0 && !key.isNull(cutoff)) {
@@ -946,6 +951,20 @@ final class Pipelines implements AutoCloseable {
                         }
                     }
                 }
+            }
+
+            /**
+             * Charges (or, for a negative count, gives back) the memory of {@code rows} buffered rows to the query's
+             * budget: a top-N of a large LIMIT holds up to twice that many rows per task.
+             */
+            private void charge(long rows) {
+                long bytes = rows * buffer.estimatedRowBytes();
+                if (bytes > 0) {
+                    query.memory().reserve(bytes);
+                } else if (bytes < 0) {
+                    query.memory().release(-bytes);
+                }
+                charged += bytes;
             }
 
             /** The rows of {@code chunk} the best cut-off of all tasks lets pass; null when none. */
@@ -1005,6 +1024,9 @@ final class Pipelines implements AutoCloseable {
                 synchronized (kept) {
                     kept.append(best.chunk());
                 }
+                // The kept rows are charged again as they are appended to the global state.
+                charge(-buffer.rows());
+                buffer = Relation.empty(types, names);
             }
         }
 
@@ -1107,7 +1129,8 @@ final class Pipelines implements AutoCloseable {
 
     /** Whether a sort is an ORDER BY with a LIMIT small enough for each task to keep its own first rows. */
     static boolean topN(PhysicalPlan.Sort sort) {
-        return !sort.keys().isEmpty() && sort.fetch() >= 0 && sort.offset() + sort.fetch() <= TOP_N_MAX_ROWS;
+        return !sort.keys().isEmpty() && sort.fetch() >= 0 && sort.offset() <= TOP_N_MAX_ROWS
+                && sort.fetch() <= TOP_N_MAX_ROWS - sort.offset();
     }
 
     /** Which side of a join is probed (the other is built). */

@@ -90,7 +90,7 @@ public final class Relation {
     }
 
     /** Eight bytes a value and a null flag; strings are counted at an average of 48 bytes (reference + object). */
-    private long estimatedRowBytes() {
+    long estimatedRowBytes() {
         long bytes = 0;
         for (ColumnVector c : columns) {
             bytes += 1 + (c.type().physical() == TypeKind.Physical.STRING ? 48 : 8);

@@ -29,7 +29,8 @@ final class RelationSort {
                          NumaExecutor executor, QueryContext query) {
         int rows = in.rows();
         int from = (int) Math.min(rows, Math.max(0, offset));
-        long wanted = fetch < 0 ? rows : Math.min(rows, from + fetch);
+        // fetch may be as large as a long goes (LIMIT 9223372036854775807): bound it before adding.
+        long wanted = fetch < 0 ? rows : Math.min(rows, from + Math.min(fetch, rows));
         int limit = (int) wanted;
         if (keys.isEmpty() || limit <= from) {
             int[] identity = new int[Math.max(0, limit - from)];

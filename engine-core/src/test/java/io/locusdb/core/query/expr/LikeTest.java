@@ -116,4 +116,29 @@ class LikeTest {
             }
         }
     }
+
+    @Test
+    void aWildcardThatIsAlsoTheEscapeIsAnEscape() {
+        List<String> values = List.of("a", "ba", "%a", "a%", "%a%", "xa%y");
+        StringDictionary dictionary = dictionary(values);
+        ColumnVector encoded = ColumnVector.encoded(ColumnType.varchar(10), dictionary, values.size());
+        for (int i = 0; i < values.size(); i++) {
+            encoded.setCode(i, i + 1);
+        }
+        encoded.setSize(values.size());
+        // With ESCAPE '%', "%a" is the literal "a" and "%a%%" is "a%": the byte test must not read them as wildcards.
+        assertThat(matches(new Like(new InputRef(0, ColumnType.varchar(10), "s"), "%a", '%'), encoded))
+                .containsExactly(true, false, false, false, false, false);
+        assertThat(matches(new Like(new InputRef(0, ColumnType.varchar(10), "s"), "%a%%", '%'), encoded))
+                .containsExactly(false, false, false, true, false, false);
+    }
+
+    private static List<Boolean> matches(Like like, ColumnVector input) {
+        ColumnVector result = like.eval(new ColumnVector[] {input}, input.size());
+        List<Boolean> out = new ArrayList<>();
+        for (int i = 0; i < input.size(); i++) {
+            out.add(result.longs()[i] == 1);
+        }
+        return out;
+    }
 }

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
 import io.locusdb.core.Session;
+import io.locusdb.core.exec.ExecutionOptions;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.storage.TestStorage;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -27,7 +29,7 @@ import org.junit.jupiter.api.Test;
 class ParallelAggregationTest {
     private static LocusDB db;
     private static Session session;
-    /** lineitem's (l_orderkey, l_suppkey, l_quantity, l_shipmode) as read by a plain scan. */
+    /** lineitem's (l_orderkey, l_suppkey, l_quantity as a whole number, l_shipmode) as read by a plain scan. */
     private static List<Object[]> lineitem;
 
     @BeforeAll
@@ -37,7 +39,8 @@ class ParallelAggregationTest {
         // 300,000 rows and 75,000 orders: more groups than a local table keeps (32,768).
         session.execute("LOAD TPCH SCALE 0.05 PARTS 2").close();
         lineitem = new ArrayList<>();
-        for (List<Object> row : rows("SELECT l_orderkey, l_suppkey, l_quantity, l_shipmode FROM lineitem")) {
+        for (List<Object> row : rows("SELECT l_orderkey, l_suppkey, CAST(l_quantity AS BIGINT), l_shipmode"
+                + " FROM lineitem")) {
             lineitem.add(row.toArray());
         }
     }
@@ -137,5 +140,34 @@ class ParallelAggregationTest {
 
     private static List<List<Object>> normalized(List<List<Object>> rows) {
         return rows.stream().map(r -> List.<Object>of(number(r.get(0)), number(r.get(1)))).toList();
+    }
+
+    @Test
+    void aBudgetedAggregationThatHardlyReducesConsolidatesItsHandedTablesAndStaysRight() {
+        // Every (order, supplier) pair is about one row: local tables hand almost every row on. A 64 MiB budget
+        // consolidates the handed tables every 131,072 groups instead of holding them all to the end.
+        Map<List<Long>, Long> expected = new HashMap<>();
+        for (Object[] row : lineitem) {
+            expected.merge(List.of(number(row[0]), number(row[1])), number(row[2]), Long::sum);
+        }
+        List<List<Object>> actual;
+        try (QueryResult r = session.execute("SELECT l_orderkey, l_suppkey, sum(l_quantity) FROM lineitem"
+                + " GROUP BY l_orderkey, l_suppkey", ExecutionOptions.DEFAULTS.withMemoryBudget(64L << 20))) {
+            actual = r.toList();
+        }
+        assertThat(actual).hasSize(expected.size());
+        for (List<Object> row : actual) {
+            assertThat(((BigDecimal) row.get(2)).longValueExact())
+                    .isEqualTo(expected.get(List.of(number(row.get(0)), number(row.get(1)))));
+        }
+    }
+
+    @Test
+    void theLargestLimitWithAnOffsetSkipsOnlyTheOffset() {
+        long groups = lineitem.stream().map(r -> number(r[0])).distinct().count();
+        assertThat(rows("SELECT l_orderkey, count(*) FROM lineitem GROUP BY l_orderkey ORDER BY l_orderkey"
+                + " LIMIT 9223372036854775807 OFFSET 1")).hasSize((int) groups - 1);
+        assertThat(rows("SELECT l_orderkey FROM lineitem ORDER BY l_orderkey LIMIT 9223372036854775807 OFFSET 3"))
+                .hasSize(lineitem.size() - 3);
     }
 }
