@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
 import io.locusdb.core.Session;
+import io.locusdb.core.TestQueries;
 import io.locusdb.core.exec.ExecutionOptions;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.storage.TestStorage;
@@ -28,16 +29,16 @@ import org.junit.jupiter.api.Test;
  */
 class ParallelAggregationTest {
     private static LocusDB db;
-    private static Session session;
     /** lineitem's (l_orderkey, l_suppkey, l_quantity as a whole number, l_shipmode) as read by a plain scan. */
     private static List<Object[]> lineitem;
 
     @BeforeAll
     static void load() {
         db = LocusDB.open(LocusConfig.of(TestStorage.twoNodes()).withDeltaMerge(null));
-        session = db.connect();
         // 300,000 rows and 75,000 orders: more groups than a local table keeps (32,768).
-        session.execute("LOAD TPCH SCALE 0.05 PARTS 2").close();
+        try (Session session = db.connect()) {
+            session.execute("LOAD TPCH SCALE 0.05 PARTS 2").close();
+        }
         lineitem = new ArrayList<>();
         for (List<Object> row : rows("SELECT l_orderkey, l_suppkey, CAST(l_quantity AS BIGINT), l_shipmode"
                 + " FROM lineitem")) {
@@ -47,14 +48,11 @@ class ParallelAggregationTest {
 
     @AfterAll
     static void close() {
-        session.close();
         db.close();
     }
 
     private static List<List<Object>> rows(String sql) {
-        try (QueryResult r = session.execute(sql)) {
-            return r.toList();
-        }
+        return TestQueries.rows(db, sql);
     }
 
     private static long number(Object value) {
@@ -151,7 +149,8 @@ class ParallelAggregationTest {
             expected.merge(List.of(number(row[0]), number(row[1])), number(row[2]), Long::sum);
         }
         List<List<Object>> actual;
-        try (QueryResult r = session.execute("SELECT l_orderkey, l_suppkey, sum(l_quantity) FROM lineitem"
+        try (Session session = db.connect();
+             QueryResult r = session.execute("SELECT l_orderkey, l_suppkey, sum(l_quantity) FROM lineitem"
                 + " GROUP BY l_orderkey, l_suppkey", ExecutionOptions.DEFAULTS.withMemoryBudget(64L << 20))) {
             actual = r.toList();
         }
