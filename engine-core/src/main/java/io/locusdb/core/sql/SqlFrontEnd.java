@@ -33,7 +33,9 @@ import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.core.SetOp;
 import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.rules.CoreRules;
@@ -88,6 +90,11 @@ public final class SqlFrontEnd {
             CoreRules.AGGREGATE_PROJECT_MERGE,
             // COUNT(DISTINCT x) as two parallel aggregations, not a set of values per group.
             DistinctAggregateSplit.INSTANCE,
+            // Set operations as UNION ALL (one pipeline per input) and aggregations.
+            CoreRules.UNION_TO_DISTINCT,
+            SetOpToAggregate.INTERSECT,
+            SetOpToAggregate.EXCEPT,
+            CoreRules.UNION_MERGE,
             // Join conditions out of WHERE (FROM a, b WHERE a.x = b.y), filters below joins, and expressions of
             // join keys (casts to a common type) into projections below, so that keys are columns.
             CoreRules.FILTER_INTO_JOIN,
@@ -368,8 +375,11 @@ public final class SqlFrontEnd {
                     markRelation(with.body, relations);
                 }
                 switch (call.getKind()) {
-                    case UNION, INTERSECT, EXCEPT -> throw unsupported(call.getParserPosition(),
-                            call.getKind() + " is not supported yet");
+                    case UNION, INTERSECT, EXCEPT -> {
+                        for (SqlNode operand : call.getOperandList()) {
+                            markRelation(operand, relations);
+                        }
+                    }
                     case OVER -> throw unsupported(call.getParserPosition(),
                             "window functions (OVER) are not supported yet");
                     default -> {
@@ -412,9 +422,13 @@ public final class SqlFrontEnd {
                 if (node instanceof Join join && !SUPPORTED_JOINS.contains(join.getJoinType())) {
                     throw unsupported(SqlParserPos.ZERO, join.getJoinType() + " joins are not supported yet");
                 }
+                if (node instanceof SetOp setOp && !(setOp instanceof Union && setOp.all)) {
+                    throw unsupported(SqlParserPos.ZERO, setOp.kind + (setOp.all ? " ALL" : "")
+                            + " is not supported yet (UNION, UNION ALL, INTERSECT and EXCEPT are)");
+                }
                 if (!(node instanceof TableScan || node instanceof Filter || node instanceof Project
                         || node instanceof Aggregate || node instanceof Sort || node instanceof Values
-                        || node instanceof Join)) {
+                        || node instanceof Join || node instanceof Union)) {
                     throw unsupported(SqlParserPos.ZERO, "the plan needs " + node.getRelTypeName()
                             + ", which is not supported yet");
                 }

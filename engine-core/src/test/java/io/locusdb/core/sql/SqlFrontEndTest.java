@@ -94,9 +94,12 @@ class SqlFrontEndTest {
                 .planText()).contains("Join");
         assertThat(sql.plan("SELECT x FROM (SELECT l_orderkey AS x FROM lineitem) t").planText())
                 .contains("TableScan");
-        assertThatThrownBy(() -> sql.plan("SELECT l_orderkey FROM lineitem UNION SELECT o_orderkey FROM orders"))
+        assertThat(sql.plan("SELECT l_orderkey FROM lineitem UNION SELECT o_orderkey FROM orders").planText())
+                .contains("Union(all=[true])");
+        assertThatThrownBy(() -> sql.plan(
+                "SELECT l_orderkey FROM lineitem INTERSECT ALL SELECT o_orderkey FROM orders"))
                 .isInstanceOfSatisfying(LocusSqlException.class, e -> assertThat(e.getMessage())
-                        .contains("UNION"));
+                        .contains("INTERSECT ALL"));
         assertThatThrownBy(() -> sql.plan("SELECT rank() OVER (ORDER BY l_quantity) FROM lineitem"))
                 .isInstanceOfSatisfying(LocusSqlException.class, e -> assertThat(e.getMessage())
                         .contains("window"));

@@ -4,16 +4,25 @@ import io.locusdb.core.query.scan.ScanPredicate;
 import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.query.expr.Expr;
 import io.locusdb.core.query.expr.ExprCopier;
+import io.locusdb.core.query.expr.InputRef;
 import io.locusdb.core.query.join.JoinType;
 import io.locusdb.core.result.ResultColumn;
+import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.table.TablePart;
+import io.locusdb.core.storage.table.TableVersion;
 import io.locusdb.core.storage.type.ColumnType;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A query as LocusDB executes it: a source (a table scan with its filters and projections folded in, literal rows,
- * or a join of two plans), then operators over the source's rows. An aggregation right above a scan runs in
- * parallel, per part and node; everything after it works on the (small) aggregated relation.
+ * a join of two plans, or the rows of several plans one after another), then operators over the source's rows.
+ * <p>
+ * The physical decisions are the plan's: which side of a join is built ({@link Join#probesLeft()}), whether it runs
+ * per co-partitioned part ({@link Join#coPartitionKey()}), whether a sort is a top-N ({@link Sort#isTopN()}),
+ * whether rows stream from a scan ({@link #streamsFromScan()}). The pipelines and EXPLAIN both read them here, so
+ * that what EXPLAIN prints is what runs.
  * <p>
  * The plan is LocusDB's own and immutable: expressions are compiled once, by the planner, with parameters bound;
  * scan conditions are already split into the ranges phase 1 evaluates on packed codes and a residual. A task
@@ -22,7 +31,58 @@ import java.util.List;
  */
 public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> columns) {
 
-    public sealed interface Source permits Scan, Values, Rows, Join {
+    /**
+     * ORDER BY ... LIMIT n with offset + n up to this runs as a top-N per task; beyond it, every row is collected
+     * (a top-N's buffers would hold as much, in arrays of int row numbers that must fit).
+     */
+    public static final long TOP_N_MAX_ROWS = Integer.MAX_VALUE / 4;
+
+    public sealed interface Source permits Scan, Values, Rows, Join, Union {
+    }
+
+    /**
+     * The rows of every input, one input after another (UNION ALL); the inputs have the union's column types. Its
+     * inputs run as pipelines of their own into the pipeline above the union, so nothing is collected between.
+     */
+    public record Union(List<PhysicalPlan> inputs, List<String> names) implements Source {
+    }
+
+    /** Whether every operator works row by row (filters and projections), so that rows can flow through them. */
+    public boolean hasStreamingOps() {
+        return ops.stream().allMatch(op -> op instanceof Filter || op instanceof Project);
+    }
+
+    /** Whether this plan's rows can flow through a pipeline from a table scan without being collected. */
+    public boolean streamsFromScan() {
+        if (!hasStreamingOps()) {
+            return false;
+        }
+        return switch (source) {
+            case Scan scan -> true;
+            case Join join -> (join.probesLeft() ? join.left() : join.right()).streamsFromScan();
+            default -> false;
+        };
+    }
+
+    /** Whether this plan is a table scan and nothing more. */
+    public boolean isPlainScan() {
+        return source instanceof Scan && ops.isEmpty();
+    }
+
+    /** The names of the source's columns. */
+    public List<String> sourceNames() {
+        return switch (source) {
+            case Scan scan -> scan.names();
+            case Values values -> values.names();
+            case Rows rows -> rows.names();
+            case Join join -> join.names();
+            case Union union -> union.names();
+        };
+    }
+
+    /** The types of this plan's result columns. */
+    public List<ColumnType> types() {
+        return columns.stream().map(ResultColumn::type).toList();
     }
 
     /**
@@ -33,6 +93,87 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
      */
     public record Join(PhysicalPlan left, PhysicalPlan right, JoinType type, int[] leftKeys, int[] rightKeys,
                        Expr residual, List<String> names, double leftRows, double rightRows) implements Source {
+
+        /** Which side is probed (the other is built). */
+        public boolean probesLeft() {
+            if (!type.outputsRight()) {
+                return true;
+            }
+            // A table scan, or a join whose probe side leads down to one, is probed rather than built: its tasks
+            // probe on the nodes of the scan's parts, in parallel, where a computed input is first collected whole.
+            // Otherwise the input estimated smaller is built.
+            boolean leftStreams = left.streamsFromScan();
+            boolean rightStreams = right.streamsFromScan();
+            if (leftStreams != rightStreams) {
+                return leftStreams;
+            }
+            return leftRows >= rightRows;
+        }
+
+        /** The types of the joined row: the left side's columns, then the right side's where they are output. */
+        public List<ColumnType> outputTypes() {
+            List<ColumnType> types = new ArrayList<>(left.types());
+            if (type.outputsRight()) {
+                types.addAll(right.types());
+            }
+            return types;
+        }
+
+        /**
+         * The nodes of the parts of the scan at the bottom of the probe chain, as the table stands now; empty when
+         * the probe side is a computed input.
+         */
+        public List<Integer> probeNodes() {
+            PhysicalPlan probe = probesLeft() ? left : right;
+            if (!probe.streamsFromScan()) {
+                return List.of();
+            }
+            return switch (probe.source()) {
+                case Scan scan -> scan.table().version().parts().stream().map(TablePart::homeNode)
+                        .distinct().sorted().toList();
+                case Join inner -> inner.probeNodes();
+                default -> List.of();
+            };
+        }
+
+        /**
+         * The key pair on which both sides are partitioned alike, or -1: both sides plain scans of tables of one
+         * table group, with the same partitioning (HASH, or RANGE with the same bounds) and part count, joined on
+         * the group's partition column. Such a join runs per table-group part, on that part's node.
+         */
+        public int coPartitionKey() {
+            if (!left.isPlainScan() || !right.isPlainScan()) {
+                return -1;
+            }
+            Table leftTable = ((Scan) left.source()).table();
+            Table rightTable = ((Scan) right.source()).table();
+            if (leftTable.group() == null || !leftTable.group().equals(rightTable.group())
+                    || leftTable == rightTable) {
+                return -1;
+            }
+            TableVersion lv = leftTable.version();
+            TableVersion rv = rightTable.version();
+            boolean alike = lv.parts().size() == rv.parts().size() && lv.parts().size() > 1 && switch (lv.spec()) {
+                case PartitionSpec.Hash h -> rv.spec() instanceof PartitionSpec.Hash;
+                case PartitionSpec.Range r -> rv.spec() instanceof PartitionSpec.Range
+                        && lv.rangeBounds().equals(rv.rangeBounds());
+                default -> false;
+            };
+            if (!alike) {
+                return -1;
+            }
+            int leftColumn = leftTable.schema().indexOf(lv.spec().column());
+            int rightColumn = rightTable.schema().indexOf(rv.spec().column());
+            List<Expr> leftOutputs = ((Scan) left.source()).outputs();
+            List<Expr> rightOutputs = ((Scan) right.source()).outputs();
+            for (int k = 0; k < leftKeys.length; k++) {
+                if (leftOutputs.get(leftKeys[k]) instanceof InputRef l && l.index() == leftColumn
+                        && rightOutputs.get(rightKeys[k]) instanceof InputRef r && r.index() == rightColumn) {
+                    return k;
+                }
+            }
+            return -1;
+        }
     }
 
     /**
@@ -72,6 +213,11 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
 
     /** ORDER BY {@code keys}, then OFFSET and FETCH ({@code fetch} -1 when absent). */
     public record Sort(List<SortKey> keys, long offset, long fetch) implements Op {
+
+        /** Whether this is an ORDER BY with a LIMIT small enough for each task to keep its own first rows. */
+        public boolean isTopN() {
+            return !keys.isEmpty() && fetch >= 0 && offset <= TOP_N_MAX_ROWS && fetch <= TOP_N_MAX_ROWS - offset;
+        }
     }
 
     /** One ORDER BY key: an input column, its direction and where its NULLs go. */

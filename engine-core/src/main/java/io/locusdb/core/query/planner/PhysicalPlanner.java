@@ -27,8 +27,10 @@ import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexInputRef;
@@ -115,6 +117,13 @@ public final class PhysicalPlanner {
             source = new PlanDraft.Values(rows, types, values.getRowType().getFieldNames());
         } else if (leaf instanceof Join join) {
             source = join(join, binder, resolve);
+        } else if (leaf instanceof Union union && union.all) {
+            List<PlanDraft> inputs = new ArrayList<>();
+            for (RelNode input : union.getInputs()) {
+                inputs.add(castTo(planTree(input, columns(input, List.of()), binder, resolve), input,
+                        union.getRowType(), rex));
+            }
+            source = new PlanDraft.Union(inputs, union.getRowType().getFieldNames());
         } else {
             throw unsupported("the plan node " + leaf.getRelTypeName());
         }
@@ -308,6 +317,37 @@ public final class PhysicalPlanner {
     private static double estimate(RelMetadataQuery metadata, RelNode input) {
         Double rows = metadata.getRowCount(input);
         return rows == null || rows.isNaN() ? Double.MAX_VALUE : rows;
+    }
+
+    /**
+     * A union's input with the union's column types: where a column's LocusDB type differs (an INTEGER beside a
+     * BIGINT, decimals of two scales), a projection casts it, so that every input's rows are alike.
+     */
+    private static PlanDraft castTo(PlanDraft input, RelNode node, RelDataType unionType, RexBuilder rex) {
+        List<RelDataTypeField> fields = node.getRowType().getFieldList();
+        List<RelDataTypeField> targets = unionType.getFieldList();
+        List<RexNode> exprs = new ArrayList<>();
+        boolean differs = false;
+        for (int i = 0; i < fields.size(); i++) {
+            RexNode ref = rex.makeInputRef(fields.get(i).getType(), i);
+            if (SqlTypes.of(fields.get(i).getType()).equals(SqlTypes.of(targets.get(i).getType()))) {
+                exprs.add(ref);
+            } else {
+                exprs.add(rex.makeCast(targets.get(i).getType(), ref, true, false));
+                differs = true;
+            }
+        }
+        if (!differs) {
+            return input;
+        }
+        List<PlanDraft.Op> ops = new ArrayList<>(input.ops());
+        List<String> names = unionType.getFieldNames();
+        ops.add(new PlanDraft.Project(exprs, names));
+        List<ResultColumn> columns = new ArrayList<>();
+        for (int i = 0; i < targets.size(); i++) {
+            columns.add(new ResultColumn(names.get(i), SqlTypes.of(targets.get(i).getType())));
+        }
+        return new PlanDraft(input.source(), ops, columns, input.rex());
     }
 
     /** The result columns of a plan: the statement's names, LocusDB's types. */

@@ -18,7 +18,7 @@ import org.apache.calcite.rex.RexNode;
  */
 record PlanDraft(Source source, List<Op> ops, List<ResultColumn> columns, RexBuilder rex) {
 
-    sealed interface Source permits Scan, Values, Rows, Join {
+    sealed interface Source permits Scan, Values, Rows, Join, Union {
     }
 
     /**
@@ -37,6 +37,10 @@ record PlanDraft(Source source, List<Op> ops, List<ResultColumn> columns, RexBui
      */
     public record Scan(Table table, RexNode condition, List<RexNode> outputs, List<String> names)
             implements Source {
+    }
+
+    /** UNION ALL: the rows of every input, each already of the union's column types. */
+    public record Union(List<PlanDraft> inputs, List<String> names) implements Source {
     }
 
     /** Literal rows (SELECT without FROM). */

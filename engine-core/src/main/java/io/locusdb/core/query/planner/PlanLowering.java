@@ -42,6 +42,11 @@ final class PlanLowering {
                 source = join(join, rex);
                 names = join.names();
             }
+            case PlanDraft.Union union -> {
+                source = new PhysicalPlan.Union(union.inputs().stream().map(PlanLowering::lower).toList(),
+                        union.names());
+                names = union.names();
+            }
         }
         List<PhysicalPlan.Op> ops = new ArrayList<>(draft.ops().size());
         for (PlanDraft.Op op : draft.ops()) {

@@ -11,7 +11,7 @@ import io.locusdb.core.exec.stealing.StealingPolicies;
 import io.locusdb.core.query.scan.MaterializeJob;
 import io.locusdb.core.query.scan.PartScanJob;
 import io.locusdb.core.result.TaskRecord;
-import io.locusdb.core.query.plan.QueryRunner;
+import io.locusdb.core.query.pipeline.QueryRunner;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;

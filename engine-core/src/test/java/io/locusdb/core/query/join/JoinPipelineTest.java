@@ -9,7 +9,7 @@ import io.locusdb.core.Session;
 import io.locusdb.core.exec.stealing.StealingPolicies;
 import io.locusdb.core.query.scan.MaterializeJob;
 import io.locusdb.core.result.TaskRecord;
-import io.locusdb.core.query.plan.QueryRunner;
+import io.locusdb.core.query.pipeline.QueryRunner;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.storage.TestStorage;
 import java.util.Arrays;

@@ -1,5 +1,6 @@
-package io.locusdb.core.query.plan;
+package io.locusdb.core.query.pipeline;
 
+import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;
 import io.locusdb.core.exec.TaskClass;

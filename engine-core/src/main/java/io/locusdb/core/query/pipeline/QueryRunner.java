@@ -1,12 +1,11 @@
-package io.locusdb.core.query.plan;
+package io.locusdb.core.query.pipeline;
 
+import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;
-import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.query.scan.PartScanJob;
 import io.locusdb.core.query.scan.PartTargets;
-import io.locusdb.core.query.scan.ScanPipeline;
 import io.locusdb.core.result.TaskRecord;
 import io.locusdb.core.query.expr.ExprCopier;
 import io.locusdb.core.result.BatchSource;
@@ -20,7 +19,6 @@ import io.locusdb.natives.memory.NodeMemory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.IntFunction;
 
 /**
  * Runs a {@link PhysicalPlan} on the executor. Scans and joins run as {@link Pipelines}: a plain scan streams its
@@ -32,8 +30,8 @@ import java.util.function.IntFunction;
  */
 public final class QueryRunner {
     public static final String MERGE_TASK_CLASS = AggregateMerge.TASK_CLASS;
-    public static final String JOIN_BUILD_TASK_CLASS = Pipelines.JOIN_BUILD_TASK_CLASS;
-    public static final String JOIN_PROBE_TASK_CLASS = Pipelines.JOIN_PROBE_TASK_CLASS;
+    public static final String JOIN_BUILD_TASK_CLASS = PipelineBuilder.JOIN_BUILD_TASK_CLASS;
+    public static final String JOIN_PROBE_TASK_CLASS = PipelineBuilder.JOIN_PROBE_TASK_CLASS;
     private static final int STREAM_QUEUE_BATCHES = 16;
     /** A computed relation of this many rows is aggregated by parallel tasks; fewer, on the calling thread. */
     static final int PARALLEL_AGGREGATE_ROWS = 16_384;
@@ -60,34 +58,30 @@ public final class QueryRunner {
         this.partTargets = targets;
     }
 
-    NumaExecutor executor() {
-        return executor;
-    }
-
-    NodeMemory memory() {
-        return memory;
-    }
-
-    int batchRows() {
-        return batchRows;
-    }
-
-    PartTargets partTargets() {
-        return partTargets;
-    }
-
     public QueryResult run(PhysicalPlan plan, QueryContext query, List<TaskRecord> tasks) {
-        List<PhysicalPlan.Op> ops = plan.ops();
-        if (plan.source() instanceof PhysicalPlan.Scan scan && (ops.isEmpty() || ops.size() == 1
-                && ops.getFirst() instanceof PhysicalPlan.Sort sort && sort.keys().isEmpty())) {
-            // A plain scan (perhaps with OFFSET/LIMIT) streams its rows to the reader while it runs.
-            PhysicalPlan.Sort limit = ops.isEmpty() ? null : (PhysicalPlan.Sort) ops.getFirst();
-            StreamingSource source = new Pipelines(this, query, tasks::add).stream(scan, plan.columns(),
-                    limit == null ? 0 : limit.offset(), limit == null ? -1 : limit.fetch(), STREAM_QUEUE_BATCHES);
+        if (PipelineBuilder.streams(plan)) {
+            // Rows that flow from a scan (through its joins' probes, filters and projections, perhaps to a LIMIT)
+            // go to the reader while the scan runs.
+            List<PhysicalPlan.Op> ops = plan.ops();
+            PhysicalPlan.Sort limit = !ops.isEmpty() && ops.getLast() instanceof PhysicalPlan.Sort sort ? sort : null;
+            PhysicalPlan body = limit == null ? plan
+                    : new PhysicalPlan(plan.source(), ops.subList(0, ops.size() - 1), plan.columns());
+            StreamingSource source = new PipelineBuilder(this, context(query, tasks::add)).stream(body,
+                    plan.columns(), limit == null ? 0 : limit.offset(), limit == null ? -1 : limit.fetch(),
+                    STREAM_QUEUE_BATCHES);
             return QueryResult.rows(plan.columns(), source, tasks);
         }
         Relation relation = evaluate(plan, query, tasks::add);
         return QueryResult.rows(plan.columns(), relationSource(relation, plan.columns()), tasks);
+    }
+
+    private PipelineContext context(QueryContext query, Consumer<TaskRecord> trace) {
+        return new PipelineContext(executor, memory, batchRows, partTargets, query, trace);
+    }
+
+    /** The whole result of a computed input of {@code context}'s pipelines (a join's build side, say). */
+    Relation evaluate(PhysicalPlan plan, PipelineContext context) {
+        return evaluate(plan, context.query(), context.trace());
     }
 
     /** A plan's whole result as a relation (the result of a query that is not streamed; the inputs of a join). */
@@ -104,17 +98,19 @@ public final class QueryRunner {
                 relation = countOnly(scan, aggregate, query, trace);
                 done = 1;
             }
-            case PhysicalPlan.Scan _, PhysicalPlan.Join _ -> {
-                Pipelines.Outcome outcome = pipelines(plan, query, trace);
-                relation = outcome.relation();
-                done = outcome.opsDone();
+            case PhysicalPlan.Scan _, PhysicalPlan.Join _, PhysicalPlan.Union _ -> {
+                try (PipelineContext context = context(query, trace)) {
+                    PipelineBuilder.Outcome outcome = new PipelineBuilder(this, context).execute(plan);
+                    relation = outcome.relation();
+                    done = outcome.opsDone();
+                }
             }
         }
         for (int i = done; i < ops.size(); i++) {
             if (ops.get(i) instanceof PhysicalPlan.Aggregate aggregate && relation.rows() >= PARALLEL_AGGREGATE_ROWS) {
-                PhysicalPlan.Aggregate then = Pipelines.fusedNext(aggregate, ops, i + 1);
-                try (Pipelines pipelines = new Pipelines(this, query, trace)) {
-                    relation = pipelines.aggregate(relation, aggregate, then);
+                PhysicalPlan.Aggregate then = PipelineBuilder.fusedNext(aggregate, ops, i + 1);
+                try (PipelineContext context = context(query, trace)) {
+                    relation = new PipelineBuilder(this, context).aggregate(relation, aggregate, then);
                 }
                 if (then != null) {
                     i++;
@@ -124,12 +120,6 @@ public final class QueryRunner {
             }
         }
         return relation;
-    }
-
-    private Pipelines.Outcome pipelines(PhysicalPlan plan, QueryContext query, Consumer<TaskRecord> trace) {
-        try (Pipelines pipelines = new Pipelines(this, query, trace)) {
-            return pipelines.execute(plan);
-        }
     }
 
     private Relation apply(PhysicalPlan.Op op, Relation in, QueryContext query) {
@@ -185,23 +175,6 @@ public final class QueryRunner {
             columns.add(v);
         }
         return new Relation(columns, source.names(), rows);
-    }
-
-    /** Runs the scan and appends every part's output rows to {@code target.apply(part)}. */
-    void collectInto(ScanProgram program, TableSnapshot snapshot, IntFunction<Relation> target,
-                             QueryContext query, Consumer<TaskRecord> trace) {
-        ScanPipeline.submit(executor, query, snapshot, program.ranges(), program.columns(true), part -> {
-            ScanProgram.Kernels kernels = program.kernels();
-            Relation relation = target.apply(part);
-            return (ctx, batch) -> {
-                Chunk out = kernels.apply(batch);
-                if (out.rows() > 0) {
-                    synchronized (relation) {
-                        relation.append(out);
-                    }
-                }
-            };
-        }, trace, partTargets).await();
     }
 
     // ---- aggregation ----

@@ -1,4 +1,4 @@
-package io.locusdb.core.query.plan;
+package io.locusdb.core.query.pipeline;
 
 import io.locusdb.core.exec.MemoryBudget;
 import io.locusdb.core.vector.Chunk;

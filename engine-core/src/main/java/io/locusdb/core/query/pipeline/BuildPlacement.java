@@ -1,4 +1,6 @@
-package io.locusdb.core.query.plan;
+package io.locusdb.core.query.pipeline;
+
+import io.locusdb.core.query.plan.PhysicalPlan;
 
 /**
  * Where the hash table of a join that is not co-partitioned lives, decided from the planner's estimates (so EXPLAIN
@@ -32,7 +34,7 @@ enum BuildPlacement {
         if (probeNodes < 2) {
             return ONE_TABLE;
         }
-        boolean probeLeft = Pipelines.probeLeft(join);
+        boolean probeLeft = join.probesLeft();
         double buildRows = probeLeft ? join.rightRows() : join.leftRows();
         double probeRows = probeLeft ? join.leftRows() : join.rightRows();
         double remoteProbes = probeRows * (probeNodes - 1) / probeNodes;

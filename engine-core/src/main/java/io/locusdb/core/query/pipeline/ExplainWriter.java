@@ -1,5 +1,6 @@
-package io.locusdb.core.query.plan;
+package io.locusdb.core.query.pipeline;
 
+import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.query.scan.MaterializeJob;
 import io.locusdb.core.query.scan.PartScanJob;
 import io.locusdb.core.query.scan.ScanPredicate;
@@ -30,12 +31,7 @@ public final class ExplainWriter {
 
     private static void explain(PhysicalPlan plan, int batchRows, String baseIndent, List<String> lines) {
         List<PhysicalPlan.Op> ops = plan.ops();
-        List<String> inputNames = switch (plan.source()) {
-            case PhysicalPlan.Scan scan -> scan.names();
-            case PhysicalPlan.Values values -> values.names();
-            case PhysicalPlan.Rows rows -> rows.names();
-            case PhysicalPlan.Join join -> join.names();
-        };
+        List<String> inputNames = plan.sourceNames();
         // Names of each op's input, bottom-up, so expressions print with column names.
         List<List<String>> inputs = new ArrayList<>();
         List<String> names = inputNames;
@@ -54,7 +50,7 @@ public final class ExplainWriter {
         String[] fusedWhen = new String[ops.size()];
         for (int i = 1; i < ops.size(); i++) {
             if (ops.get(i - 1) instanceof PhysicalPlan.Aggregate below && fusedWhen[i - 1] == null
-                    && Pipelines.fusedNext(below, ops, i) != null) {
+                    && PipelineBuilder.fusedNext(below, ops, i) != null) {
                 fusedWhen[i] = i - 1 == sink ? "" : " (from " + QueryRunner.PARALLEL_AGGREGATE_ROWS + " rows below)";
             }
         }
@@ -72,6 +68,17 @@ public final class ExplainWriter {
             case PhysicalPlan.Scan scan -> scan(lines, indent, plan, scan,
                     sink == 0 && ops.getFirst() instanceof PhysicalPlan.Aggregate, batchRows);
             case PhysicalPlan.Join join -> join(lines, indent, join, batchRows);
+            case PhysicalPlan.Union union -> union(lines, indent, union, batchRows);
+        }
+    }
+
+    private static void union(List<String> lines, String indent, PhysicalPlan.Union union, int batchRows) {
+        lines.add(indent + "UnionAll: " + union.inputs().size() + " inputs, one after another, each pushing its rows"
+                + " into the pipeline above (an input whose rows cannot flow is computed first and pushed by "
+                + PipelineBuilder.UNION_TASK_CLASS + " tasks)");
+        for (int i = 0; i < union.inputs().size(); i++) {
+            lines.add(indent + "  input " + (i + 1) + ":");
+            explain(union.inputs().get(i), batchRows, indent + "    ", lines);
         }
     }
 
@@ -80,7 +87,7 @@ public final class ExplainWriter {
      * after the filters and projections the pipeline runs.
      */
     private static int pipelineSink(PhysicalPlan plan) {
-        if (!(plan.source() instanceof PhysicalPlan.Join) && !(plan.source() instanceof PhysicalPlan.Scan)) {
+        if (!PipelineBuilder.runsAsPipeline(plan)) {
             return -1;
         }
         List<PhysicalPlan.Op> ops = plan.ops();
@@ -93,7 +100,7 @@ public final class ExplainWriter {
     }
 
     private static void join(List<String> lines, String indent, PhysicalPlan.Join join, int batchRows) {
-        boolean probeLeft = Pipelines.probeLeft(join);
+        boolean probeLeft = join.probesLeft();
         List<String> left = join.left().columns().stream().map(c -> c.name()).toList();
         List<String> right = join.right().columns().stream().map(c -> c.name()).toList();
         List<String> keys = new ArrayList<>();
@@ -101,19 +108,19 @@ public final class ExplainWriter {
             keys.add(left.get(join.leftKeys()[k]) + " = " + right.get(join.rightKeys()[k]));
         }
         PhysicalPlan probe = probeLeft ? join.left() : join.right();
-        boolean scanProbe = Pipelines.streamsFromScan(probe);
+        boolean scanProbe = probe.streamsFromScan();
         lines.add(indent + "HashJoin " + join.type() + " on " + (keys.isEmpty() ? "(no equality: every pair)"
                 : String.join(" AND ", keys)) + (join.residual() == null ? "" : "; residual " + join.residual())
                 + String.format(Locale.ROOT, "; estimated rows: left %,.0f, right %,.0f", join.leftRows(),
                 join.rightRows()));
-        if (Pipelines.coPartitionKey(join) >= 0) {
+        if (join.coPartitionKey() >= 0) {
             lines.add(indent + "  co-partitioned (table group " + ((PhysicalPlan.Scan) join.left().source()).table()
                     .group() + "): per table-group part, the " + (probeLeft ? "right" : "left") + " input's part is"
                     + " built (" + QueryRunner.JOIN_BUILD_TASK_CLASS + " task) and the "
                     + (probeLeft ? "left" : "right")
                     + " input's part probes it, both on the part's node; no row crosses nodes");
         } else {
-            List<Integer> nodes = Pipelines.probeNodes(join);
+            List<Integer> nodes = join.probeNodes();
             String others = nodes.size() < 2 ? "" : nodes.subList(1, nodes.size()).stream().map(String::valueOf)
                     .collect(Collectors.joining(", "));
             String table = switch (BuildPlacement.of(join, nodes.size())) {
@@ -154,7 +161,7 @@ public final class ExplainWriter {
             case PhysicalPlan.Sort s -> "Sort: " + (s.keys().isEmpty() ? "none" : s.keys().stream()
                     .map(k -> input.get(k.column()) + " " + direction(k)).collect(Collectors.joining(", ")))
                     + (s.offset() > 0 ? " OFFSET " + s.offset() : "") + (s.fetch() >= 0 ? " LIMIT " + s.fetch() : "")
-                    + (sink && Pipelines.topN(s) ? " [top " + (s.offset() + s.fetch()) + " kept per pipeline task,"
+                    + (sink && s.isTopN() ? " [top " + (s.offset() + s.fetch()) + " kept per pipeline task,"
                     + " those merged and sorted]" : "");
             case PhysicalPlan.Aggregate a -> "Aggregate" + (parallel
                     ? " [local hash tables per pipeline task (on the scanned part's node), sorted into "

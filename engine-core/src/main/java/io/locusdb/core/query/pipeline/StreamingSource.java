@@ -1,4 +1,4 @@
-package io.locusdb.core.query.plan;
+package io.locusdb.core.query.pipeline;
 
 import io.locusdb.core.exec.GraphHandle;
 import io.locusdb.core.exec.QueryCancelledException;

@@ -1,5 +1,6 @@
-package io.locusdb.core.query.plan;
+package io.locusdb.core.query.pipeline;
 
+import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.query.agg.GroupTable;
