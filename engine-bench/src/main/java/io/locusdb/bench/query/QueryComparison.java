@@ -16,6 +16,8 @@ import io.locusdb.core.storage.table.InitialPlacement;
 import io.locusdb.core.workload.TpchQuery;
 import io.locusdb.core.workload.TpchQueryText;
 import io.locusdb.natives.topology.Topologies;
+import io.locusdb.server.net.LocusServer;
+import io.locusdb.server.net.ServerConfig;
 import io.trino.tpch.TpchTable;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -120,6 +122,9 @@ public final class QueryComparison {
             argList.remove(layoutAt + 1);
             argList.remove(layoutAt);
         }
+        // --wire: LocusDB's queries also go through a server (its default settings, on this database) over the JDBC
+        // driver, timed as a client sees them, next to the same query in-process.
+        boolean wire = argList.remove("--wire");
         String[] args = argList.toArray(String[]::new);
         double sf = args.length > 0 ? Double.parseDouble(args[0]) : 1.0;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 9;
@@ -178,7 +183,10 @@ public final class QueryComparison {
                 try (LocusDB db = LocusDB.open(config);
                      Session session = db.connect();
                      Restarted restarted = withRestart ? Restarted.from(config, dir.resolve("locus-data"), sf,
-                             threads) : null) {
+                             threads) : null;
+                     LocusServer server = wire ? LocusServer.start(db, ServerConfig.defaults().with("port", "0")
+                             .with("metrics.port", "-1")) : null;
+                     Connection jdbc = server == null ? null : DriverManager.getConnection(server.jdbcUrl())) {
                     int parts = twoParts ? threads : db.topology().nodeCount();
                     if (withJoins) {
                         // Every table, lineitem and orders co-partitioned in one table group.
@@ -190,7 +198,7 @@ public final class QueryComparison {
                     }
                     for (Query q : queries) {
                         Session again = restarted != null && !joins.contains(q) ? restarted.session() : null;
-                        double[] r = compare(q, threads, session, duck, again, rounds, warmupSeconds);
+                        double[] r = compare(q, threads, session, duck, again, jdbc, rounds, warmupSeconds);
                         summary.put(q.name() + " / " + threads + " thread(s)", r);
                     }
                 }
@@ -209,12 +217,30 @@ public final class QueryComparison {
             if (n > 0) {
                 summary.put("join geo-mean / " + threads + " thread(s)", new double[] {Math.exp(logSum / n), 1});
             }
+            double wireLogSum = 0;
+            int wireN = 0;
+            for (Query q : joins) {
+                double[] r = summary.get(q.name() + " / " + threads + " thread(s)");
+                if (r != null && !Double.isNaN(r[3]) && q != TYPE_C) {
+                    wireLogSum += Math.log(r[3] / r[1]);
+                    wireN++;
+                }
+            }
+            if (wireN > 0) {
+                summary.put("join geo-mean over JDBC / " + threads + " thread(s)",
+                        new double[] {Math.exp(wireLogSum / wireN), 1});
+            }
         }
         System.out.println();
         System.out.println("query / threads                           LocusDB ms   DuckDB ms   DuckDB/LocusDB   goal"
                 + (withRestart ? "; restarted: LocusDB from its data directory ms, restarted/in-memory" : ""));
         for (Map.Entry<String, double[]> e : summary.entrySet()) {
             double[] r = e.getValue();
+            if (e.getKey().startsWith("join geo-mean over JDBC")) {
+                System.out.printf(Locale.ROOT, "%-30s LocusDB over JDBC / DuckDB in-process %.3f   (goal ≤ 1.0 at 2"
+                        + " threads; TPC-H joins without join-c)%n", e.getKey(), e.getValue()[0]);
+                continue;
+            }
             if (e.getKey().startsWith("join geo-mean")) {
                 // A ratio, not a time: its own line, so it is not read as milliseconds.
                 System.out.printf(Locale.ROOT, "%-30s LocusDB time / DuckDB time %.3f   (goal ≤ 1.0 at 2 threads)%n",
@@ -224,8 +250,12 @@ public final class QueryComparison {
             boolean afterTheScan = AFTER_THE_SCAN.stream().anyMatch(q -> e.getKey().startsWith(q.name() + " /"));
             String goal = e.getKey().startsWith("Q6") ? "≥ 3" : e.getKey().startsWith("Q1 ") ? "≥ 2"
                     : afterTheScan ? "≥ 1" : "";
-            String again = r.length > 2 ? String.format(Locale.ROOT, "   restarted %.1f ms, %.2f", r[2], r[2] / r[0])
-                    : "";
+            String again = !Double.isNaN(r[2]) ? String.format(Locale.ROOT, "   restarted %.1f ms, %.2f", r[2],
+                    r[2] / r[0]) : "";
+            if (!Double.isNaN(r[3])) {
+                again += String.format(Locale.ROOT, "   over JDBC %.1f ms: %.2f of in-process, DuckDB/LocusDB %.2f",
+                        r[3], r[3] / r[0], r[1] / r[3]);
+            }
             System.out.printf(Locale.ROOT, "%-40s %10.1f %11.1f %16.2f   %s%s%n", e.getKey(), r[0], r[1], r[1] / r[0],
                     goal, again);
         }
@@ -242,9 +272,12 @@ public final class QueryComparison {
     /**
      * @param again a session on the restarted database (null: none); its query runs in the same rounds and must give
      *              the same answer
+     * @param jdbc  a JDBC connection to a server on the same database (null: none); its query runs in the same rounds
+     *              and must give the same answer
+     * @return medians in ms: LocusDB in-process, DuckDB, LocusDB restarted (NaN: none), LocusDB over JDBC (NaN: none)
      */
     private static double[] compare(Query q, int threads, Session session, Connection duck, Session again,
-                                    int rounds, double warmupSeconds) throws Exception {
+                                    Connection jdbc, int rounds, double warmupSeconds) throws Exception {
         PreparedQuery locus = session.prepare(q.sql());
         PreparedQuery restarted = again == null ? null : again.prepare(q.sql());
         for (int i = 0; i < q.parameters().length; i++) {
@@ -253,15 +286,26 @@ public final class QueryComparison {
                 restarted.set(i + 1, q.parameters()[i]);
             }
         }
-        try (PreparedStatement ps = duck.prepareStatement(q.sql())) {
+        try (PreparedStatement ps = duck.prepareStatement(q.sql());
+             PreparedStatement overWire = jdbc == null ? null : jdbc.prepareStatement(q.sql())) {
             for (int i = 0; i < q.parameters().length; i++) {
                 ps.setObject(i + 1, q.parameters()[i]);
+                if (overWire != null) {
+                    overWire.setObject(i + 1, q.parameters()[i]);
+                }
             }
             double[] a = runLocus(locus);
             double[] b = runDuck(ps);
             if (a[1] != b[1] || Math.abs(a[2] - b[2]) > 1e-6 * Math.max(1, Math.abs(b[2]))) {
                 throw new IllegalStateException(q.name() + ": LocusDB and DuckDB disagree: rows " + a[1] + " vs "
                         + b[1] + ", checksum " + a[2] + " vs " + b[2]);
+            }
+            if (overWire != null) {
+                double[] w = runDuck(overWire);
+                if (w[1] != a[1] || Math.abs(w[2] - a[2]) > 1e-6 * Math.max(1, Math.abs(a[2]))) {
+                    throw new IllegalStateException(q.name() + ": LocusDB over JDBC disagrees with LocusDB in-process:"
+                            + " rows " + w[1] + " vs " + a[1] + ", checksum " + w[2] + " vs " + a[2]);
+                }
             }
             if (restarted != null) {
                 double[] c = runLocus(restarted);
@@ -279,12 +323,19 @@ public final class QueryComparison {
                 if (restarted != null) {
                     runLocus(restarted);
                 }
+                if (overWire != null) {
+                    runDuck(overWire);
+                }
                 warmups++;
             }
             double[] locusMs = new double[rounds];
             double[] duckMs = new double[rounds];
             double[] restartedMs = new double[rounds];
+            double[] wireMs = new double[rounds];
             for (int r = 0; r < rounds; r++) {
+                if (overWire != null) {
+                    wireMs[r] = runDuck(overWire)[0];
+                }
                 // The two LocusDB databases take turns at running right after DuckDB (which evicts their caches).
                 if (restarted != null && r % 2 == 1) {
                     restartedMs[r] = runLocus(restarted)[0];
@@ -301,14 +352,20 @@ public final class QueryComparison {
                             + "  DuckDB median %8.1f ms (min %.1f, max %.1f)  ratio %.2f  [%d rows, %d warm-up rounds]%n",
                     q.name(), threads, lm, min(locusMs), max(locusMs), dm, min(duckMs), max(duckMs), dm / lm,
                     (long) a[1], warmups);
+            double wm = overWire == null ? Double.NaN : median(wireMs);
+            if (overWire != null) {
+                System.out.printf(Locale.ROOT, "%-18s %d thread(s): LocusDB over JDBC median %8.1f ms (min %.1f, max"
+                        + " %.1f)  JDBC/in-process %.2f  LocusDB over JDBC/DuckDB %.2f%n", q.name(), threads, wm,
+                        min(wireMs), max(wireMs), wm / lm, wm / dm);
+            }
             if (restarted != null) {
                 double rm = median(restartedMs);
                 System.out.printf(Locale.ROOT, "%-18s %d thread(s): LocusDB restarted from its data directory median"
                         + " %8.1f ms (min %.1f, max %.1f)  restarted/in-memory %.2f%n", q.name(), threads, rm,
                         min(restartedMs), max(restartedMs), rm / lm);
-                return new double[] {lm, dm, rm};
+                return new double[] {lm, dm, rm, wm};
             }
-            return new double[] {lm, dm};
+            return new double[] {lm, dm, Double.NaN, wm};
         }
     }
 

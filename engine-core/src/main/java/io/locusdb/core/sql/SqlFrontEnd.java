@@ -1,9 +1,7 @@
 package io.locusdb.core.sql;
 
 import io.locusdb.core.storage.table.Catalog;
-import java.util.Collections;
 import java.util.EnumSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
@@ -49,16 +47,12 @@ import org.apache.calcite.runtime.CalciteException;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlExplain;
-import org.apache.calcite.sql.SqlJoin;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlOrderBy;
-import org.apache.calcite.sql.SqlSelect;
-import org.apache.calcite.sql.SqlWith;
-import org.apache.calcite.sql.SqlWithItem;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
@@ -125,6 +119,16 @@ public final class SqlFrontEnd {
         return program.addRuleInstance(CoreRules.MULTI_JOIN_OPTIMIZE).build();
     }
 
+    /**
+     * Subqueries in expressions (IN, EXISTS, scalar, ANY/ALL) out of the expressions: into joins with the subquery
+     * where it is not correlated, into correlates where it is; the decorrelator then turns correlates into joins and
+     * aggregations, so that no subquery runs once per outer row.
+     */
+    private static final HepProgram REMOVE_SUBQUERIES = new HepProgramBuilder()
+            .addRuleCollection(List.of(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
+                    CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE, CoreRules.JOIN_SUB_QUERY_TO_CORRELATE))
+            .build();
+
     private static final HepProgram FINISH = new HepProgramBuilder()
             .addMatchOrder(HepMatchOrder.DEPTH_FIRST)
             .addRuleCollection(SIMPLIFY_RULES)
@@ -134,6 +138,9 @@ public final class SqlFrontEnd {
             Pattern.CASE_INSENSITIVE);
 
     private static final SqlParser.Config PARSER = SqlParser.config()
+            // Babel's grammar reserves only the words SQL cannot do without, so that names PostgreSQL and DuckDB
+            // accept (value, year, ...) are names here too (TPC-H Q11 says "AS value").
+            .withParserFactory(SqlBabelParserImpl.FACTORY)
             .withCaseSensitive(false)
             .withUnquotedCasing(Casing.UNCHANGED)
             .withQuotedCasing(Casing.UNCHANGED)
@@ -251,8 +258,13 @@ public final class SqlFrontEnd {
                     cluster, StandardConvertletTable.INSTANCE, TO_REL);
             RelRoot root = converter.convertQuery(validated, false, true);
             RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
-            RelNode converted = DecimalText.apply(
-                    RelDecorrelator.decorrelateQuery(converter.flattenTypes(root.rel, true), relBuilder));
+            RelNode flat = converter.flattenTypes(root.rel, true);
+            if (containsSubQuery(flat)) {
+                HepPlanner removal = new HepPlanner(REMOVE_SUBQUERIES);
+                removal.setRoot(flat);
+                flat = removal.findBestExp();
+            }
+            RelNode converted = DecimalText.apply(RelDecorrelator.decorrelateQuery(flat, relBuilder));
             RelNode plan = root.withRel(converted).project();
             long convertedAt = System.nanoTime();
             if (hasJoin(converted)) {
@@ -353,62 +365,15 @@ public final class SqlFrontEnd {
 
     /** Constructs this version cannot execute, found on the parse tree so the error can point at them. */
     private static void rejectUnsupported(SqlNode parsed) {
-        // Queries in FROM (derived tables, WITH) are relations and run; any other nested query is a subquery in an
-        // expression (IN, EXISTS, scalar), which this version does not run yet. Parents are visited before their
-        // operands, so a SELECT's FROM items are known before they are reached.
-        Set<SqlNode> relations = Collections.newSetFromMap(new IdentityHashMap<>());
-        markRelation(parsed, relations);
         parsed.accept(new SqlBasicVisitor<Void>() {
             @Override
             public Void visit(SqlCall call) {
-                if (call instanceof SqlSelect select) {
-                    if (!relations.contains(select)) {
-                        throw unsupported(call.getParserPosition(), "subqueries in expressions (IN, EXISTS, scalar"
-                                + " subqueries) are not supported yet; derived tables in FROM and WITH are");
-                    }
-                    markRelation(select.getFrom(), relations);
-                }
-                if (call instanceof SqlWith with) {
-                    for (SqlNode item : with.withList) {
-                        markRelation(((SqlWithItem) item).query, relations);
-                    }
-                    markRelation(with.body, relations);
-                }
-                switch (call.getKind()) {
-                    case UNION, INTERSECT, EXCEPT -> {
-                        for (SqlNode operand : call.getOperandList()) {
-                            markRelation(operand, relations);
-                        }
-                    }
-                    case OVER -> throw unsupported(call.getParserPosition(),
-                            "window functions (OVER) are not supported yet");
-                    default -> {
-                    }
+                if (call.getKind() == SqlKind.OVER) {
+                    throw unsupported(call.getParserPosition(), "window functions (OVER) are not supported yet");
                 }
                 return super.visit(call);
             }
         });
-    }
-
-    /** Marks the queries that {@code node}, a query or a FROM item, consists of as relations. */
-    private static void markRelation(SqlNode node, Set<SqlNode> relations) {
-        switch (node) {
-            case null -> {
-            }
-            case SqlSelect select -> relations.add(select);
-            case SqlOrderBy orderBy -> {
-                relations.add(orderBy);
-                markRelation(orderBy.query, relations);
-            }
-            case SqlWith with -> relations.add(with);
-            case SqlJoin join -> {
-                markRelation(join.getLeft(), relations);
-                markRelation(join.getRight(), relations);
-            }
-            case SqlCall call when call.getKind() == SqlKind.AS -> markRelation(call.operand(0), relations);
-            default -> {
-            }
-        }
     }
 
     /** The plan may only hold the operators the physical planner executes; anything else is named. */
@@ -416,8 +381,9 @@ public final class SqlFrontEnd {
         new RelVisitor() {
             @Override
             public void visit(RelNode node, int ordinal, RelNode parent) {
-                if (containsSubQuery(node)) {
-                    throw unsupported(SqlParserPos.ZERO, "subqueries are not supported yet");
+                if (hasSubQuery(node)) {
+                    throw unsupported(SqlParserPos.ZERO, "this subquery could not be turned into joins, which"
+                            + " this version needs");
                 }
                 if (node instanceof Join join && !SUPPORTED_JOINS.contains(join.getJoinType())) {
                     throw unsupported(SqlParserPos.ZERO, join.getJoinType() + " joins are not supported yet");
@@ -452,7 +418,20 @@ public final class SqlFrontEnd {
     private static final Set<JoinRelType> SUPPORTED_JOINS = EnumSet.of(JoinRelType.INNER, JoinRelType.LEFT,
             JoinRelType.RIGHT, JoinRelType.FULL, JoinRelType.SEMI, JoinRelType.ANTI);
 
-    private static boolean containsSubQuery(RelNode node) {
+    /** Whether a subquery is left anywhere in the plan. */
+    private static boolean containsSubQuery(RelNode plan) {
+        if (hasSubQuery(plan)) {
+            return true;
+        }
+        for (RelNode input : plan.getInputs()) {
+            if (containsSubQuery(input)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasSubQuery(RelNode node) {
         return switch (node) {
             case Filter f -> RexUtil.SubQueryFinder.find(f.getCondition()) != null;
             case Project p -> RexUtil.SubQueryFinder.find(p.getProjects()) != null;

@@ -2,6 +2,8 @@ package io.locusdb.core.query.agg;
 
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.query.expr.Numerics;
+import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
 import java.util.Arrays;
@@ -86,7 +88,8 @@ public abstract class Accumulator {
                         : new SumExact(Numerics.scale(arg), Numerics.scale(call.resultType()), emptyIsZero);
             }
             case AVG -> arg.kind() == TypeKind.DOUBLE ? new SumDouble(true, false) : new AvgExact(Numerics.scale(arg));
-            case MIN, MAX -> new Extreme(call.function() == AggregateCall.Function.MAX, arg);
+            case MIN, MAX -> new Extreme(call.function() == AggregateCall.Function.MAX, arg, false);
+            case SINGLE_VALUE -> new Extreme(false, arg, true);
         };
     }
 
@@ -403,17 +406,22 @@ public abstract class Accumulator {
         }
     }
 
-    /** MIN or MAX of any comparable type. */
+    /**
+     * MIN or MAX of any comparable type; or a group's single value, which fails when the group has more than one
+     * row (a scalar subquery that returns several rows is an error in SQL, not one of its values).
+     */
     static final class Extreme extends Accumulator {
         private final boolean max;
+        private final boolean single;
         private final TypeKind.Physical physical;
         long[] longs = new long[0];
         double[] doubles = new double[0];
         String[] strings = new String[0];
         boolean[] seen = new boolean[0];
 
-        Extreme(boolean max, ColumnType type) {
+        Extreme(boolean max, ColumnType type, boolean single) {
             this.max = max;
+            this.single = single;
             this.physical = type.physical();
         }
 
@@ -492,6 +500,10 @@ public abstract class Accumulator {
         @Override
         public void finish(int groups, ColumnVector out, long[] rows) {
             for (int g = 0; g < groups; g++) {
+                if (single && rows[g] > 1) {
+                    throw new LocusSqlException(SqlState.CARDINALITY_VIOLATION, "a subquery used as an expression"
+                            + " returned more than one row");
+                }
                 if (!seen[g]) {
                     out.setNull(g);
                     continue;

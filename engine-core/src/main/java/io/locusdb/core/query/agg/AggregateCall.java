@@ -10,7 +10,12 @@ public record AggregateCall(Function function, int argument, boolean distinct, C
                             ColumnType resultType, String name) {
     public enum Function {
         /** SUM0 is SUM whose value over no rows is 0, not NULL: the sum of partial counts (COUNT split in two). */
-        COUNT, SUM, SUM0, AVG, MIN, MAX
+        COUNT, SUM, SUM0, AVG, MIN, MAX,
+        /**
+         * The value of a group's one row (a scalar subquery's value, as decorrelation makes it): NULL without rows,
+         * an error with more than one.
+         */
+        SINGLE_VALUE
     }
 
     @Override

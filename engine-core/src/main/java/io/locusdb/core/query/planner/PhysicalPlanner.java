@@ -38,6 +38,7 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.util.ImmutableBitSet;
 
@@ -129,7 +130,11 @@ public final class PhysicalPlanner {
         }
         List<PlanDraft.Op> ops = new ArrayList<>();
         for (int i = next; i < chain.size(); i++) {
-            ops.add(op(chain.get(i), binder));
+            if (chain.get(i) instanceof Aggregate a && hasLiteralAgg(a)) {
+                literalAggregate(a, rex, ops);
+            } else {
+                ops.add(op(chain.get(i), binder));
+            }
         }
         return new PlanDraft(source, ops, columns, rex);
     }
@@ -373,6 +378,43 @@ public final class PhysicalPlanner {
         };
     }
 
+    private static boolean hasLiteralAgg(Aggregate a) {
+        return a.getAggCallList().stream().anyMatch(c -> c.getAggregation().getKind() == SqlKind.LITERAL_AGG);
+    }
+
+    /**
+     * An aggregation with LITERAL_AGG calls (the constant TRUE that marks the groups of a decorrelated IN or EXISTS):
+     * the aggregation of the other calls, then a projection that puts each literal in its place.
+     */
+    private static void literalAggregate(Aggregate a, RexBuilder rex, List<PlanDraft.Op> ops) {
+        List<org.apache.calcite.rel.core.AggregateCall> others = new ArrayList<>();
+        for (org.apache.calcite.rel.core.AggregateCall call : a.getAggCallList()) {
+            if (call.getAggregation().getKind() != SqlKind.LITERAL_AGG) {
+                others.add(call);
+            }
+        }
+        Aggregate inner = a.copy(a.getTraitSet(), a.getInput(), a.getGroupSet(), a.getGroupSets(), others);
+        ops.add(aggregate(inner, inner.getRowType().getFieldNames()));
+        List<RelDataTypeField> innerFields = inner.getRowType().getFieldList();
+        int keys = a.getGroupCount();
+        List<RexNode> exprs = new ArrayList<>();
+        for (int k = 0; k < keys; k++) {
+            exprs.add(rex.makeInputRef(innerFields.get(k).getType(), k));
+        }
+        int next = keys;
+        List<RelDataTypeField> outFields = a.getRowType().getFieldList();
+        for (int c = 0; c < a.getAggCallList().size(); c++) {
+            org.apache.calcite.rel.core.AggregateCall call = a.getAggCallList().get(c);
+            if (call.getAggregation().getKind() == SqlKind.LITERAL_AGG) {
+                exprs.add(rex.ensureType(outFields.get(keys + c).getType(), call.rexList.getFirst(), true));
+            } else {
+                exprs.add(rex.makeInputRef(innerFields.get(next).getType(), next));
+                next++;
+            }
+        }
+        ops.add(new PlanDraft.Project(exprs, a.getRowType().getFieldNames()));
+    }
+
     private static long count(RexNode node, ParameterBinder binder, String clause, long absent) {
         if (node == null) {
             return absent;
@@ -408,6 +450,7 @@ public final class PhysicalPlanner {
                 case AVG -> AggregateCall.Function.AVG;
                 case MIN -> AggregateCall.Function.MIN;
                 case MAX -> AggregateCall.Function.MAX;
+                case SINGLE_VALUE -> AggregateCall.Function.SINGLE_VALUE;
                 default -> throw unsupported("the aggregate function " + call.getAggregation().getName() + " is");
             };
             int argument = call.getArgList().isEmpty() ? -1 : call.getArgList().getFirst();

@@ -55,6 +55,14 @@ class SetOperationDifferentialTest {
         locus = OracleTables.openLocus();
         session = locus.connect();
         duck = DuckOracle.open();
+        createTables(locus, session, duck);
+    }
+
+    /**
+     * Tables u0, u1 and u2 in both databases: NULLs and duplicates in every column, an INTEGER beside a BIGINT and
+     * decimals of two scales, u0 in two parts on two nodes, u2 hash-partitioned in delta-only parts.
+     */
+    static void createTables(LocusDB locus, Session session, DuckOracle duck) {
         Random random = new Random(SEED);
         for (int t = 0; t < TABLES.length; t++) {
             Schema schema = t == 1 ? S1 : S0;
@@ -72,15 +80,15 @@ class SetOperationDifferentialTest {
                     null);
             table.insert(OracleTables.physicalRows(schema, rows));
             if (t == 0) {
-                execute("ALTER TABLE u0 PARTITION INTO 2 PARTS");
-                execute("ALTER TABLE u0 MOVE PART 1 TO NODE 1");
+                execute(session, "ALTER TABLE u0 PARTITION INTO 2 PARTS");
+                execute(session, "ALTER TABLE u0 MOVE PART 1 TO NODE 1");
             }
             duck.createTable(TABLES[t], schema);
             duck.insert(TABLES[t], schema, rows);
         }
     }
 
-    private static void execute(String sql) {
+    private static void execute(Session session, String sql) {
         try (QueryResult r = session.execute(sql)) {
             r.updateCount();
         }
@@ -179,7 +187,7 @@ class SetOperationDifferentialTest {
     void intersectAllAndExceptAllAreRefusedByName() {
         for (String sql : List.of("SELECT k FROM u0 INTERSECT ALL SELECT k FROM u1",
                 "SELECT k FROM u0 EXCEPT ALL SELECT k FROM u1")) {
-            assertThatThrownBy(() -> execute(sql)).isInstanceOf(LocusSqlException.class)
+            assertThatThrownBy(() -> execute(session, sql)).isInstanceOf(LocusSqlException.class)
                     .satisfies(e -> assertThat(((LocusSqlException) e).state())
                             .isEqualTo(SqlState.FEATURE_NOT_SUPPORTED))
                     .hasMessageContaining(" ALL");

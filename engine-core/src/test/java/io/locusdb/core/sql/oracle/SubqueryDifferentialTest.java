@@ -1,0 +1,90 @@
+package io.locusdb.core.sql.oracle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import io.locusdb.core.LocusDB;
+import io.locusdb.core.Session;
+import io.locusdb.core.result.QueryResult;
+import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlState;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Subqueries in expressions against DuckDB, on tables with NULLs and duplicates in every column: IN and NOT IN
+ * with SQL's NULL semantics (a NULL in the subquery makes NOT IN unknown), EXISTS and NOT EXISTS correlated or not,
+ * scalar subqueries in WHERE, SELECT and HAVING, correlated on one or two columns, ANY and ALL, and nested
+ * subqueries. Every one is decorrelated into joins and aggregations; every difference and every error fails.
+ */
+class SubqueryDifferentialTest {
+    private static LocusDB locus;
+    private static Session session;
+    private static DuckOracle duck;
+
+    @BeforeAll
+    static void load() {
+        locus = OracleTables.openLocus();
+        session = locus.connect();
+        duck = DuckOracle.open();
+        SetOperationDifferentialTest.createTables(locus, session, duck);
+    }
+
+    @AfterAll
+    static void close() {
+        if (session != null) {
+            session.close();
+        }
+        if (locus != null) {
+            locus.close();
+        }
+        if (duck != null) {
+            duck.close();
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> subqueriesAgreeWithDuckDB() {
+        return Stream.of(
+                "SELECT id, k FROM u0 WHERE k IN (SELECT k FROM u1)",
+                "SELECT id, k FROM u0 WHERE k NOT IN (SELECT k FROM u1)",
+                "SELECT id, k FROM u0 WHERE k NOT IN (SELECT k FROM u1 WHERE k IS NOT NULL)",
+                "SELECT id, s FROM u0 WHERE s IN (SELECT s FROM u2 WHERE k > 3)",
+                "SELECT id, s FROM u0 WHERE s NOT IN (SELECT s FROM u2 WHERE s IS NOT NULL AND k > 3)",
+                "SELECT id FROM u0 WHERE (k, s) IN (SELECT k, s FROM u1)",
+                "SELECT id FROM u0 a WHERE EXISTS (SELECT * FROM u1 b WHERE b.k = a.k AND b.s <> a.s)",
+                "SELECT id FROM u0 a WHERE NOT EXISTS (SELECT * FROM u1 b WHERE b.k = a.k)",
+                "SELECT id FROM u0 a WHERE NOT EXISTS (SELECT * FROM u2 b WHERE b.k = a.k AND b.d > a.d)",
+                "SELECT count(*) FROM u0 WHERE EXISTS (SELECT * FROM u1 WHERE k > 100)",
+                "SELECT id, d FROM u0 WHERE d > (SELECT avg(d) FROM u1)",
+                "SELECT id, d FROM u0 a WHERE d > (SELECT avg(d) FROM u1 b WHERE b.k = a.k)",
+                "SELECT id, d FROM u0 a WHERE d >= (SELECT max(d) FROM u2 b WHERE b.k = a.k AND b.s = a.s)",
+                "SELECT id, (SELECT count(*) FROM u1 b WHERE b.k = a.k) AS c FROM u0 a",
+                "SELECT id, (SELECT max(s) FROM u2 b WHERE b.id = a.id) AS m FROM u1 a",
+                "SELECT k, count(*) FROM u0 GROUP BY k HAVING count(*) > (SELECT count(*) FROM u2) / 20",
+                "SELECT id FROM u0 WHERE k > ANY (SELECT k FROM u2 WHERE id < 10)",
+                "SELECT id FROM u0 WHERE k < ALL (SELECT k FROM u2 WHERE id < 10)",
+                "SELECT id FROM u0 WHERE k = ANY (SELECT k FROM u1 WHERE s = 'a')",
+                "SELECT id FROM u0 WHERE k IN (SELECT k FROM u1 WHERE s IN (SELECT s FROM u2 WHERE d > 0))",
+                "SELECT id FROM u0 a WHERE k IN (SELECT k FROM u1 b WHERE b.s = a.s)",
+                "SELECT id FROM u0 WHERE k IN (SELECT k FROM u1) OR s = 'zz'",
+                "SELECT id, k IN (SELECT k FROM u2) AS found FROM u0",
+                "SELECT id FROM u0 WHERE k = (SELECT min(k) FROM u1)")
+                .map(sql -> dynamicTest(sql, () -> ResultComparison.assertAgrees(session, duck, sql, false)));
+    }
+
+    @Test
+    void aScalarSubqueryOfSeveralRowsIsAnError() {
+        assertThatThrownBy(() -> {
+            try (QueryResult r = session.execute("SELECT id FROM u0 WHERE k = (SELECT k FROM u1)")) {
+                r.toList();
+            }
+        }).isInstanceOfSatisfying(LocusSqlException.class,
+                e -> assertThat(e.state()).isEqualTo(SqlState.CARDINALITY_VIOLATION));
+    }
+}

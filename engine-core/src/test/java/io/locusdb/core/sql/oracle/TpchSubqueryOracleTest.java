@@ -1,0 +1,69 @@
+package io.locusdb.core.sql.oracle;
+
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import io.locusdb.core.LocusDB;
+import io.locusdb.core.Session;
+import io.locusdb.core.result.QueryResult;
+import io.locusdb.core.workload.TpchQuery;
+import io.locusdb.core.workload.TpchQueryText;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The TPC-H queries with subqueries (Q2, Q4, Q11, Q13, Q15, Q16, Q17, Q18, Q20, Q21, Q22: scalar subqueries
+ * correlated or not, EXISTS and NOT EXISTS, IN and NOT IN, a WITH used twice), at SF {@value #SF} in two parts per
+ * table on the fake two-node topology, compared with DuckDB on the same rows in their ORDER BY order: each with the
+ * specification's validation parameters and with {@code locus.tpch.draws} (3) sets drawn by its rules.
+ */
+class TpchSubqueryOracleTest {
+    static final double SF = 0.01;
+
+    private static LocusDB locus;
+    private static Session session;
+    private static DuckOracle duck;
+
+    @BeforeAll
+    static void load() {
+        locus = OracleTables.openLocus();
+        session = locus.connect();
+        try (QueryResult r = session.execute("LOAD TPCH SCALE " + SF + " PARTS 2")) {
+            r.updateCount();
+        }
+        duck = DuckOracle.open();
+        duck.loadTpch(SF);
+    }
+
+    @AfterAll
+    static void close() {
+        if (session != null) {
+            session.close();
+        }
+        if (locus != null) {
+            locus.close();
+        }
+        if (duck != null) {
+            duck.close();
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> tpchQueriesWithSubqueriesAgreeWithDuckDB() {
+        Random random = new Random(TpchJoinOracleTest.SEED);
+        List<TpchQueryText> queries = new ArrayList<>();
+        for (TpchQuery q : TpchQuery.withSubqueries()) {
+            queries.add(q.withDefaults());
+            for (int i = 0; i < TpchJoinOracleTest.DRAWS; i++) {
+                queries.add(q.withRandomParameters(random));
+            }
+        }
+        return queries.stream().map(q -> dynamicTest("TPC-H " + q.describe(),
+                () -> ResultComparison.assertAgrees(session, duck, q.sql(), true)));
+    }
+}
