@@ -36,16 +36,17 @@ import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexExecutor;
+import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.runtime.CalciteException;
 import org.apache.calcite.schema.SchemaPlus;
-import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
@@ -53,7 +54,6 @@ import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
-import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.RelDecorrelator;
@@ -127,6 +127,12 @@ public final class SqlFrontEnd {
     private static final HepProgram REMOVE_SUBQUERIES = new HepProgramBuilder()
             .addRuleCollection(List.of(CoreRules.FILTER_SUB_QUERY_TO_CORRELATE,
                     CoreRules.PROJECT_SUB_QUERY_TO_CORRELATE, CoreRules.JOIN_SUB_QUERY_TO_CORRELATE))
+            .build();
+
+    /** Window functions out of projections into window nodes of their own, once the rest is simplified. */
+    private static final HepProgram WINDOWS = new HepProgramBuilder()
+            .addRuleInstance(CoreRules.PROJECT_TO_LOGICAL_PROJECT_AND_WINDOW)
+            .addRuleCollection(List.of(CoreRules.PROJECT_MERGE, CoreRules.PROJECT_REMOVE))
             .build();
 
     private static final HepProgram FINISH = new HepProgramBuilder()
@@ -235,7 +241,6 @@ public final class SqlFrontEnd {
                 throw unsupported(parsed.getParserPosition(), parsed.getKind().lowerName.replace('_', ' ')
                         .toUpperCase(Locale.ROOT) + " statements are not supported yet (this version runs queries)");
             }
-            rejectUnsupported(parsed);
 
             JavaTypeFactory types = new LocusTypeFactory();
             CalciteCatalogReader catalogReader = new CalciteCatalogReader(CalciteSchema.from(schema.getParentSchema()),
@@ -278,6 +283,11 @@ public final class SqlFrontEnd {
             finish.setExecutor(constantFolder);
             finish.setRoot(plan);
             RelNode simplified = finish.findBestExp();
+            if (containsOver(simplified)) {
+                HepPlanner windows = new HepPlanner(WINDOWS);
+                windows.setRoot(simplified);
+                simplified = windows.findBestExp();
+            }
             checkSupported(simplified);
             PlanningTime planning = new PlanningTime(parsedAt - started, validatedAt - parsedAt,
                     convertedAt - validatedAt, System.nanoTime() - convertedAt);
@@ -363,19 +373,6 @@ public final class SqlFrontEnd {
         return SqlState.SEMANTIC_ERROR;
     }
 
-    /** Constructs this version cannot execute, found on the parse tree so the error can point at them. */
-    private static void rejectUnsupported(SqlNode parsed) {
-        parsed.accept(new SqlBasicVisitor<Void>() {
-            @Override
-            public Void visit(SqlCall call) {
-                if (call.getKind() == SqlKind.OVER) {
-                    throw unsupported(call.getParserPosition(), "window functions (OVER) are not supported yet");
-                }
-                return super.visit(call);
-            }
-        });
-    }
-
     /** The plan may only hold the operators the physical planner executes; anything else is named. */
     private static void checkSupported(RelNode plan) {
         new RelVisitor() {
@@ -394,7 +391,7 @@ public final class SqlFrontEnd {
                 }
                 if (!(node instanceof TableScan || node instanceof Filter || node instanceof Project
                         || node instanceof Aggregate || node instanceof Sort || node instanceof Values
-                        || node instanceof Join || node instanceof Union)) {
+                        || node instanceof Join || node instanceof Union || node instanceof Window)) {
                     throw unsupported(SqlParserPos.ZERO, "the plan needs " + node.getRelTypeName()
                             + ", which is not supported yet");
                 }
@@ -417,6 +414,19 @@ public final class SqlFrontEnd {
 
     private static final Set<JoinRelType> SUPPORTED_JOINS = EnumSet.of(JoinRelType.INNER, JoinRelType.LEFT,
             JoinRelType.RIGHT, JoinRelType.FULL, JoinRelType.SEMI, JoinRelType.ANTI);
+
+    /** Whether a window function (OVER) is anywhere in the plan's projections. */
+    private static boolean containsOver(RelNode plan) {
+        if (plan instanceof Project p && RexOver.containsOver(p.getProjects(), null)) {
+            return true;
+        }
+        for (RelNode input : plan.getInputs()) {
+            if (containsOver(input)) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     /** Whether a subquery is left anywhere in the plan. */
     private static boolean containsSubQuery(RelNode plan) {

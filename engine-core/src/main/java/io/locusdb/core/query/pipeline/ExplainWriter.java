@@ -40,6 +40,7 @@ public final class ExplainWriter {
             names = switch (op) {
                 case PhysicalPlan.Project p -> p.names();
                 case PhysicalPlan.Aggregate a -> a.names();
+                case PhysicalPlan.Window w -> w.names();
                 default -> names;
             };
         }
@@ -171,7 +172,27 @@ public final class ExplainWriter {
                     + " per " + AggregateMerge.TASK_CLASS_INPUT + " task merged bucket by bucket, else one table]")
                     + ": group by " + keys(a, input) + "; " + a.calls().stream()
                     .map(c -> call(c, input)).collect(Collectors.joining(", "));
+            case PhysicalPlan.Window w -> window(w, input);
         };
+    }
+
+    private static String window(PhysicalPlan.Window w, List<String> input) {
+        List<String> groups = new ArrayList<>();
+        for (PhysicalPlan.WindowGroup g : w.groups()) {
+            List<String> partition = new ArrayList<>();
+            for (int k : g.partitionKeys()) {
+                partition.add(input.get(k));
+            }
+            groups.add(g.calls().stream().map(c -> c.function() + "(" + (c.argument() < 0 ? "" : input.get(
+                    c.argument())) + ")").collect(Collectors.joining(", ")) + " OVER (PARTITION BY "
+                    + (partition.isEmpty() ? "()" : String.join(", ", partition)) + " ORDER BY "
+                    + (g.orderKeys().isEmpty() ? "()" : g.orderKeys().stream().map(k -> input.get(k.column()) + " "
+                    + direction(k)).collect(Collectors.joining(", "))) + " " + (g.rows() ? "ROWS" : "RANGE")
+                    + " " + g.lower().kind() + (g.lower().offset() != 0 ? " " + g.lower().offset() : "") + " TO "
+                    + g.upper().kind() + (g.upper().offset() != 0 ? " " + g.upper().offset() : "") + ")");
+        }
+        return "Window [rows sorted by partition and order keys in parallel runs, partitions shared out to "
+                + WindowOperator.TASK_CLASS + " tasks]: " + String.join("; ", groups);
     }
 
     /** An aggregation over some of the keys of the one below, which its merge tasks finish bucket by bucket. */

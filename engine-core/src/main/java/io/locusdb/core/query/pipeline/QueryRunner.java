@@ -130,6 +130,7 @@ public final class QueryRunner {
             case PhysicalPlan.Sort s -> RelationSort.sort(in, s.keys(), s.offset(), s.fetch(), executor, query);
             case PhysicalPlan.Aggregate a -> RelationOps.aggregate(in, a.keys(), a.calls(), a.names(),
                     a.outputTypes());
+            case PhysicalPlan.Window w -> WindowOperator.apply(in, w, executor, query);
         };
     }
 

@@ -40,6 +40,17 @@ final class RelationSort {
             }
             return gather(in, identity, 0, identity.length);
         }
+        int[] merged = order(in, keys, limit, executor, query);
+        return gather(in, merged, from, Math.min(limit, merged.length));
+    }
+
+    /**
+     * The first {@code limit} row numbers of {@code in} in the order of {@code keys} (ties in row order): runs sorted
+     * by parallel tasks, then merged.
+     */
+    static int[] order(Relation in, List<PhysicalPlan.SortKey> keys, int limit, NumaExecutor executor,
+                       QueryContext query) {
+        int rows = in.rows();
         RowComparator order = comparator(in.chunk().vectors(), keys);
         int runs = executor == null ? 1 : (int) Math.max(1, Math.min(executor.concurrencyHint(),
                 rows / MIN_RUN_ROWS));
@@ -61,8 +72,7 @@ final class RelationSort {
             }
             executor.submit(graph, query).await();
         }
-        int[] merged = runs == 1 ? sorted[0] : merge(sorted, limit, order);
-        return gather(in, merged, from, Math.min(limit, merged.length));
+        return runs == 1 ? sorted[0] : merge(sorted, limit, order);
     }
 
     static RowComparator comparator(ColumnVector[] columns, List<PhysicalPlan.SortKey> keys) {

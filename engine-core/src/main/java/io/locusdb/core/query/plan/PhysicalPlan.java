@@ -197,7 +197,48 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
             implements Source {
     }
 
-    public sealed interface Op permits Filter, Project, Aggregate, Sort {
+    public sealed interface Op permits Filter, Project, Aggregate, Sort, Window {
+    }
+
+    /**
+     * Window functions: the input's columns, then one column per call of every group, in order. Each group
+     * partitions the rows by {@code partitionKeys}, orders each partition by {@code orderKeys} and evaluates its
+     * calls over the frame of each row.
+     */
+    public record Window(List<WindowGroup> groups, List<ColumnType> outputTypes, List<String> names) implements Op {
+    }
+
+    /**
+     * The calls that share one window: PARTITION BY {@code partitionKeys} ORDER BY {@code orderKeys}, and the frame
+     * from {@code lower} to {@code upper}, counted in rows ({@code rows}) or in values of the one order key (RANGE).
+     */
+    public record WindowGroup(int[] partitionKeys, List<SortKey> orderKeys, boolean rows, FrameBound lower,
+                              FrameBound upper, List<WindowCall> calls) {
+    }
+
+    /**
+     * One end of a frame. {@code offset} counts rows (ROWS) or is a distance in the physical value of the order key
+     * (RANGE: days for dates, unscaled units for decimals); it is 0 for the other kinds.
+     */
+    public record FrameBound(Kind kind, long offset) {
+        public enum Kind {
+            UNBOUNDED_PRECEDING, PRECEDING, CURRENT_ROW, FOLLOWING, UNBOUNDED_FOLLOWING
+        }
+    }
+
+    /**
+     * A window function: its input column ({@code argument}, -1 for none), for LAG and LEAD the offset and the
+     * default value (a physical value: Long, Double, String; null for NULL), for NTILE the bucket count
+     * ({@code offset}).
+     */
+    public record WindowCall(WindowFunction function, int argument, long offset, Object defaultValue,
+                             ColumnType argumentType, ColumnType resultType) {
+    }
+
+    /** The window functions LocusDB evaluates. */
+    public enum WindowFunction {
+        ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE, LAG, LEAD, FIRST_VALUE, LAST_VALUE, COUNT,
+        SUM, SUM0, AVG, MIN, MAX
     }
 
     public record Filter(Expr condition) implements Op {

@@ -29,6 +29,7 @@ import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -374,6 +375,7 @@ public final class PhysicalPlanner {
             case Sort s -> new PlanDraft.Sort(s.getCollation().getFieldCollations(),
                     count(s.offset, binder, "OFFSET", 0), count(s.fetch, binder, "LIMIT", -1));
             case Aggregate a -> aggregate(a, names);
+            case Window w -> new PlanDraft.Window(WindowPlanning.plan(w));
             default -> throw unsupported("the plan node " + node.getRelTypeName());
         };
     }

@@ -55,7 +55,11 @@ record PlanDraft(Source source, List<Op> ops, List<ResultColumn> columns, RexBui
             implements Source {
     }
 
-    sealed interface Op permits Filter, Project, Aggregate, Sort {
+    sealed interface Op permits Filter, Project, Aggregate, Sort, Window {
+    }
+
+    /** Window functions, as they run: nothing in them is an expression. */
+    public record Window(PhysicalPlan.Window window) implements Op {
     }
 
     public record Filter(RexNode condition) implements Op {

@@ -63,6 +63,10 @@ final class PlanLowering {
                 }
                 case PlanDraft.Sort s -> ops.add(new PhysicalPlan.Sort(s.collations().stream()
                         .map(PlanLowering::sortKey).toList(), s.offset(), s.fetch()));
+                case PlanDraft.Window w -> {
+                    ops.add(w.window());
+                    names = w.window().names();
+                }
             }
         }
         return new PhysicalPlan(source, ops, draft.columns());
@@ -105,7 +109,7 @@ final class PlanLowering {
         return new PhysicalPlan.Values(rows, values.types(), values.names());
     }
 
-    private static PhysicalPlan.SortKey sortKey(RelFieldCollation c) {
+    static PhysicalPlan.SortKey sortKey(RelFieldCollation c) {
         boolean descending = c.getDirection().isDescending();
         // Unspecified: NULL sorts as the largest value (ASC NULLS LAST, DESC NULLS FIRST), as in PostgreSQL.
         boolean nullsFirst = switch (c.nullDirection) {
