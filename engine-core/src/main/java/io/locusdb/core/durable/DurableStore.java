@@ -17,6 +17,7 @@ import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TableGroup;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
+import io.locusdb.core.storage.table.ViewDefinition;
 import io.locusdb.natives.memory.NodeMemory;
 import io.locusdb.natives.topology.Topology;
 import java.io.IOException;
@@ -421,6 +422,9 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
                 }
                 parts += tableParts.size();
             }
+            for (ViewDefinition view : manifest.views()) {
+                catalog.createView(view, true);
+            }
             return parts;
         } catch (RuntimeException | Error e) {
             // No read may still be writing into memory that is freed below.
@@ -470,6 +474,8 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
                 case LogRecord.DropTable d -> catalog.drop(d.name());
                 case LogRecord.CreateGroup g -> catalog.createGroup(g.name());
                 case LogRecord.DropGroup g -> catalog.dropGroup(g.name());
+                case LogRecord.CreateView v -> catalog.createView(v.view(), true);
+                case LogRecord.DropView v -> catalog.dropView(v.name());
                 case LogRecord.Insert i -> catalog.table(i.table()).insert(i.rows());
                 case LogRecord.Replace r -> catalog.table(r.table()).replace(r.removed(), r.added(),
                         CommitHook.NONE);
@@ -633,6 +639,9 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
         for (TableGroup g : catalog.groups()) {
             print.put("group:" + g.name(), 0L);
         }
+        for (ViewDefinition v : catalog.views()) {
+            print.put("view:" + v.name(), (long) v.sql().hashCode());
+        }
         return print;
     }
 
@@ -660,6 +669,7 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
             checkOpen();
             List<TableSnapshot> snapshots = new ArrayList<>();
             List<String> groups = new ArrayList<>();
+            List<ViewDefinition> views;
             long logStart;
             Map<String, Long> print;
             gate.writeLock().lock();
@@ -675,6 +685,7 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
                 for (TableGroup g : catalog.groups()) {
                     groups.add(g.name());
                 }
+                views = catalog.views();
                 print = fingerprint();
             } catch (RuntimeException | Error e) {
                 gate.writeLock().unlock();
@@ -716,7 +727,8 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
                             snapshot.version().rangeBounds(), parts));
                 }
                 LogFormat.syncDirectory(partDirectory);
-                Manifest next = new Manifest(manifest.checkpoint() + 1, logStart, nextFile, groups, tables);
+                Manifest next = new Manifest(manifest.checkpoint() + 1, logStart, nextFile, groups, tables,
+                        views);
                 next.install(directory);
                 manifest = next;
                 writtenParts = written;

@@ -3,6 +3,7 @@ package io.locusdb.core.durable;
 import io.locusdb.core.storage.placement.TableChange;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
+import io.locusdb.core.storage.table.ViewDefinition;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
 import java.io.DataOutputStream;
@@ -26,6 +27,13 @@ public sealed interface LogRecord {
     }
 
     record DropGroup(String name) implements LogRecord {
+    }
+
+    /** CREATE [OR REPLACE] VIEW: the view as it now is. */
+    record CreateView(ViewDefinition view) implements LogRecord {
+    }
+
+    record DropView(String name) implements LogRecord {
     }
 
     /** Rows added to a table as one commit. */
@@ -56,6 +64,8 @@ public sealed interface LogRecord {
     byte INSERT = 5;
     byte REPLACE = 6;
     byte PLACEMENT = 7;
+    byte CREATE_VIEW = 8;
+    byte DROP_VIEW = 9;
 
     default byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
@@ -97,6 +107,16 @@ public sealed interface LogRecord {
                     out.writeByte(PLACEMENT);
                     Codec.writeChanges(out, p.changes());
                 }
+                case CreateView v -> {
+                    out.writeByte(CREATE_VIEW);
+                    Codec.writeString(out, v.view().name());
+                    Codec.writeString(out, v.view().sql());
+                    Codec.writeSchema(out, v.view().columns());
+                }
+                case DropView v -> {
+                    out.writeByte(DROP_VIEW);
+                    Codec.writeString(out, v.name());
+                }
             }
             out.flush();
         } catch (IOException e) {
@@ -116,6 +136,9 @@ public sealed interface LogRecord {
             case INSERT -> new Insert(Codec.readString(in), Codec.readRows(in));
             case REPLACE -> new Replace(Codec.readString(in), Codec.readRows(in), Codec.readRows(in));
             case PLACEMENT -> new Placement(Codec.readChanges(in));
+            case CREATE_VIEW -> new CreateView(new ViewDefinition(Codec.readString(in), Codec.readString(in),
+                    Codec.readSchema(in)));
+            case DROP_VIEW -> new DropView(Codec.readString(in));
             default -> throw new IOException("unknown record type " + type);
         };
     }

@@ -3,6 +3,7 @@ package io.locusdb.core.durable;
 import io.locusdb.core.durable.DataDirectoryException.Problem;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
+import io.locusdb.core.storage.table.ViewDefinition;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -27,7 +28,8 @@ import java.util.zip.CRC32C;
  * @param logStart   the first log segment not contained in this checkpoint
  * @param nextFileId the next number for a part or delta file name
  */
-record Manifest(long checkpoint, long logStart, long nextFileId, List<String> groups, List<TableEntry> tables) {
+record Manifest(long checkpoint, long logStart, long nextFileId, List<String> groups, List<TableEntry> tables,
+                List<ViewDefinition> views) {
     static final String FILE = "MANIFEST";
     private static final byte[] MAGIC = "LOCUSMF1".getBytes(StandardCharsets.US_ASCII);
 
@@ -40,7 +42,7 @@ record Manifest(long checkpoint, long logStart, long nextFileId, List<String> gr
     }
 
     static Manifest empty() {
-        return new Manifest(0, 1, 1, List.of(), List.of());
+        return new Manifest(0, 1, 1, List.of(), List.of(), List.of());
     }
 
     /** Writes the manifest beside the current one, forces it, and renames it into place. */
@@ -69,6 +71,13 @@ record Manifest(long checkpoint, long logStart, long nextFileId, List<String> gr
                 out.writeLong(p.rows());
                 Codec.writeNullableString(out, p.deltaFile());
             }
+        }
+        // Views come last: a manifest written before views existed ends here, and reads as one without views.
+        out.writeInt(views.size());
+        for (ViewDefinition v : views) {
+            Codec.writeString(out, v.name());
+            Codec.writeString(out, v.sql());
+            Codec.writeSchema(out, v.columns());
         }
         out.flush();
         CRC32C crc = new CRC32C();
@@ -133,7 +142,14 @@ record Manifest(long checkpoint, long logStart, long nextFileId, List<String> gr
                 }
                 tables.add(new TableEntry(name, group, schema, spec, bounds, parts));
             }
-            return new Manifest(checkpoint, logStart, nextFileId, groups, tables);
+            List<ViewDefinition> views = new ArrayList<>();
+            if (in.available() > 0) {
+                int viewCount = in.readInt();
+                for (int i = 0; i < viewCount; i++) {
+                    views.add(new ViewDefinition(Codec.readString(in), Codec.readString(in), Codec.readSchema(in)));
+                }
+            }
+            return new Manifest(checkpoint, logStart, nextFileId, groups, tables, views);
         } catch (IOException | IllegalArgumentException e) {
             throw new DataDirectoryException(Problem.BAD_MANIFEST, file, "does not parse: " + e.getMessage(), e);
         }

@@ -28,6 +28,7 @@ import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TableGroup;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
+import io.locusdb.core.storage.table.ViewDefinition;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.core.storage.type.ValueParser;
@@ -37,7 +38,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.Locale;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -123,6 +127,20 @@ final class StatementRunner {
                     catalog.drop(d.name());
                     return table.name();
                 }, name -> name == null ? List.of() : List.of(new LogRecord.DropTable(name)));
+                case Statement.CreateView v -> logged(() -> createView(v),
+                        view -> List.of(new LogRecord.CreateView(view)));
+                case Statement.DropView d -> logged(() -> {
+                    ViewDefinition view = catalog.findView(d.name()).orElse(null);
+                    if (view == null) {
+                        if (d.ifExists()) {
+                            return null;
+                        }
+                        throw new LocusSqlException(SqlState.UNDEFINED_TABLE, "view '" + d.name()
+                                + "' does not exist");
+                    }
+                    catalog.dropView(view.name());
+                    return view.name();
+                }, name -> name == null ? List.of() : List.of(new LogRecord.DropView(name)));
                 case Statement.DropGroup g -> logged(() -> {
                     String name = catalog.group(g.name()).name();
                     catalog.dropGroup(g.name());
@@ -149,6 +167,57 @@ final class StatementRunner {
      * Runs a catalog change and, with a data directory, logs its records (none for a change that changed nothing)
      * before the statement is acknowledged. The statement's result is 0 rows.
      */
+    /**
+     * A view: its query planned now, against the tables and views as they are, for its columns; then the view is
+     * put in place and read once, so that a definition that cannot be planned (one that reads itself through OR
+     * REPLACE) is refused and the previous one kept.
+     */
+    private ViewDefinition createView(Statement.CreateView v) {
+        if (catalog.find(v.name()).isPresent()) {
+            throw new LocusSqlException(SqlState.DUPLICATE_TABLE, "a table named '" + v.name() + "' already exists");
+        }
+        ViewDefinition previous = catalog.findView(v.name()).orElse(null);
+        if (previous != null && !v.orReplace()) {
+            throw new LocusSqlException(SqlState.DUPLICATE_TABLE, "view '" + v.name() + "' already exists");
+        }
+        List<ResultColumn> columns;
+        try (QueryResult probe = queries.apply("SELECT * FROM (" + v.query() + ") AS locus_view LIMIT 0")) {
+            columns = probe.columns();
+        }
+        if (!v.columns().isEmpty() && v.columns().size() != columns.size()) {
+            throw new LocusSqlException(SqlState.SEMANTIC_ERROR, "view '" + v.name() + "' names " + v.columns().size()
+                    + " column(s), its query has " + columns.size());
+        }
+        List<ColumnDef> defs = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < columns.size(); i++) {
+            String name = v.columns().isEmpty() ? columns.get(i).name() : v.columns().get(i);
+            if (!seen.add(name.toLowerCase(Locale.ROOT))) {
+                throw new LocusSqlException(SqlState.SEMANTIC_ERROR, "view '" + v.name() + "' has two columns named '"
+                        + name + "': name them with AS or a column list");
+            }
+            defs.add(ColumnDef.of(name, columns.get(i).type()));
+        }
+        ViewDefinition view = new ViewDefinition(previous == null ? v.name() : previous.name(), v.query(),
+                new Schema(defs));
+        catalog.createView(view, true);
+        try (QueryResult check = queries.apply("SELECT * FROM " + quoted(view.name()) + " LIMIT 0")) {
+            check.columns();
+        } catch (RuntimeException e) {
+            if (previous == null) {
+                catalog.dropView(view.name());
+            } else {
+                catalog.createView(previous, true);
+            }
+            throw e;
+        }
+        return view;
+    }
+
+    private static String quoted(String name) {
+        return '"' + name.replace("\"", "\"\"") + '"';
+    }
+
     private <T> long logged(Supplier<T> change, Function<T, List<LogRecord>> records) {
         if (store == null) {
             change.get();

@@ -2,15 +2,20 @@ package io.locusdb.core.sql;
 
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
+import io.locusdb.core.storage.table.ViewDefinition;
 import io.locusdb.core.storage.type.ColumnType;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractSchema;
 import org.apache.calcite.schema.impl.AbstractTable;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -34,6 +39,9 @@ public final class CatalogSchema extends AbstractSchema {
         Map<String, Table> tables = new LinkedHashMap<>();
         for (io.locusdb.core.storage.table.Table table : catalog.tables()) {
             tables.put(table.name(), new CatalogTable(table));
+        }
+        for (ViewDefinition view : catalog.views()) {
+            tables.put(view.name(), new ViewCalciteTable(view));
         }
         // System names are reserved (CREATE TABLE refuses them), so these never hide a user's table.
         for (SystemTable table : systemTables) {
@@ -62,6 +70,39 @@ public final class CatalogSchema extends AbstractSchema {
                         column.nullable()));
             }
             return row.build();
+        }
+    }
+
+    /**
+     * A view as Calcite plans against it: the row type it had when created; its query expanded into the statement
+     * that reads it, with casts where the query's types have changed since (a table replaced under it).
+     */
+    public static final class ViewCalciteTable extends AbstractTable implements TranslatableTable {
+        private final ViewDefinition view;
+
+        ViewCalciteTable(ViewDefinition view) {
+            this.view = view;
+        }
+
+        @Override
+        public RelDataType getRowType(RelDataTypeFactory types) {
+            RelDataTypeFactory.Builder row = types.builder();
+            for (ColumnDef column : view.columns().columns()) {
+                row.add(column.name(), types.createTypeWithNullability(CatalogTable.sqlType(types, column.type()),
+                        true));
+            }
+            return row.build();
+        }
+
+        @Override
+        public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable table) {
+            RelDataType rowType = table.getRowType();
+            RelNode rel = context.expandView(rowType, view.sql(), List.of(SqlFrontEnd.SCHEMA),
+                    List.of(SqlFrontEnd.SCHEMA, view.name())).rel;
+            if (!RelOptUtil.areRowTypesEqual(rowType, rel.getRowType(), false)) {
+                rel = RelOptUtil.createCastRel(rel, rowType, true);
+            }
+            return rel;
         }
     }
 

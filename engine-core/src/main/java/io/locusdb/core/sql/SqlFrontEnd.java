@@ -15,6 +15,7 @@ import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.hep.HepMatchOrder;
@@ -162,6 +163,9 @@ public final class SqlFrontEnd {
             // Long IN lists stay IN lists (a search), not a join with a VALUES subquery.
             .withInSubQueryThreshold(Integer.MAX_VALUE);
 
+    /** The schema the catalog's tables and views are in. */
+    static final String SCHEMA = "locus";
+
     private final SchemaPlus schema;
     private final RexExecutor constantFolder;
     private final HepProgram orderJoins;
@@ -187,7 +191,7 @@ public final class SqlFrontEnd {
                        List<RelOptRule> joinOrder) {
         // Without caching, so tables created or dropped after this front end was built are seen.
         SchemaPlus root = CalciteSchema.createRootSchema(false, false).plus();
-        this.schema = root.add("locus", new CatalogSchema(catalog, systemTables));
+        this.schema = root.add(SCHEMA, new CatalogSchema(catalog, systemTables));
         this.constantFolder = constantFolder;
         this.orderJoins = orderJoins(List.copyOf(joinOrder));
     }
@@ -245,12 +249,7 @@ public final class SqlFrontEnd {
             JavaTypeFactory types = new LocusTypeFactory();
             CalciteCatalogReader catalogReader = new CalciteCatalogReader(CalciteSchema.from(schema.getParentSchema()),
                     CalciteSchema.from(schema).path(null), types, CONNECTION);
-            SqlValidator validator = new LocusValidator(
-                    SqlOperatorTables.chain(LocusOperators.TABLE, catalogReader), catalogReader, types,
-                    SqlValidator.Config.DEFAULT
-                            .withConformance(LocusConformance.INSTANCE)
-                            .withDefaultNullCollation(CONNECTION.defaultNullCollation())
-                            .withIdentifierExpansion(true));
+            SqlValidator validator = validator(catalogReader, types);
             SqlNode validated = validate(validator, parsed);
             long validatedAt = System.nanoTime();
             List<RelDataType> parameterTypes = validator.getParameterRowType(validated).getFieldList().stream()
@@ -259,8 +258,8 @@ public final class SqlFrontEnd {
             HepPlanner hep = new HepPlanner(orderJoins);
             hep.setExecutor(constantFolder);
             RelOptCluster cluster = RelOptCluster.create(hep, new RexBuilder(types));
-            SqlToRelConverter converter = new SqlToRelConverter(SqlFrontEnd::noViews, validator, catalogReader,
-                    cluster, StandardConvertletTable.INSTANCE, TO_REL);
+            SqlToRelConverter converter = new SqlToRelConverter(new Views(catalogReader, types, cluster, 0),
+                    validator, catalogReader, cluster, StandardConvertletTable.INSTANCE, TO_REL);
             RelRoot root = converter.convertQuery(validated, false, true);
             RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
             RelNode flat = converter.flattenTypes(root.rel, true);
@@ -310,9 +309,50 @@ public final class SqlFrontEnd {
         return new CalciteConnectionConfigImpl(properties);
     }
 
-    private static RelRoot noViews(RelDataType rowType, String queryString, List<String> schemaPath,
-                                   @Nullable List<String> viewPath) {
-        throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "views are not supported yet");
+    private static SqlValidator validator(CalciteCatalogReader catalogReader, JavaTypeFactory types) {
+        return new LocusValidator(SqlOperatorTables.chain(LocusOperators.TABLE, catalogReader), catalogReader, types,
+                SqlValidator.Config.DEFAULT
+                        .withConformance(LocusConformance.INSTANCE)
+                        .withDefaultNullCollation(CONNECTION.defaultNullCollation())
+                        .withIdentifierExpansion(true));
+    }
+
+    /**
+     * Expands a view read by a statement into the statement's plan: the view's query parsed, validated against the
+     * catalog as it is now and converted in the statement's cluster, so that the optimizer sees through it (filters
+     * pushed into it, its joins ordered with the statement's). Views read views up to {@value #MAX_VIEW_DEPTH}
+     * deep; deeper is taken for a view that reads itself.
+     */
+    private record Views(CalciteCatalogReader catalogReader, JavaTypeFactory types, RelOptCluster cluster, int depth)
+            implements RelOptTable.ViewExpander {
+        private static final int MAX_VIEW_DEPTH = 32;
+
+        @Override
+        public RelRoot expandView(RelDataType rowType, String queryString, List<String> schemaPath,
+                                  @Nullable List<String> viewPath) {
+            String name = viewPath == null ? "?" : viewPath.getLast();
+            if (depth >= MAX_VIEW_DEPTH) {
+                throw new LocusSqlException(SqlState.SEMANTIC_ERROR, "view '" + name + "' reads views more than "
+                        + MAX_VIEW_DEPTH + " deep (does it read itself?)");
+            }
+            SqlNode parsed;
+            try {
+                parsed = SqlParser.create(queryString, PARSER).parseQuery();
+            } catch (SqlParseException e) {
+                throw new LocusSqlException(SqlState.SEMANTIC_ERROR, "view '" + name + "' no longer parses: "
+                        + firstLine(String.valueOf(e.getMessage())), 0, 0, e);
+            }
+            SqlValidator validator = validator(catalogReader, types);
+            SqlNode validated;
+            try {
+                validated = validate(validator, parsed);
+            } catch (LocusSqlException e) {
+                throw new LocusSqlException(e.state(), "view '" + name + "': " + e.getMessage(), 0, 0, e);
+            }
+            SqlToRelConverter converter = new SqlToRelConverter(new Views(catalogReader, types, cluster, depth + 1),
+                    validator, catalogReader, cluster, StandardConvertletTable.INSTANCE, TO_REL);
+            return converter.convertQuery(validated, true, false);
+        }
     }
 
     private static SqlNode parse(String sql) {

@@ -32,6 +32,16 @@ public sealed interface Statement {
     record DropTable(String name, boolean ifExists) implements Statement {
     }
 
+    /**
+     * CREATE [OR REPLACE] VIEW name [(columns)] AS query; {@code columns} is empty when the query names them.
+     */
+    record CreateView(String name, List<String> columns, String query, boolean orReplace) implements Statement {
+    }
+
+    /** DROP VIEW [IF EXISTS] name. */
+    record DropView(String name, boolean ifExists) implements Statement {
+    }
+
     /** DROP TABLE GROUP name. */
     record DropGroup(String name) implements Statement {
     }

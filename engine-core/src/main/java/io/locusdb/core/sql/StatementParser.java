@@ -64,6 +64,14 @@ public final class StatementParser {
             return alter();
         }
         if (t.is("CREATE")) {
+            if (accept("OR")) {
+                expect("REPLACE");
+                expect("VIEW");
+                return createView(true);
+            }
+            if (accept("VIEW")) {
+                return createView(false);
+            }
             expect("TABLE");
             if (accept("GROUP")) {
                 return new Statement.CreateGroup(identifier());
@@ -71,6 +79,14 @@ public final class StatementParser {
             return createTable();
         }
         if (t.is("DROP")) {
+            if (accept("VIEW")) {
+                boolean ifExists = false;
+                if (accept("IF")) {
+                    expect("EXISTS");
+                    ifExists = true;
+                }
+                return new Statement.DropView(identifier(), ifExists);
+            }
             expect("TABLE");
             if (accept("GROUP")) {
                 return new Statement.DropGroup(identifier());
@@ -97,6 +113,19 @@ public final class StatementParser {
             return load();
         }
         return copy();
+    }
+
+    private Statement createView(boolean orReplace) {
+        String name = identifier();
+        List<String> columns = new ArrayList<>();
+        if (acceptSymbol("(")) {
+            do {
+                columns.add(identifier());
+            } while (acceptSymbol(","));
+            expectSymbol(")");
+        }
+        expect("AS");
+        return new Statement.CreateView(name, columns, restOfStatement(), orReplace);
     }
 
     private Statement createTable() {

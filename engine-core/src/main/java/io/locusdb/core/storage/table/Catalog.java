@@ -18,6 +18,7 @@ public final class Catalog {
     private final NodeMemory memory;
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
     private final Map<String, TableGroup> groups = new ConcurrentHashMap<>();
+    private final Map<String, ViewDefinition> views = new ConcurrentHashMap<>();
     /** Counts catalog changes (tables and groups created, dropped or replaced). */
     private final AtomicLong changes = new AtomicLong();
 
@@ -82,6 +83,9 @@ public final class Catalog {
     }
 
     public Table register(Table table) {
+        if (views.containsKey(key(table.name()))) {
+            throw new IllegalArgumentException("a view named '" + table.name() + "' already exists");
+        }
         Table existing = tables.putIfAbsent(key(table.name()), table);
         if (existing != null) {
             throw new IllegalArgumentException("table '" + table.name() + "' already exists");
@@ -102,6 +106,39 @@ public final class Catalog {
             versions += t.version().number();
         }
         return (changes.get() << 40) + (versions & ((1L << 40) - 1));
+    }
+
+    /**
+     * Adds a view, or replaces the one of that name ({@code replace}); a table of that name, or a view without
+     * {@code replace}, is an error.
+     */
+    public synchronized void createView(ViewDefinition view, boolean replace) {
+        if (tables.containsKey(key(view.name()))) {
+            throw new IllegalArgumentException("a table named '" + view.name() + "' already exists");
+        }
+        if (!replace && views.containsKey(key(view.name()))) {
+            throw new IllegalArgumentException("view '" + view.name() + "' already exists");
+        }
+        views.put(key(view.name()), view);
+        changes.incrementAndGet();
+    }
+
+    public synchronized void dropView(String name) {
+        if (views.remove(key(name)) == null) {
+            throw new IllegalArgumentException("no view '" + name + "'");
+        }
+        changes.incrementAndGet();
+    }
+
+    public Optional<ViewDefinition> findView(String name) {
+        return Optional.ofNullable(views.get(key(name)));
+    }
+
+    /** The views by name. */
+    public List<ViewDefinition> views() {
+        List<ViewDefinition> list = new ArrayList<>(views.values());
+        list.sort(Comparator.comparing(ViewDefinition::name, String.CASE_INSENSITIVE_ORDER));
+        return list;
     }
 
     public Optional<Table> find(String name) {
