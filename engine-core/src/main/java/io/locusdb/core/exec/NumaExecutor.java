@@ -140,9 +140,38 @@ public final class NumaExecutor implements AutoCloseable {
         outstanding.remove(run);
     }
 
-    /** How many tasks a partitionable operation should create now: the smoothed free contexts, at least 1. */
+    /**
+     * How many tasks a partitionable operation should create now: the smoothed free contexts (the task-scheduling
+     * paper's hint), and never fewer than an equal share of the contexts among the queries that have work in the
+     * executor. The hint alone throttles a query that runs by itself: its own tasks keep the contexts busy, the free
+     * contexts the watchdog samples settle near one, and every later operation of the query would then be split
+     * into a single task (two workers ran one task at a time, query after query). Under many queries the share is
+     * below one and the hint decides, as in the paper.
+     */
     public int concurrencyHint() {
-        return hint.tasks();
+        int contexts = targetConcurrency();
+        int queries = queriesWithWork(contexts + 1);
+        int share = queries <= 1 ? contexts : contexts / queries;
+        return Math.max(hint.tasks(), Math.max(1, share));
+    }
+
+    /** The distinct queries with a graph in the executor, counted up to {@code limit}. */
+    private int queriesWithWork(int limit) {
+        QueryContext[] seen = new QueryContext[limit];
+        int count = 0;
+        for (GraphRun run : outstanding) {
+            boolean known = false;
+            for (int i = 0; i < count && !known; i++) {
+                known = seen[i] == run.query;
+            }
+            if (!known) {
+                seen[count++] = run.query;
+                if (count == limit) {
+                    break;
+                }
+            }
+        }
+        return count;
     }
 
     public double concurrencyHintValue() {

@@ -1,5 +1,6 @@
 package io.locusdb.core.sql;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -11,6 +12,7 @@ import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorBinding;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSyntax;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
@@ -31,6 +33,10 @@ final class LocusOperators {
             OperandTypes.NUMERIC.or(OperandTypes.NUMERIC_INT32), SqlFunctionCategory.NUMERIC)
             .withOperandTypeInference(LocusOperators::roundOperandTypes);
 
+    /** PostgreSQL's aggregates beyond the standard's that the engine computes (as MIN and MAX of booleans). */
+    private static final List<SqlOperator> LIBRARY = List.of(SqlLibraryOperators.BOOL_AND,
+            SqlLibraryOperators.BOOL_OR);
+
     /** The standard table, with LocusDB's operators in place of the standard ones of the same name. */
     static final SqlOperatorTable TABLE = new SqlOperatorTable() {
         @Override
@@ -41,11 +47,21 @@ final class LocusOperators {
             for (int i = from; i < operators.size(); i++) {
                 operators.set(i, replaced(operators.get(i)));
             }
+            if (operators.size() == from && name.isSimple()) {
+                for (SqlOperator library : LIBRARY) {
+                    if (matcher.matches(library.getName(), name.getSimple())) {
+                        operators.add(library);
+                    }
+                }
+            }
         }
 
         @Override
         public List<SqlOperator> getOperatorList() {
-            return SqlStdOperatorTable.instance().getOperatorList().stream().map(LocusOperators::replaced).toList();
+            List<SqlOperator> all = new ArrayList<>(SqlStdOperatorTable.instance().getOperatorList().stream()
+                    .map(LocusOperators::replaced).toList());
+            all.addAll(LIBRARY);
+            return all;
         }
     };
 

@@ -1,0 +1,64 @@
+package io.locusdb.core.sql.oracle;
+
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import io.locusdb.core.LocusDB;
+import io.locusdb.core.Session;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Aggregates beyond COUNT, SUM, AVG, MIN and MAX against DuckDB, on tables with NULLs and duplicates in every
+ * column: {@code FILTER (WHERE ...)} on plain and DISTINCT aggregates, with and without GROUP BY;
+ * {@code VAR_POP}, {@code VAR_SAMP}, {@code STDDEV_POP}, {@code STDDEV_SAMP}, {@code VARIANCE}, {@code STDDEV} over
+ * integers and decimals, including groups of one row and of none; {@code BOOL_AND} and {@code BOOL_OR}.
+ */
+class AggregateFunctionDifferentialTest {
+    private static LocusDB locus;
+    private static Session session;
+    private static DuckOracle duck;
+
+    @BeforeAll
+    static void load() {
+        locus = OracleTables.openLocus();
+        session = locus.connect();
+        duck = DuckOracle.open();
+        SetOperationDifferentialTest.createTables(locus, session, duck);
+    }
+
+    @AfterAll
+    static void close() {
+        if (session != null) {
+            session.close();
+        }
+        if (locus != null) {
+            locus.close();
+        }
+        if (duck != null) {
+            duck.close();
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> aggregatesAgreeWithDuckDB() {
+        return Stream.of(
+                "SELECT k, count(*) FILTER (WHERE s = 'a'), sum(d) FILTER (WHERE k > 3),"
+                        + " count(DISTINCT s) FILTER (WHERE d > 0) FROM u0 GROUP BY k",
+                "SELECT count(*) FILTER (WHERE k IS NULL), max(s) FILTER (WHERE id < 50),"
+                        + " avg(d) FILTER (WHERE s <> 'b'), min(k) FILTER (WHERE s IS NULL) FROM u1",
+                "SELECT count(*) FILTER (WHERE k > 1000), sum(k) FILTER (WHERE k > 1000) FROM u2",
+                "SELECT s, count(id) FILTER (WHERE d < 0) AS negatives, count(*) FROM u0 GROUP BY s",
+                "SELECT k, stddev_samp(d), var_pop(d), stddev_pop(k), variance(d), stddev(d), var_samp(k) FROM u0"
+                        + " GROUP BY k",
+                "SELECT stddev_samp(d), var_pop(k), stddev_pop(d) FROM u1",
+                "SELECT id, var_samp(d), var_pop(d), stddev_samp(k) FROM u2 GROUP BY id",
+                "SELECT stddev_samp(d) FROM u1 WHERE k > 1000",
+                "SELECT s, stddev_pop(d) FILTER (WHERE k < 5), variance(k) FILTER (WHERE d > 0) FROM u0 GROUP BY s",
+                "SELECT s, bool_and(k > 3), bool_or(d > 0), bool_and(k IS NOT NULL) FROM u0 GROUP BY s",
+                "SELECT bool_or(s = 'zz'), bool_and(id >= 0) FROM u2")
+                .map(sql -> dynamicTest(sql, () -> ResultComparison.assertAgrees(session, duck, sql, false)));
+    }
+}
