@@ -33,9 +33,12 @@ final class LocusOperators {
             OperandTypes.NUMERIC.or(OperandTypes.NUMERIC_INT32), SqlFunctionCategory.NUMERIC)
             .withOperandTypeInference(LocusOperators::roundOperandTypes);
 
-    /** PostgreSQL's aggregates beyond the standard's that the engine computes (as MIN and MAX of booleans). */
+    /**
+     * PostgreSQL's functions beyond the standard's that the engine computes: BOOL_AND and BOOL_OR (as MIN and MAX of
+     * booleans), STARTS_WITH.
+     */
     private static final List<SqlOperator> LIBRARY = List.of(SqlLibraryOperators.BOOL_AND,
-            SqlLibraryOperators.BOOL_OR);
+            SqlLibraryOperators.BOOL_OR, SqlLibraryOperators.STARTS_WITH);
 
     /** The standard table, with LocusDB's operators in place of the standard ones of the same name. */
     static final SqlOperatorTable TABLE = new SqlOperatorTable() {

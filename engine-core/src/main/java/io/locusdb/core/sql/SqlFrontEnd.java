@@ -83,6 +83,8 @@ public final class SqlFrontEnd {
             CoreRules.PROJECT_MERGE,
             CoreRules.PROJECT_REMOVE,
             CoreRules.AGGREGATE_PROJECT_MERGE,
+            // GROUPING SETS, ROLLUP and CUBE as a UNION ALL of plain aggregations.
+            GroupingSetsToUnion.INSTANCE,
             // FILTER (WHERE ...) and the variances over a projection, as plain parallel aggregates.
             AggregateArgumentRewrite.INSTANCE,
             // COUNT(DISTINCT x) as two parallel aggregations, not a set of values per group.

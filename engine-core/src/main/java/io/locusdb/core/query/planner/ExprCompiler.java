@@ -417,6 +417,17 @@ public final class ExprCompiler {
                 return s.toString();
             });
             case "SUBSTRING" -> new RowFunction(name, type, buildAll(ops), false, a -> substring(a));
+            // PostgreSQL's replace: every occurrence; an empty search string leaves the text as it is.
+            case "REPLACE" -> new RowFunction(name, type, stringArgs(ops), false, a -> ((String) a[1]).isEmpty()
+                    ? a[0] : ((String) a[0]).replace((String) a[1], (String) a[2]));
+            // POSITION(s IN t): where s first starts in t, counted in characters from 1; 0 when it does not occur.
+            case "POSITION" -> new RowFunction(name, type, stringArgs(ops.subList(0, 2)), false, a -> {
+                String text = (String) a[1];
+                int at = text.indexOf((String) a[0]);
+                return at < 0 ? 0L : (long) text.codePointCount(0, at) + 1;
+            });
+            case "STARTS_WITH" -> new RowFunction(name, type, stringArgs(ops), false,
+                    a -> ((String) a[0]).startsWith((String) a[1]) ? 1L : 0L);
             case "TRIM" -> trim(call, type);
             case "SQRT" -> new RowFunction(name, type, List.of(cast(ColumnType.DOUBLE, build(ops.getFirst()))),
                     false, a -> (Double) a[0] < 0 ? null : (Object) Math.sqrt((Double) a[0]));

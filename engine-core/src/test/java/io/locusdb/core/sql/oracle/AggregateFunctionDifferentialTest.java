@@ -14,7 +14,9 @@ import org.junit.jupiter.api.TestFactory;
  * Aggregates beyond COUNT, SUM, AVG, MIN and MAX against DuckDB, on tables with NULLs and duplicates in every
  * column: {@code FILTER (WHERE ...)} on plain and DISTINCT aggregates, with and without GROUP BY;
  * {@code VAR_POP}, {@code VAR_SAMP}, {@code STDDEV_POP}, {@code STDDEV_SAMP}, {@code VARIANCE}, {@code STDDEV} over
- * integers and decimals, including groups of one row and of none; {@code BOOL_AND} and {@code BOOL_OR}.
+ * integers and decimals, including groups of one row and of none; {@code BOOL_AND} and {@code BOOL_OR};
+ * {@code ROLLUP}, {@code CUBE} and {@code GROUPING SETS} with {@code GROUPING(...)}; and the string functions
+ * {@code replace}, {@code position} and {@code starts_with}.
  */
 class AggregateFunctionDifferentialTest {
     private static LocusDB locus;
@@ -58,7 +60,13 @@ class AggregateFunctionDifferentialTest {
                 "SELECT stddev_samp(d) FROM u1 WHERE k > 1000",
                 "SELECT s, stddev_pop(d) FILTER (WHERE k < 5), variance(k) FILTER (WHERE d > 0) FROM u0 GROUP BY s",
                 "SELECT s, bool_and(k > 3), bool_or(d > 0), bool_and(k IS NOT NULL) FROM u0 GROUP BY s",
-                "SELECT bool_or(s = 'zz'), bool_and(id >= 0) FROM u2")
+                "SELECT bool_or(s = 'zz'), bool_and(id >= 0) FROM u2",
+                "SELECT k, s, count(*), sum(d) FROM u0 GROUP BY ROLLUP (k, s)",
+                "SELECT k, s, count(*), grouping(k), grouping(s), grouping(k, s) FROM u1 GROUP BY CUBE (k, s)",
+                "SELECT k, s, min(d) FROM u2 GROUP BY GROUPING SETS ((k), (s), ())",
+                "SELECT k, count(DISTINCT s) FROM u0 GROUP BY ROLLUP (k)",
+                "SELECT k, sum(d) FROM u0 WHERE k > 1000 GROUP BY ROLLUP (k)",
+                "SELECT replace(s, 'a', 'xy'), position('b' IN s), starts_with(s, 'a'), upper(s) FROM u0")
                 .map(sql -> dynamicTest(sql, () -> ResultComparison.assertAgrees(session, duck, sql, false)));
     }
 }
