@@ -150,10 +150,19 @@ public final class QueryComparison {
                         new Object[] {new BigDecimal("1000.00"), new BigDecimal("11000.00")})));
         all.addAll(joins);
         all.addAll(AFTER_THE_SCAN);
+        // The TPC-H queries with subqueries: all 22 run by default and with "all"; "subqueries" selects these.
+        List<Query> subqueries = new ArrayList<>();
+        Random subqueryRandom = new Random(seed + 1);
+        for (TpchQuery q : TpchQuery.withSubqueries()) {
+            TpchQueryText text = q.withRandomParameters(subqueryRandom);
+            subqueries.add(new Query(q.name(), text.sql(), new Object[0], text.describe()));
+        }
+        all.addAll(subqueries);
         // A TPC-H name selects that query only (Q1 is not Q10); other names select by prefix (select, group, join).
-        List<Query> queries = all.stream().filter(q -> only.isEmpty() || only.stream().anyMatch(
+        List<Query> queries = all.stream().filter(q -> only.isEmpty()
+                || only.contains("subqueries") && subqueries.contains(q) || only.stream().anyMatch(
                 o -> o.matches("Q\\d+") ? q.name().equals(o) : q.name().startsWith(o))).toList();
-        boolean withJoins = queries.stream().anyMatch(joins::contains);
+        boolean withJoins = queries.stream().anyMatch(q -> joins.contains(q) || subqueries.contains(q));
         System.out.printf(Locale.ROOT, "lineitem SF%s, %d timed rounds per query after %.1f s of warm-up per engine%n",
                 sf, rounds, warmupSeconds);
         System.out.println(twoParts ? "layout: every table in one part per thread (--layout two-parts)"
@@ -217,6 +226,19 @@ public final class QueryComparison {
             if (n > 0) {
                 summary.put("join geo-mean / " + threads + " thread(s)", new double[] {Math.exp(logSum / n), 1});
             }
+            double subLogSum = 0;
+            int subN = 0;
+            for (Query q : subqueries) {
+                double[] r = summary.get(q.name() + " / " + threads + " thread(s)");
+                if (r != null) {
+                    subLogSum += Math.log(r[0] / r[1]);
+                    subN++;
+                }
+            }
+            if (subN > 0) {
+                summary.put("subquery geo-mean / " + threads + " thread(s)", new double[] {Math.exp(subLogSum / subN),
+                        1});
+            }
             double wireLogSum = 0;
             int wireN = 0;
             for (Query q : joins) {
@@ -239,6 +261,11 @@ public final class QueryComparison {
             if (e.getKey().startsWith("join geo-mean over JDBC")) {
                 System.out.printf(Locale.ROOT, "%-30s LocusDB over JDBC / DuckDB in-process %.3f   (goal ≤ 1.0 at 2"
                         + " threads; TPC-H joins without join-c)%n", e.getKey(), e.getValue()[0]);
+                continue;
+            }
+            if (e.getKey().startsWith("subquery geo-mean")) {
+                System.out.printf(Locale.ROOT, "%-30s LocusDB time / DuckDB time %.3f   (TPC-H queries with"
+                        + " subqueries)%n", e.getKey(), e.getValue()[0]);
                 continue;
             }
             if (e.getKey().startsWith("join geo-mean")) {
