@@ -180,6 +180,10 @@ public final class PhysicalPlanner {
         }
         PlanDraft left = planTree(join.getLeft(), columns(join.getLeft(), List.of()), binder, resolve);
         PlanDraft right = planTree(join.getRight(), columns(join.getRight(), List.of()), binder, resolve);
+        if (type == JoinType.INNER && !leftKeys.isEmpty()) {
+            left = SemiJoinReduction.reduce(left, leftKeys, right, rightKeys);
+            right = SemiJoinReduction.reduce(right, rightKeys, left, leftKeys);
+        }
         if (leftKeys.size() > 1) {
             oneIntegerKey(left, right, leftKeys, rightKeys, leftFields, rightFields, residual, rex);
         }
