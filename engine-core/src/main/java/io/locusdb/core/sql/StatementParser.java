@@ -115,8 +115,8 @@ public final class StatementParser {
         return copy();
     }
 
-    private Statement createView(boolean orReplace) {
-        String name = identifier();
+    /** {@code (a, b, ...)} if it comes next, else nothing. */
+    private List<String> optionalColumnList() {
         List<String> columns = new ArrayList<>();
         if (acceptSymbol("(")) {
             do {
@@ -124,6 +124,12 @@ public final class StatementParser {
             } while (acceptSymbol(","));
             expectSymbol(")");
         }
+        return columns;
+    }
+
+    private Statement createView(boolean orReplace) {
+        String name = identifier();
+        List<String> columns = optionalColumnList();
         expect("AS");
         return new Statement.CreateView(name, columns, restOfStatement(), orReplace);
     }
@@ -285,13 +291,7 @@ public final class StatementParser {
     private Statement insert() {
         expect("INTO");
         String table = identifier();
-        List<String> columns = new ArrayList<>();
-        if (acceptSymbol("(")) {
-            do {
-                columns.add(identifier());
-            } while (acceptSymbol(","));
-            expectSymbol(")");
-        }
+        List<String> columns = optionalColumnList();
         if (peek().is("SELECT") || peek().is("WITH")) {
             return new Statement.InsertSelect(table, columns, restOfStatement());
         }

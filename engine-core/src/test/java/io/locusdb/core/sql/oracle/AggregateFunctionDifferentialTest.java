@@ -2,7 +2,6 @@ package io.locusdb.core.sql.oracle;
 
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
-import io.locusdb.core.LocusDB;
 import io.locusdb.core.Session;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -19,28 +18,22 @@ import org.junit.jupiter.api.TestFactory;
  * {@code replace}, {@code position} and {@code starts_with}.
  */
 class AggregateFunctionDifferentialTest {
-    private static LocusDB locus;
+    private static OracleDatabases databases;
     private static Session session;
     private static DuckOracle duck;
 
     @BeforeAll
     static void load() {
-        locus = OracleTables.openLocus();
-        session = locus.connect();
-        duck = DuckOracle.open();
-        SetOperationDifferentialTest.createTables(locus, session, duck);
+        databases = OracleDatabases.open();
+        session = databases.session;
+        duck = databases.duck;
+        SetOperationDifferentialTest.createTables(databases);
     }
 
     @AfterAll
     static void close() {
-        if (session != null) {
-            session.close();
-        }
-        if (locus != null) {
-            locus.close();
-        }
-        if (duck != null) {
-            duck.close();
+        if (databases != null) {
+            databases.close();
         }
     }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
-import io.locusdb.core.LocusDB;
 import io.locusdb.core.Session;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.sql.LocusSqlException;
@@ -46,23 +45,23 @@ class SetOperationDifferentialTest {
     private static final int[] ROWS = {300, 200, 60};
     private static final String[] STRINGS = {"a", "b", "c", "ab", "", "zz"};
 
-    private static LocusDB locus;
+    private static OracleDatabases databases;
     private static Session session;
     private static DuckOracle duck;
 
     @BeforeAll
     static void load() {
-        locus = OracleTables.openLocus();
-        session = locus.connect();
-        duck = DuckOracle.open();
-        createTables(locus, session, duck);
+        databases = OracleDatabases.open();
+        session = databases.session;
+        duck = databases.duck;
+        createTables(databases);
     }
 
     /**
      * Tables u0, u1 and u2 in both databases: NULLs and duplicates in every column, an INTEGER beside a BIGINT and
      * decimals of two scales, u0 in two parts on two nodes, u2 hash-partitioned in delta-only parts.
      */
-    static void createTables(LocusDB locus, Session session, DuckOracle duck) {
+    static void createTables(OracleDatabases databases) {
         Random random = new Random(SEED);
         for (int t = 0; t < TABLES.length; t++) {
             Schema schema = t == 1 ? S1 : S0;
@@ -76,34 +75,22 @@ class SetOperationDifferentialTest {
                 rows.add(new Object[] {id, t == 1 && k != null ? (Object) (long) k : k, s, d});
             }
             PartitionSpec spec = t == 2 ? new PartitionSpec.Hash("id", 2) : PartitionSpec.none();
-            Table table = locus.catalog().createTable(TABLES[t], schema, spec, new InitialPlacement.RoundRobin(),
-                    null);
+            Table table = databases.locus.catalog().createTable(TABLES[t], schema, spec,
+                    new InitialPlacement.RoundRobin(), null);
             table.insert(OracleTables.physicalRows(schema, rows));
             if (t == 0) {
-                execute(session, "ALTER TABLE u0 PARTITION INTO 2 PARTS");
-                execute(session, "ALTER TABLE u0 MOVE PART 1 TO NODE 1");
+                databases.execute("ALTER TABLE u0 PARTITION INTO 2 PARTS");
+                databases.execute("ALTER TABLE u0 MOVE PART 1 TO NODE 1");
             }
-            duck.createTable(TABLES[t], schema);
-            duck.insert(TABLES[t], schema, rows);
-        }
-    }
-
-    private static void execute(Session session, String sql) {
-        try (QueryResult r = session.execute(sql)) {
-            r.updateCount();
+            databases.duck.createTable(TABLES[t], schema);
+            databases.duck.insert(TABLES[t], schema, rows);
         }
     }
 
     @AfterAll
     static void close() {
-        if (session != null) {
-            session.close();
-        }
-        if (locus != null) {
-            locus.close();
-        }
-        if (duck != null) {
-            duck.close();
+        if (databases != null) {
+            databases.close();
         }
     }
 
@@ -187,7 +174,7 @@ class SetOperationDifferentialTest {
     void intersectAllAndExceptAllAreRefusedByName() {
         for (String sql : List.of("SELECT k FROM u0 INTERSECT ALL SELECT k FROM u1",
                 "SELECT k FROM u0 EXCEPT ALL SELECT k FROM u1")) {
-            assertThatThrownBy(() -> execute(session, sql)).isInstanceOf(LocusSqlException.class)
+            assertThatThrownBy(() -> databases.execute(sql)).isInstanceOf(LocusSqlException.class)
                     .satisfies(e -> assertThat(((LocusSqlException) e).state())
                             .isEqualTo(SqlState.FEATURE_NOT_SUPPORTED))
                     .hasMessageContaining(" ALL");

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
-import io.locusdb.core.LocusDB;
 import io.locusdb.core.Session;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.sql.LocusSqlException;
@@ -23,28 +22,22 @@ import org.junit.jupiter.api.TestFactory;
  * subqueries. Every one is decorrelated into joins and aggregations; every difference and every error fails.
  */
 class SubqueryDifferentialTest {
-    private static LocusDB locus;
+    private static OracleDatabases databases;
     private static Session session;
     private static DuckOracle duck;
 
     @BeforeAll
     static void load() {
-        locus = OracleTables.openLocus();
-        session = locus.connect();
-        duck = DuckOracle.open();
-        SetOperationDifferentialTest.createTables(locus, session, duck);
+        databases = OracleDatabases.open();
+        session = databases.session;
+        duck = databases.duck;
+        SetOperationDifferentialTest.createTables(databases);
     }
 
     @AfterAll
     static void close() {
-        if (session != null) {
-            session.close();
-        }
-        if (locus != null) {
-            locus.close();
-        }
-        if (duck != null) {
-            duck.close();
+        if (databases != null) {
+            databases.close();
         }
     }
 

@@ -2,9 +2,6 @@ package io.locusdb.core.sql.oracle;
 
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
-import io.locusdb.core.LocusDB;
-import io.locusdb.core.Session;
-import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.workload.TpchQuery;
 import io.locusdb.core.workload.TpchQueryText;
 import java.util.ArrayList;
@@ -25,31 +22,17 @@ import org.junit.jupiter.api.TestFactory;
 class TpchAllQueriesOracleTest {
     static final double SF = 0.1;
 
-    private static LocusDB locus;
-    private static Session session;
-    private static DuckOracle duck;
+    private static OracleDatabases databases;
 
     @BeforeAll
     static void load() {
-        locus = OracleTables.openLocus();
-        session = locus.connect();
-        try (QueryResult r = session.execute("LOAD TPCH SCALE " + SF + " PARTS 2")) {
-            r.updateCount();
-        }
-        duck = DuckOracle.open();
-        duck.loadTpch(SF);
+        databases = OracleDatabases.withTpch(SF);
     }
 
     @AfterAll
     static void close() {
-        if (session != null) {
-            session.close();
-        }
-        if (locus != null) {
-            locus.close();
-        }
-        if (duck != null) {
-            duck.close();
+        if (databases != null) {
+            databases.close();
         }
     }
 
@@ -64,6 +47,6 @@ class TpchAllQueriesOracleTest {
             }
         }
         return queries.stream().map(q -> dynamicTest("TPC-H " + q.describe(),
-                () -> ResultComparison.assertAgrees(session, duck, q.sql(), true)));
+                () -> ResultComparison.assertAgrees(databases.session, databases.duck, q.sql(), true)));
     }
 }

@@ -2,9 +2,7 @@ package io.locusdb.core.sql.oracle;
 
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
-import io.locusdb.core.LocusDB;
 import io.locusdb.core.Session;
-import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.InitialPlacement;
 import io.locusdb.core.storage.table.PartitionSpec;
@@ -38,15 +36,15 @@ class WindowDifferentialTest {
             ColumnDef.of("d", ColumnType.decimal(10, 2)), ColumnDef.of("s", ColumnType.VARCHAR),
             ColumnDef.of("dt", ColumnType.DATE), ColumnDef.of("f", ColumnType.DOUBLE));
 
-    private static LocusDB locus;
+    private static OracleDatabases databases;
     private static Session session;
     private static DuckOracle duck;
 
     @BeforeAll
     static void load() {
-        locus = OracleTables.openLocus();
-        session = locus.connect();
-        duck = DuckOracle.open();
+        databases = OracleDatabases.open();
+        session = databases.session;
+        duck = databases.duck;
         Random random = new Random(20_261_128L);
         List<Object[]> rows = new ArrayList<>();
         String[] strings = {"a", "b", "c", "ab", "zz"};
@@ -59,29 +57,19 @@ class WindowDifferentialTest {
                     random.nextInt(12) == 0 ? null : LocalDate.of(2024, 1, 1).plusDays(random.nextInt(90)),
                     random.nextInt(9) == 0 ? null : (double) (random.nextInt(1000) - 300) / 8});
         }
-        Table table = locus.catalog().createTable("w", SCHEMA, new PartitionSpec.Hash("id", 2),
+        Table table = databases.locus.catalog().createTable("w", SCHEMA, new PartitionSpec.Hash("id", 2),
                 new InitialPlacement.RoundRobin(), null);
         table.insert(OracleTables.physicalRows(SCHEMA, rows));
-        try (QueryResult r = session.execute("ALTER TABLE w MERGE PARTS")) {
-            r.updateCount();
-        }
-        try (QueryResult r = session.execute("ALTER TABLE w PARTITION INTO 2 PARTS")) {
-            r.updateCount();
-        }
+        databases.execute("ALTER TABLE w MERGE PARTS");
+        databases.execute("ALTER TABLE w PARTITION INTO 2 PARTS");
         duck.createTable("w", SCHEMA);
         duck.insert("w", SCHEMA, rows);
     }
 
     @AfterAll
     static void close() {
-        if (session != null) {
-            session.close();
-        }
-        if (locus != null) {
-            locus.close();
-        }
-        if (duck != null) {
-            duck.close();
+        if (databases != null) {
+            databases.close();
         }
     }
 
