@@ -6,7 +6,9 @@ import io.locusdb.core.storage.type.ColumnType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -102,6 +104,10 @@ public final class Like extends Expr {
     private static Matcher compile(String pattern, Character escape) {
         StringBuilder literal = new StringBuilder();
         StringBuilder regex = new StringBuilder();
+        // The literals between unescaped '%'s, for a pattern without '_': matched by searching each in turn.
+        List<String> segments = new ArrayList<>();
+        StringBuilder segment = new StringBuilder();
+        boolean underscore = false;
         boolean simple = true;
         int percents = 0;
         boolean leading = false;
@@ -111,9 +117,12 @@ public final class Like extends Expr {
             if (escape != null && c == escape && i + 1 < pattern.length()) {
                 char next = pattern.charAt(++i);
                 literal.append(next);
+                segment.append(next);
                 regex.append(Pattern.quote(String.valueOf(next)));
             } else if (c == '%') {
                 regex.append(".*");
+                segments.add(segment.toString());
+                segment.setLength(0);
                 percents++;
                 if (i == 0) {
                     leading = true;
@@ -125,11 +134,14 @@ public final class Like extends Expr {
             } else if (c == '_') {
                 regex.append('.');
                 simple = false;
+                underscore = true;
             } else {
                 literal.append(c);
+                segment.append(c);
                 regex.append(Pattern.quote(String.valueOf(c)));
             }
         }
+        segments.add(segment.toString());
         String text = literal.toString();
         if (simple && percents == (leading ? 1 : 0) + (trailing ? 1 : 0)) {
             if (leading && trailing) {
@@ -143,8 +155,38 @@ public final class Like extends Expr {
             }
             return text::equals;
         }
+        if (!underscore) {
+            return segmentsMatcher(segments);
+        }
         Pattern compiled = Pattern.compile(regex.toString(), Pattern.DOTALL);
         return s -> compiled.matcher(s).matches();
+    }
+
+    /**
+     * {@code a%b%c}: the first literal at the start, the last at the end, and each one between found after the one
+     * before it. Taking the leftmost place of each middle literal never loses a match that a later place would give
+     * (what follows it has only more room), so this answers as the regular expression does, without backtracking.
+     * {@code segments} has one more entry than the pattern has '%'s; the first and last are empty where the pattern
+     * starts or ends with '%'.
+     */
+    private static Matcher segmentsMatcher(List<String> segments) {
+        String[] parts = segments.toArray(String[]::new);
+        String first = parts[0];
+        String last = parts[parts.length - 1];
+        return s -> {
+            if (!s.startsWith(first)) {
+                return false;
+            }
+            int from = first.length();
+            for (int i = 1; i < parts.length - 1; i++) {
+                int at = s.indexOf(parts[i], from);
+                if (at < 0) {
+                    return false;
+                }
+                from = at + parts[i].length();
+            }
+            return s.length() - last.length() >= from && s.endsWith(last);
+        };
     }
 
     @Override

@@ -85,6 +85,37 @@ class LikeTest {
     }
 
     @Test
+    void patternsOfSeveralLiteralsBetweenPercentsMatchAsTheRegularExpressionDoes() {
+        // Literals that overlap, repeat and touch: where a leftmost search of each in turn could go wrong.
+        Random random = new Random(20_261_128L);
+        String alphabet = "abc%";
+        for (int p = 0; p < 400; p++) {
+            StringBuilder pattern = new StringBuilder();
+            for (int i = 0, n = 1 + random.nextInt(7); i < n; i++) {
+                pattern.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            int rows = 60;
+            ColumnVector plain = new ColumnVector(ColumnType.varchar(20), rows);
+            List<String> values = new ArrayList<>();
+            for (int r = 0; r < rows; r++) {
+                StringBuilder value = new StringBuilder();
+                for (int i = 0, n = random.nextInt(9); i < n; i++) {
+                    value.append("abc".charAt(random.nextInt(3)));
+                }
+                values.add(value.toString());
+                plain.setString(r, value.toString());
+            }
+            plain.setSize(rows);
+            ColumnVector out = new Like(new InputRef(0, ColumnType.varchar(20), "s"), pattern.toString(), '\\')
+                    .eval(new ColumnVector[] {plain}, rows);
+            for (int r = 0; r < rows; r++) {
+                assertThat(out.longs()[r] == 1).as("'" + values.get(r) + "' LIKE '" + pattern + "'")
+                        .isEqualTo(expected(values.get(r), pattern.toString()));
+            }
+        }
+    }
+
+    @Test
     void aLargeDictionaryGivesTheSameAnswersTestedCodeByCodeAndSearchedWhole() {
         // Short values over a small alphabet: many matches, and many that would cross from one value into the next.
         Random random = new Random(3);
