@@ -180,9 +180,15 @@ public final class PhysicalPlanner {
         }
         PlanDraft left = planTree(join.getLeft(), columns(join.getLeft(), List.of()), binder, resolve);
         PlanDraft right = planTree(join.getRight(), columns(join.getRight(), List.of()), binder, resolve);
-        if (type == JoinType.INNER && !leftKeys.isEmpty()) {
-            left = SemiJoinReduction.reduce(left, leftKeys, right, rightKeys);
-            right = SemiJoinReduction.reduce(right, rightKeys, left, leftKeys);
+        if (!leftKeys.isEmpty()) {
+            // A side's rows whose key the other side lacks can only come out unmatched: that side may be reduced
+            // where the join drops its unmatched rows.
+            if (type == JoinType.INNER || type == JoinType.RIGHT) {
+                left = SemiJoinReduction.reduce(left, leftKeys, right, rightKeys);
+            }
+            if (type == JoinType.INNER || type == JoinType.LEFT || type == JoinType.SEMI || type == JoinType.ANTI) {
+                right = SemiJoinReduction.reduce(right, rightKeys, left, leftKeys);
+            }
         }
         if (leftKeys.size() > 1) {
             oneIntegerKey(left, right, leftKeys, rightKeys, leftFields, rightFields, residual, rex);

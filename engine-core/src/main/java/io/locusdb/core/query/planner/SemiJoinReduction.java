@@ -10,11 +10,13 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 
 /**
- * Sideways information passing for a join with an aggregation: where one input of an inner join is a table scan
- * grouped by the join key and the other input is much smaller, the scan is first semi-joined with the small input
- * on that key, so that only the groups the join can keep are aggregated. A decorrelated scalar subquery becomes
+ * Sideways information passing for a join with an aggregation: where one input of a join is a table scan grouped
+ * by the join key, the join drops that input's unmatched rows (an inner join either way; the right input of a left,
+ * semi or anti join; the left input of a right join) and the other input is much smaller, the scan is first
+ * semi-joined with the small input on that key, so that only the groups the join can match are aggregated. A decorrelated scalar subquery becomes
  * exactly this shape (TPC-H Q17: the average quantity of every one of 200,000 parts, of which the join keeps
- * 200). Rows of a group all share its key, so whole groups are kept or dropped and every kept aggregate is
+ * 200), and so does a decorrelated NOT EXISTS (Q22: the distinct customers of all orders, for a few thousand
+ * customers). Rows of a group all share its key, so whole groups are kept or dropped and every kept aggregate is
  * unchanged; NULL keys match nothing on either path. The small input is computed twice, once for the filter.
  */
 final class SemiJoinReduction {

@@ -67,8 +67,24 @@ class SubqueryDifferentialTest {
                 "SELECT id FROM u0 a WHERE k IN (SELECT k FROM u1 b WHERE b.s = a.s)",
                 "SELECT id FROM u0 WHERE k IN (SELECT k FROM u1) OR s = 'zz'",
                 "SELECT id, k IN (SELECT k FROM u2) AS found FROM u0",
-                "SELECT id FROM u0 WHERE k = (SELECT min(k) FROM u1)")
+                "SELECT id FROM u0 WHERE k = (SELECT min(k) FROM u1)",
+                // A grouped scan joined with a few rows: grouped only for the keys those rows have.
+                "SELECT a.id, b.c, b.m FROM u2 a LEFT JOIN (SELECT k, count(*) AS c, max(d) AS m FROM u0 GROUP BY k) b"
+                        + " ON a.k = b.k WHERE a.id < 4",
+                "SELECT a.id, b.c FROM (SELECT k, count(*) AS c FROM u0 GROUP BY k) b RIGHT JOIN u2 a ON a.k = b.k"
+                        + " WHERE a.id < 4",
+                "SELECT a.id FROM u2 a WHERE a.id < 6 AND NOT EXISTS (SELECT * FROM u0 b WHERE b.k = a.k)",
+                "SELECT a.id, b.c FROM u2 a JOIN (SELECT s, count(*) AS c FROM u0 GROUP BY s) b ON a.s = b.s"
+                        + " WHERE a.id = 3")
                 .map(sql -> dynamicTest(sql, () -> ResultComparison.assertAgrees(session, duck, sql, false)));
+    }
+
+    @Test
+    void aGroupedScanJoinedWithFewRowsIsFirstReducedToTheirKeys() {
+        try (QueryResult r = session.execute("EXPLAIN SELECT a.id, b.c FROM u2 a LEFT JOIN (SELECT k, count(*) AS c"
+                + " FROM u0 GROUP BY k) b ON a.k = b.k WHERE a.id < 4")) {
+            assertThat(r.toList().toString()).contains("HashJoin SEMI");
+        }
     }
 
     @Test
