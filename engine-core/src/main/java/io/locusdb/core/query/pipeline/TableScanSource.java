@@ -11,7 +11,6 @@ import io.locusdb.core.storage.column.Column;
 import io.locusdb.core.storage.column.LongDictionary;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
-import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.vector.Chunk;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,14 +44,6 @@ public final class TableScanSource implements PipelineSource {
         this.scan = scan;
         this.program = program;
         this.snapshot = snapshot;
-    }
-
-    List<String> names() {
-        return scan.names();
-    }
-
-    List<ColumnType> types() {
-        return program.outputTypes();
     }
 
     /**
