@@ -4,6 +4,7 @@ import io.locusdb.core.exec.ExecutionOptions;
 import io.locusdb.core.query.PreparedStatementPlan;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultColumn;
+import io.locusdb.core.storage.type.ColumnType;
 import java.util.Arrays;
 import java.util.List;
 
@@ -29,6 +30,11 @@ public final class PreparedQuery {
     /** The result's columns (empty for statements that return no rows). */
     public List<ResultColumn> columns() {
         return plan.columns();
+    }
+
+    /** Each parameter's type in the statement (null where the statement leaves it open), by position. */
+    public List<ColumnType> parameterTypes() {
+        return plan.parameterTypes();
     }
 
     public PreparedQuery set(int index, Object value) {

@@ -87,7 +87,7 @@ public final class ThroughputCommand implements Callable<Integer> {
         }
         System.out.printf("loaded TPC-H SF %s in %d part(s) in %.1f s%n", serveScaleFactor, partCount,
                 (System.nanoTime() - t0) / 1e9);
-        return LocusServer.start(db, ServerConfig.defaults().with("port", "0").with("metrics.port", "-1"));
+        return LocusServer.start(db, ServerConfig.defaults().with("port", "0").with("pg.port", "0").with("metrics.port", "-1"));
     }
 
     private int drive() throws InterruptedException {

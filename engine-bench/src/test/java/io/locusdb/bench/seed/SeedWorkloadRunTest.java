@@ -95,7 +95,7 @@ class SeedWorkloadRunTest {
         LocusDB db = LocusDB.open(LocusConfig.of(Topologies.fake(2)).withExecutor(b -> b.pinWorkers(false)));
         List<String> warnings = new ArrayList<>();
         SimResult r;
-        try (LocusServer server = LocusServer.start(db, ServerConfig.defaults().with("port", "0")
+        try (LocusServer server = LocusServer.start(db, ServerConfig.defaults().with("port", "0").with("pg.port", "-1")
                 .with("metrics.port", "-1"));
              ServerTarget target = new ServerTarget(server.jdbcUrl(), new Properties())) {
             assertThat(target.nodes()).isEqualTo(2);

@@ -14,6 +14,7 @@ import io.locusdb.core.query.planner.JoinOrderRule;
 import io.locusdb.core.query.planner.ParameterBinder;
 import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.query.planner.PhysicalPlanner;
+import io.locusdb.core.query.planner.SqlTypes;
 import io.locusdb.core.query.pipeline.QueryRunner;
 import io.locusdb.core.result.BatchSource;
 import io.locusdb.core.result.QueryResult;
@@ -27,11 +28,14 @@ import io.locusdb.core.sql.SystemTable;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.type.ColumnType;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 /** Statements to plans: SQL through Calcite, then the physical planner onto the executor. */
 public final class QueryEngine {
@@ -166,6 +170,11 @@ public final class QueryEngine {
         }
 
         @Override
+        public List<ColumnType> parameterTypes() {
+            return statement.parameterTypes();
+        }
+
+        @Override
         public QueryResult execute(Object[] parameters) {
             return execute(parameters, ExecutionOptions.DEFAULTS);
         }
@@ -213,6 +222,22 @@ public final class QueryEngine {
         @Override
         public List<ResultColumn> columns() {
             return columns;
+        }
+
+        @Override
+        public List<ColumnType> parameterTypes() {
+            List<ColumnType> types = new ArrayList<>(parameters);
+            for (RelDataType type : query.parameterTypes()) {
+                ColumnType known;
+                try {
+                    known = type.getSqlTypeName() == SqlTypeName.NULL || type.getSqlTypeName() == SqlTypeName.ANY
+                            ? null : SqlTypes.of(type);
+                } catch (LocusSqlException e) {
+                    known = null;
+                }
+                types.add(known);
+            }
+            return types;
         }
 
         @Override

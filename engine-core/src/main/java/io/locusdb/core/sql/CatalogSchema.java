@@ -6,12 +6,14 @@ import io.locusdb.core.storage.table.ViewDefinition;
 import io.locusdb.core.storage.type.ColumnType;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelProtoDataType;
 import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.Table;
@@ -32,6 +34,32 @@ public final class CatalogSchema extends AbstractSchema {
     CatalogSchema(Catalog catalog, List<SystemTable> systemTables) {
         this.catalog = catalog;
         this.systemTables = List.copyOf(systemTables);
+    }
+
+    /**
+     * PostgreSQL's names for the types LocusDB computes with, so that {@code x::text}, {@code CAST(x AS int8)} and
+     * the casts drivers put around parameters read. OIDs ({@code oid}, {@code regclass}...) are BIGINT, which holds
+     * PostgreSQL's unsigned 32-bit values.
+     */
+    static final Map<String, SqlTypeName> POSTGRES_TYPE_NAMES = Map.ofEntries(
+            Map.entry("text", SqlTypeName.VARCHAR), Map.entry("name", SqlTypeName.VARCHAR),
+            Map.entry("bpchar", SqlTypeName.VARCHAR), Map.entry("string", SqlTypeName.VARCHAR),
+            Map.entry("int2", SqlTypeName.INTEGER), Map.entry("int4", SqlTypeName.INTEGER),
+            Map.entry("int8", SqlTypeName.BIGINT), Map.entry("float4", SqlTypeName.DOUBLE),
+            Map.entry("float8", SqlTypeName.DOUBLE), Map.entry("bool", SqlTypeName.BOOLEAN),
+            Map.entry("oid", SqlTypeName.BIGINT), Map.entry("regclass", SqlTypeName.BIGINT),
+            Map.entry("regproc", SqlTypeName.BIGINT), Map.entry("regtype", SqlTypeName.BIGINT),
+            Map.entry("regnamespace", SqlTypeName.BIGINT), Map.entry("xid", SqlTypeName.BIGINT));
+
+    @Override
+    protected Map<String, RelProtoDataType> getTypeMap() {
+        Map<String, RelProtoDataType> types = new LinkedHashMap<>();
+        POSTGRES_TYPE_NAMES.forEach((name, type) -> {
+            RelProtoDataType proto = factory -> factory.createSqlType(type);
+            types.put(name, proto);
+            types.put(name.toUpperCase(Locale.ROOT), proto);
+        });
+        return types;
     }
 
     @Override

@@ -35,6 +35,11 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--port", paramLabel = "N", description = "Port (default 5499; 0 = any free port).")
     Integer port;
 
+    @Option(names = "--pg-port", paramLabel = "N",
+            description = "PostgreSQL protocol port, for psql, pgjdbc, psycopg and BI tools (default 5433;"
+                    + " 0 = any free port, -1 = off).")
+    Integer pgPort;
+
     @Option(names = "--bind", paramLabel = "ADDR", description = "Address to listen on (default 127.0.0.1).")
     String bind;
 
@@ -74,6 +79,9 @@ public final class ServeCommand implements Callable<Integer> {
         ServerConfig settings = config == null ? ServerConfig.defaults() : ServerConfig.load(config);
         if (port != null) {
             settings = settings.withPort(port);
+        }
+        if (pgPort != null) {
+            settings = settings.with("pg.port", Integer.toString(pgPort));
         }
         if (bind != null) {
             settings = settings.with("bind", bind);
@@ -137,6 +145,9 @@ public final class ServeCommand implements Callable<Integer> {
             running.shutdown(effective.shutdownGrace());
         }, "locus-shutdown"));
         out.printf("LocusDB server listening on %s%n", server.jdbcUrl());
+        out.printf("PostgreSQL clients: %s%n", server.pgPort() < 0 ? "off (pg.port = -1)"
+                : "psql -h " + settings.bindAddress() + " -p " + server.pgPort() + " -U " + (settings.trustMode()
+                ? "$USER" : "<user>") + " locus   (or " + server.pgJdbcUrl("locus") + ")");
         out.printf("metrics: %s%n", server.metricsUrl() == null ? "off" : server.metricsUrl());
         out.printf("calibration: %s%n", dbConfig.calibrationSummary());
         out.printf(Locale.ROOT, "placer: %s (period %d ms, moves by %s; SELECT * FROM locus_placer_events)%n",

@@ -1,9 +1,11 @@
 package io.locusdb.server.net;
 
 import io.locusdb.protocol.Message;
+import io.locusdb.server.pg.ScramSha256Server;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -34,6 +36,8 @@ public final class Authenticator {
     private final Map<String, PasswordHash> users = new LinkedHashMap<>();
     private final Map<String, byte[]> tokens = new LinkedHashMap<>();
     private final PasswordHash decoy;
+    /** Keys the made-up SCRAM salts of unknown users, so that they stay the same while the server runs. */
+    private final byte[] decoySecret = new byte[32];
 
     public Authenticator(Map<String, String> userHashes, Map<String, String> tokenHashes) {
         userHashes.forEach((name, hash) -> users.put(name, PasswordHash.parse(hash)));
@@ -41,6 +45,25 @@ public final class Authenticator {
                 HexFormat.of().parseHex(hash.substring(TOKEN_PREFIX.length()))));
         int iterations = users.values().stream().mapToInt(PasswordHash::iterations).max().orElse(1);
         decoy = PasswordHash.create("decoy".toCharArray(), iterations);
+        new SecureRandom().nextBytes(decoySecret);
+    }
+
+    /**
+     * What a SCRAM-SHA-256 exchange needs for {@code user}: the stored PBKDF2-HMAC-SHA256 key is SCRAM's salted
+     * password. An unknown user (or a hash of another length) gets a decoy that fails at the proof.
+     */
+    public ScramSha256Server.Credentials scramCredentials(String user) {
+        PasswordHash hash = users.get(user);
+        if (hash == null || hash.derivedKey().length != 32) {
+            return new ScramSha256Server.Credentials(ScramSha256Server.decoySalt(decoySecret, user),
+                    decoy.iterations(), null);
+        }
+        return new ScramSha256Server.Credentials(hash.salt(), hash.iterations(), hash.derivedKey());
+    }
+
+    /** Whether any user is configured (PostgreSQL clients log in as users; tokens are for the native protocol). */
+    public boolean hasUsers() {
+        return !users.isEmpty();
     }
 
     public boolean trustMode() {

@@ -1,9 +1,9 @@
 package io.locusdb.server.net;
 
 import io.locusdb.core.LocusDB;
-import io.locusdb.protocol.Message;
 import io.locusdb.server.metrics.MetricsHttpEndpoint;
 import io.locusdb.server.metrics.ServerMetrics;
+import io.locusdb.server.pg.PgMessageDecoder;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -54,6 +54,8 @@ public final class LocusServer implements AutoCloseable {
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final Channel serverChannel;
+    /** The PostgreSQL protocol listener, or null when {@code pg.port} is -1. */
+    private final Channel pgChannel;
     private final MetricsHttpEndpoint metricsEndpoint;
 
     private LocusServer(LocusDB db, ServerConfig config, ServerMetrics metrics) {
@@ -71,6 +73,7 @@ public final class LocusServer implements AutoCloseable {
         acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         workers = new MultiThreadIoEventLoopGroup(config.effectiveIoThreads(), NioIoHandler.newFactory());
         MetricsHttpEndpoint endpoint = null;
+        Channel pg = null;
         try {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(acceptor, workers)
@@ -97,21 +100,72 @@ public final class LocusServer implements AutoCloseable {
                     });
             serverChannel = bootstrap.bind(config.bindAddress(), config.port()).syncUninterruptibly().channel();
             context.startups().listener(serverChannel);
+            if (config.pgPort() >= 0) {
+                pg = bindPostgres(tls);
+            }
             if (config.metricsPort() >= 0) {
                 endpoint = MetricsHttpEndpoint.start(config.metricsBindAddress(), config.metricsPort(), metrics);
             }
         } catch (IOException e) {
+            closeQuietly(pg);
             stopLoops();
             throw new UncheckedIOException("cannot start the metrics endpoint: " + e.getMessage(), e);
         } catch (RuntimeException e) {
+            closeQuietly(pg);
             stopLoops();
             throw e;
         }
+        this.pgChannel = pg;
         this.metricsEndpoint = endpoint;
         if (authenticator.trustMode()) {
             LOG.log(System.Logger.Level.WARNING, "no users or tokens configured: trust mode, every client is"
                     + " accepted (listening on " + config.bindAddress() + ")");
         }
+    }
+
+    /**
+     * The PostgreSQL protocol 3.0 listener on the same address, sharing the sessions, users, limits and metrics of
+     * the native one (and its event loops).
+     */
+    private Channel bindPostgres(SslContext tls) {
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(acceptor, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 256)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        channels.add(ch);
+                        PgMessageDecoder decoder = new PgMessageDecoder(config.maxFrameBytes());
+                        ch.pipeline().addLast("pg-messages", decoder);
+                        ch.pipeline().addLast("pg-session", new PgSessionHandler(context, tls, decoder));
+                    }
+                });
+        try {
+            return bootstrap.bind(config.bindAddress(), config.pgPort()).syncUninterruptibly().channel();
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("cannot listen for PostgreSQL clients on " + config.bindAddress() + ":"
+                    + config.pgPort() + " (pg.port; -1 turns it off): " + e.getMessage(), e);
+        }
+    }
+
+    private static void closeQuietly(Channel channel) {
+        if (channel != null) {
+            channel.close().awaitUninterruptibly(1000);
+        }
+    }
+
+    /** The port PostgreSQL clients connect to, or -1 when that listener is off. */
+    public int pgPort() {
+        return pgChannel == null ? -1 : ((InetSocketAddress) pgChannel.localAddress()).getPort();
+    }
+
+    /** A pgjdbc URL for this server's PostgreSQL listener. */
+    public String pgJdbcUrl(String database) {
+        String host = config.bindAddress().contains(":") ? "[" + config.bindAddress() + "]" : config.bindAddress();
+        return "jdbc:postgresql://" + host + ":" + pgPort() + "/" + database;
     }
 
     /** Starts serving {@code db} (which the server closes on shutdown) with meters in a Prometheus registry. */
@@ -202,13 +256,16 @@ public final class LocusServer implements AutoCloseable {
         long deadline = System.nanoTime() + grace.toNanos();
         try {
             serverChannel.close().syncUninterruptibly();
+            if (pgChannel != null) {
+                pgChannel.close().syncUninterruptibly();
+            }
             context.draining().set(true);
-            for (ServerSession session : context.sessions().all()) {
-                session.out().send(new Message.Notice("57P01", "the server is shutting down; running statements"
-                        + " may finish within " + grace.toMillis() + " ms"));
+            for (ClientSession session : context.sessions().all()) {
+                session.shutdownNotice("the server is shutting down; running statements may finish within "
+                        + grace.toMillis() + " ms");
             }
             waitUntilIdle(deadline);
-            for (ServerSession session : context.sessions().all()) {
+            for (ClientSession session : context.sessions().all()) {
                 session.stopResult(ResultStream.Stop.SHUTDOWN);
             }
             waitUntilIdle(System.nanoTime() + CANCEL_WAIT.toNanos());
@@ -234,7 +291,7 @@ public final class LocusServer implements AutoCloseable {
 
     private void waitUntilIdle(long deadlineNanos) {
         while (System.nanoTime() < deadlineNanos
-                && context.sessions().all().stream().anyMatch(ServerSession::busy)) {
+                && context.sessions().all().stream().anyMatch(ClientSession::busy)) {
             try {
                 Thread.sleep(10);
             } catch (InterruptedException e) {

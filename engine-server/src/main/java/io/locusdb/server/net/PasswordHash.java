@@ -84,6 +84,15 @@ public final class PasswordHash {
         return iterations;
     }
 
+    byte[] salt() {
+        return salt.clone();
+    }
+
+    /** The derived key: for a 32-byte hash, exactly SCRAM-SHA-256's SaltedPassword. */
+    byte[] derivedKey() {
+        return hash.clone();
+    }
+
     public String format() {
         return SCHEME + ":" + iterations + ":" + Base64.getEncoder().encodeToString(salt) + ":"
                 + Base64.getEncoder().encodeToString(hash);

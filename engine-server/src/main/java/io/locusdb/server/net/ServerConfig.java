@@ -31,10 +31,39 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
                            int maxSessions, Duration idleTimeout, Duration startupTimeout, long queryMemoryBudgetBytes,
                            Duration shutdownGrace, String metricsBindAddress, int metricsPort, int ioThreads,
                            Map<String, String> users, Map<String, String> tokens, Tls tls, int maxPendingStartups,
-                           boolean allowTrustOnNetwork, PlacerSettings placer) {
+                           boolean allowTrustOnNetwork, PlacerSettings placer, int pgPort, PgAuthMethod pgAuth) {
 
     public static final int DEFAULT_PORT = 5499;
     public static final int DEFAULT_METRICS_PORT = 9499;
+    /** PostgreSQL's 5432 plus one, so that LocusDB runs beside a PostgreSQL server. */
+    public static final int DEFAULT_PG_PORT = 5433;
+
+    /** How PostgreSQL clients prove a configured user's password. */
+    public enum PgAuthMethod {
+        /** SCRAM-SHA-256: the password never crosses the wire (PostgreSQL's default since version 14). */
+        SCRAM_SHA_256("scram-sha-256"),
+        /** The password in clear text, for old clients; use it only over TLS. */
+        PASSWORD("password");
+
+        private final String label;
+
+        PgAuthMethod(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+
+        static PgAuthMethod parse(String key, String text) {
+            for (PgAuthMethod m : values()) {
+                if (m.label.equalsIgnoreCase(text.strip())) {
+                    return m;
+                }
+            }
+            throw new IllegalArgumentException(key + ": '" + text + "' is not scram-sha-256 or password");
+        }
+    }
     /** Frames before STARTUP completes are tiny; an unauthenticated peer must not make the server buffer 16 MiB. */
     public static final int MAX_STARTUP_FRAME_BYTES = 64 * 1024;
 
@@ -65,6 +94,8 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
         Objects.requireNonNull(placer, "placer");
         check(port >= 0 && port <= 65535, "port must be 0..65535, got " + port);
         check(metricsPort >= -1 && metricsPort <= 65535, "metrics.port must be -1 (off) or 0..65535, got " + metricsPort);
+        check(pgPort >= -1 && pgPort <= 65535, "pg.port must be -1 (off) or 0..65535, got " + pgPort);
+        Objects.requireNonNull(pgAuth, "pgAuth");
         check(maxFrameBytes >= 1024, "max-frame-bytes must be at least 1024, got " + maxFrameBytes);
         check(maxStatementsPerSession >= 1, "max-statements must be at least 1");
         check(maxSessions >= 1, "max-sessions must be at least 1");
@@ -91,7 +122,8 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
     public static ServerConfig defaults() {
         return new ServerConfig("127.0.0.1", DEFAULT_PORT, Protocol.DEFAULT_MAX_FRAME_BYTES, 1024, 512,
                 Duration.ofMinutes(30), Duration.ofSeconds(10), 1L << 30, Duration.ofSeconds(30), "127.0.0.1",
-                DEFAULT_METRICS_PORT, 0, Map.of(), Map.of(), null, 64, false, PlacerSettings.DEFAULT);
+                DEFAULT_METRICS_PORT, 0, Map.of(), Map.of(), null, 64, false, PlacerSettings.DEFAULT, DEFAULT_PG_PORT,
+                PgAuthMethod.SCRAM_SHA_256);
     }
 
     public static ServerConfig load(Path file) throws IOException {
@@ -167,6 +199,9 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
         k.put("io-threads", "Netty event loop threads (default min(4, CPUs))");
         k.put("max-pending-startups", "connections not yet logged in; beyond it no more are accepted (default 64)");
         k.put("allow-trust-on-network", "true: allow trust mode (no users, no tokens) on a non-loopback address");
+        k.put("pg.port", "port of the PostgreSQL protocol listener, on the same address (default 5433; 0 = any,"
+                + " -1 = off)");
+        k.put("pg.auth", "how PostgreSQL clients prove a user's password: scram-sha-256 (default) or password");
         k.put("metrics.bind", "address of the Prometheus endpoint (default 127.0.0.1)");
         k.put("metrics.port", "port of the Prometheus endpoint (default 9499; 0 = any, -1 = off)");
         k.put("placer", "on: the placer moves, partitions and merges table parts as the load shifts (default on)");
@@ -314,8 +349,12 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
         Path key;
         String keyPassword;
         PlacerSettings placer;
+        int pgPort;
+        PgAuthMethod pgAuth;
 
         Builder(ServerConfig c) {
+            pgPort = c.pgPort;
+            pgAuth = c.pgAuth;
             placer = c.placer;
             bind = c.bindAddress;
             port = c.port;
@@ -367,6 +406,8 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
                 case "allow-trust-on-network" -> allowTrustOnNetwork = parseBoolean(k, value);
                 case "metrics.bind" -> metricsBind = value;
                 case "metrics.port" -> metricsPort = parseInt(k, value);
+                case "pg.port" -> pgPort = parseInt(k, value);
+                case "pg.auth" -> pgAuth = PgAuthMethod.parse(k, value);
                 case "placer" -> placer = placer.withEnabled(parseOnOff(k, value));
                 case "placer.period" -> placer = placer.withPeriod(parseDuration(k, value).toMillis(),
                         Math.min(placer.sampleMillis(), parseDuration(k, value).toMillis()));
@@ -395,7 +436,7 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
                     : new Tls(keystore, keystorePassword, cert, key, keyPassword);
             return new ServerConfig(bind, port, maxFrame, maxStatements, maxSessions, idle, startup, budget, grace,
                     metricsBind, metricsPort, ioThreads, users, tokens, tls, maxPendingStartups, allowTrustOnNetwork,
-                    placer);
+                    placer, pgPort, pgAuth);
         }
     }
 }

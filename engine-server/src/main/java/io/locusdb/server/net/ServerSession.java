@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * the event loop when EXECUTE, QUERY or METADATA arrives, cleared before the result's last frame is written), so a
  * pipelining client sees the same answers as a waiting one.
  */
-final class ServerSession {
+final class ServerSession implements ClientSession {
     private static final System.Logger LOG = System.getLogger(ServerSession.class.getName());
     /** Requests waiting in the queue before the connection stops reading (pipelining backpressure). */
     private static final int MAX_QUEUED = 32;
@@ -61,12 +61,19 @@ final class ServerSession {
         this.queue = new StatementQueue("locus-session-" + id, this::taskDone);
     }
 
-    long id() {
+    @Override
+    public long id() {
         return id;
     }
 
-    long cancelKey() {
+    @Override
+    public long cancelKey() {
         return cancelKey;
+    }
+
+    @Override
+    public void shutdownNotice(String message) {
+        out.send(new Message.Notice("57P01", message));
     }
 
     String user() {
@@ -82,7 +89,8 @@ final class ServerSession {
     }
 
     /** A statement runs, a result is open or requests wait: the session is not idle. */
-    boolean busy() {
+    @Override
+    public boolean busy() {
         return open != null || !queue.idle();
     }
 
@@ -143,7 +151,8 @@ final class ServerSession {
     }
 
     /** CANCEL, CLOSE_RESULT, a CANCEL_REQUEST or shutdown; does nothing when no result is open. */
-    void stopResult(ResultStream.Stop reason) {
+    @Override
+    public void stopResult(ResultStream.Stop reason) {
         ResultStream r = open;
         if (r != null) {
             r.stop(reason);

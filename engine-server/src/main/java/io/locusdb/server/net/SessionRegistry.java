@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class SessionRegistry {
     private final int maxSessions;
-    private final ConcurrentHashMap<Long, ServerSession> sessions = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, ClientSession> sessions = new ConcurrentHashMap<>();
     private final AtomicInteger reserved = new AtomicInteger();
     private final AtomicLong ids = new AtomicLong();
     private final SecureRandom random = new SecureRandom();
@@ -48,23 +48,23 @@ final class SessionRegistry {
         return random.nextLong();
     }
 
-    void add(ServerSession session) {
+    void add(ClientSession session) {
         sessions.put(session.id(), session);
     }
 
-    void remove(ServerSession session) {
+    void remove(ClientSession session) {
         sessions.remove(session.id(), session);
     }
 
     /** Cancels the running statement of the session when the key matches (compared in constant time). */
     void cancel(long sessionId, long cancelKey) {
-        ServerSession session = sessions.get(sessionId);
+        ClientSession session = sessions.get(sessionId);
         if (session != null && MessageDigest.isEqual(bytes(cancelKey), bytes(session.cancelKey()))) {
             session.stopResult(ResultStream.Stop.CANCEL);
         }
     }
 
-    Collection<ServerSession> all() {
+    Collection<ClientSession> all() {
         return List.copyOf(sessions.values());
     }
 

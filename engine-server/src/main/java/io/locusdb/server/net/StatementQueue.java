@@ -47,6 +47,17 @@ final class StatementQueue {
         tasks.clear();
     }
 
+    /** Drops what has not started and runs {@code last} once the running task (if any) has ended. */
+    synchronized void closeThen(Runnable last) {
+        closed = true;
+        tasks.clear();
+        tasks.add(last);
+        if (!running) {
+            running = true;
+            Thread.ofVirtual().name(name).start(this::drain);
+        }
+    }
+
     private void drain() {
         while (true) {
             Runnable task;

@@ -33,7 +33,8 @@ final class TestServers {
             db.close();
             throw e;
         }
-        ServerConfig config = ServerConfig.defaults().with("port", "0").with("metrics.port", "-1").with(settings);
+        ServerConfig config = ServerConfig.defaults().with("port", "0").with("pg.port", "-1")
+                .with("metrics.port", "-1").with(settings);
         return LocusServer.start(db, config);
     }
 

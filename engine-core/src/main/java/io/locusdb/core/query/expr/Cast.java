@@ -9,6 +9,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
+import java.util.regex.Pattern;
 
 /**
  * CAST between LocusDB's types. Exact numbers convert with rounding half away from zero (to integers and to a
@@ -127,12 +128,21 @@ public final class Cast extends Expr {
     }
 
     private long parseDate(String s) {
+        String t = s.strip();
+        // As PostgreSQL reads dates: a time of day or a zone after the date is allowed and dropped
+        // ("2024-01-02 00:00:00", "2024-01-02 +00" as pgjdbc writes dates).
+        if (t.length() > 10 && DATE_SUFFIX.matcher(t).region(10, t.length()).matches()) {
+            t = t.substring(0, 10);
+        }
         try {
-            return LocalDate.parse(s.strip()).toEpochDay();
+            return LocalDate.parse(t).toEpochDay();
         } catch (DateTimeParseException e) {
             throw invalid(s);
         }
     }
+
+    private static final Pattern DATE_SUFFIX = Pattern.compile(
+            "[ T]\\s*(\\d{1,2}:\\d{2}(:\\d{2}(\\.\\d+)?)?)?\\s*([-+]\\d{1,2}(:?\\d{2})?|Z|UTC)?");
 
     private long parseBoolean(String s) {
         return switch (s.strip().toLowerCase(java.util.Locale.ROOT)) {
