@@ -192,7 +192,10 @@ final class PgServerSession implements ClientSession {
             switch (m) {
                 case PgFrontendMessage.Query q -> {
                     simpleQuery(q.sql());
-                    ready();
+                    // A COPY FROM STDIN waits for its data: ReadyForQuery comes once it ends.
+                    if (copyIn == null) {
+                        ready();
+                    }
                 }
                 case PgFrontendMessage.Sync s -> {
                     skipToSync = false;

@@ -131,6 +131,11 @@ final class PgSessionHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void started(PgFrontendMessage.Startup s) {
+        if (tls != null && channel.pipeline().get(SslHandler.class) == null) {
+            // As on the native port: with a certificate configured, nothing travels in clear text.
+            fatal("28000", "this server accepts only TLS connections: connect with sslmode=require (or prefer)");
+            return;
+        }
         Map<String, String> p = s.parameters();
         user = p.getOrDefault("user", "");
         if (user.isEmpty()) {
