@@ -12,7 +12,9 @@ import io.locusdb.core.placer.UtilizationHistory;
 import io.locusdb.core.placer.UtilizationTracker;
 import io.locusdb.core.query.QueryEngine;
 import io.locusdb.core.query.QueryLog;
+import io.locusdb.core.system.PgCatalogTables;
 import io.locusdb.core.system.SystemTables;
+import io.locusdb.core.sql.SystemTable;
 import io.locusdb.core.storage.placement.DeltaMergeService;
 import io.locusdb.core.storage.placement.PlacementJournal;
 import io.locusdb.core.storage.placement.TablePlacementOps;
@@ -21,6 +23,8 @@ import io.locusdb.core.storage.table.Table;
 import io.locusdb.natives.memory.NodeMemory;
 import io.locusdb.natives.topology.Topology;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -75,8 +79,10 @@ public final class LocusDB implements AutoCloseable {
             this.placer = new PlacerService(tracker, new AdaptiveDataPlacer(config.placerParameters()), actions,
                     config.placer());
             QueryLog queryLog = new QueryLog(QueryLog.DEFAULT_CAPACITY);
+            List<SystemTable> systemTables = new ArrayList<>(new SystemTables(catalog, placer, queryLog).all());
+            systemTables.addAll(new PgCatalogTables(catalog, List.copyOf(systemTables)).all());
             this.engine = new QueryEngine(catalog, executor, config.loadThreads(), config.batchRows(), tracker, actions,
-                    new SystemTables(catalog, placer, queryLog).all(), store, queryLog);
+                    systemTables, store, queryLog);
             if (store != null) {
                 store.startPreload(engine::busy);
             }

@@ -53,6 +53,10 @@ public final class CatalogSchema extends AbstractSchema {
 
     @Override
     protected Map<String, RelProtoDataType> getTypeMap() {
+        return postgresTypes();
+    }
+
+    static Map<String, RelProtoDataType> postgresTypes() {
         Map<String, RelProtoDataType> types = new LinkedHashMap<>();
         POSTGRES_TYPE_NAMES.forEach((name, type) -> {
             RelProtoDataType proto = factory -> factory.createSqlType(type);

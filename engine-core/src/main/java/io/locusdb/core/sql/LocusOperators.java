@@ -37,8 +37,41 @@ final class LocusOperators {
      * PostgreSQL's functions beyond the standard's that the engine computes: BOOL_AND and BOOL_OR (as MIN and MAX of
      * booleans), STARTS_WITH.
      */
-    private static final List<SqlOperator> LIBRARY = List.of(SqlLibraryOperators.BOOL_AND,
-            SqlLibraryOperators.BOOL_OR, SqlLibraryOperators.STARTS_WITH);
+    private static final List<SqlOperator> LIBRARY = libraryOperators();
+
+    /**
+     * PostgreSQL's catalog functions that tools call on connect ({@code format_type}, {@code pg_table_is_visible},
+     * {@code has_table_privilege}...); the compiler computes them from the catalog LocusDB has (see
+     * {@code PgCatalogTables}).
+     */
+    private static List<SqlOperator> libraryOperators() {
+        List<SqlOperator> all = new ArrayList<>(List.of(SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR,
+                SqlLibraryOperators.STARTS_WITH));
+        for (String name : List.of("FORMAT_TYPE", "PG_GET_USERBYID", "OBJ_DESCRIPTION", "COL_DESCRIPTION",
+                "SHOBJ_DESCRIPTION", "PG_GET_EXPR", "PG_ENCODING_TO_CHAR", "PG_GET_VIEWDEF", "PG_GET_INDEXDEF",
+                "PG_GET_CONSTRAINTDEF", "PG_GET_FUNCTIONDEF", "PG_ADVISORY_UNLOCK_ALL", "ARRAY_TO_STRING")) {
+            all.add(SqlBasicFunction.create(name, ReturnTypes.explicit(SqlTypeName.VARCHAR)
+                    .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.VARIADIC, SqlFunctionCategory.SYSTEM));
+        }
+        for (String name : List.of("PG_TABLE_IS_VISIBLE", "PG_TYPE_IS_VISIBLE", "PG_FUNCTION_IS_VISIBLE",
+                "HAS_TABLE_PRIVILEGE", "HAS_SCHEMA_PRIVILEGE", "HAS_DATABASE_PRIVILEGE", "HAS_COLUMN_PRIVILEGE",
+                "HAS_ANY_COLUMN_PRIVILEGE", "HAS_FUNCTION_PRIVILEGE", "HAS_SEQUENCE_PRIVILEGE", "PG_IS_IN_RECOVERY")) {
+            all.add(SqlBasicFunction.create(name, ReturnTypes.explicit(SqlTypeName.BOOLEAN), OperandTypes.VARIADIC,
+                    SqlFunctionCategory.SYSTEM));
+        }
+        return List.copyOf(all);
+    }
+
+    /** {@code pg_catalog.f} is {@code f}: PostgreSQL's functions live there, and tools qualify them. */
+    private static String functionName(SqlIdentifier name) {
+        if (name.isSimple()) {
+            return name.getSimple();
+        }
+        if (name.names.size() == 2 && name.names.get(0).equalsIgnoreCase("pg_catalog")) {
+            return name.names.get(1);
+        }
+        return null;
+    }
 
     /** The standard table, with LocusDB's operators in place of the standard ones of the same name. */
     static final SqlOperatorTable TABLE = new SqlOperatorTable() {
@@ -50,9 +83,10 @@ final class LocusOperators {
             for (int i = from; i < operators.size(); i++) {
                 operators.set(i, replaced(operators.get(i)));
             }
-            if (operators.size() == from && name.isSimple()) {
+            String simple = functionName(name);
+            if (operators.size() == from && simple != null) {
                 for (SqlOperator library : LIBRARY) {
-                    if (matcher.matches(library.getName(), name.getSimple())) {
+                    if (matcher.matches(library.getName(), simple)) {
                         operators.add(library);
                     }
                 }

@@ -1,9 +1,12 @@
 package io.locusdb.core.sql;
 
 import io.locusdb.core.storage.table.Catalog;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -55,6 +58,7 @@ import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
+import org.apache.calcite.sql.validate.SqlNameMatchers;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql2rel.RelDecorrelator;
@@ -167,8 +171,22 @@ public final class SqlFrontEnd {
             // Long IN lists stay IN lists (a search), not a join with a VALUES subquery.
             .withInSubQueryThreshold(Integer.MAX_VALUE);
 
+    /**
+     * Names resolve in the database's own schema, then in {@code pg_catalog} (as in PostgreSQL, where it is always
+     * searched), and qualified names from the root.
+     */
+    private CalciteCatalogReader catalogReader(JavaTypeFactory types) {
+        List<List<String>> paths = List.of(CalciteSchema.from(schema).path(null), List.of(CATALOG_SCHEMA), List.of());
+        return new CalciteCatalogReader(CalciteSchema.from(schema.getParentSchema()),
+                SqlNameMatchers.withCaseSensitive(false), paths, types, CONNECTION) {
+        };
+    }
+
     /** The schema the catalog's tables and views are in. */
     static final String SCHEMA = "locus";
+    static final String PUBLIC_SCHEMA = "public";
+    /** Searched after the database's own schema for unqualified names, as PostgreSQL always does. */
+    static final String CATALOG_SCHEMA = "pg_catalog";
 
     private final SchemaPlus schema;
     private final RexExecutor constantFolder;
@@ -195,7 +213,18 @@ public final class SqlFrontEnd {
                        List<RelOptRule> joinOrder) {
         // Without caching, so tables created or dropped after this front end was built are seen.
         SchemaPlus root = CalciteSchema.createRootSchema(false, false).plus();
-        this.schema = root.add(SCHEMA, new CatalogSchema(catalog, systemTables));
+        List<SystemTable> own = systemTables.stream().filter(t -> t.schema() == null).toList();
+        CatalogSchema tables = new CatalogSchema(catalog, own);
+        this.schema = root.add(SCHEMA, tables);
+        // PostgreSQL clients name the user's tables public.t, and the catalogs pg_catalog.x / information_schema.x.
+        root.add(PUBLIC_SCHEMA, tables);
+        Map<String, List<SystemTable>> named = new LinkedHashMap<>();
+        for (SystemTable t : systemTables) {
+            if (t.schema() != null) {
+                named.computeIfAbsent(t.schema(), k -> new ArrayList<>()).add(t);
+            }
+        }
+        named.forEach((name, list) -> root.add(name, new SystemSchema(list)));
         this.constantFolder = constantFolder;
         this.orderJoins = orderJoins(List.copyOf(joinOrder));
     }
@@ -251,8 +280,7 @@ public final class SqlFrontEnd {
             }
 
             JavaTypeFactory types = new LocusTypeFactory();
-            CalciteCatalogReader catalogReader = new CalciteCatalogReader(CalciteSchema.from(schema.getParentSchema()),
-                    CalciteSchema.from(schema).path(null), types, CONNECTION);
+            CalciteCatalogReader catalogReader = catalogReader(types);
             SqlValidator validator = validator(catalogReader, types);
             SqlNode validated = validate(validator, parsed);
             long validatedAt = System.nanoTime();

@@ -9,14 +9,20 @@ import java.util.function.Supplier;
 /**
  * A read-only table computed from the database's state each time a statement runs ({@code locus_parts},
  * {@code locus_placer_events}...). Values per column type: Long or Integer for INTEGER/BIGINT, Double for DOUBLE,
- * Boolean for BOOLEAN, String for VARCHAR; null where nullable.
+ * Boolean for BOOLEAN, String for VARCHAR; null where nullable. {@code schema} is null for the database's own schema,
+ * else the schema it belongs to ({@code pg_catalog}, {@code information_schema}).
  */
-public record SystemTable(String name, List<ColumnDef> columns, Supplier<List<Object[]>> rows) {
+public record SystemTable(String schema, String name, List<ColumnDef> columns, Supplier<List<Object[]>> rows) {
     /** Tables named so are the system's: users cannot create them. */
     public static final String RESERVED_PREFIX = "locus_";
 
     public static boolean isReservedName(String name) {
         return name.toLowerCase(Locale.ROOT).startsWith(RESERVED_PREFIX);
+    }
+
+    /** A table of the database's own schema (beside the user's tables). */
+    public SystemTable(String name, List<ColumnDef> columns, Supplier<List<Object[]>> rows) {
+        this(null, name, columns, rows);
     }
 
     public SystemTable {

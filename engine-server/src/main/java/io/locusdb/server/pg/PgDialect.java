@@ -1,5 +1,8 @@
 package io.locusdb.server.pg;
 
+import io.locusdb.core.sql.pg.PgOids;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -46,52 +49,78 @@ public final class PgDialect {
         int copied = 0;
         while (i < n) {
             char c = sql.charAt(i);
+            int start = i;
+            int end = -1;
+            String replacement = null;
             if ((c == 'E' || c == 'e') && i + 1 < n && sql.charAt(i + 1) == '\''
                     && (i == 0 || !isIdentifierPart(sql.charAt(i - 1)))) {
-                int end = PgSqlText.skip(sql, i + 1);
-                out = append(out, sql, copied, i).append(standardString(sql.substring(i + 2, Math.max(i + 2,
-                        end - 1))));
-                copied = end;
-                i = end;
+                end = PgSqlText.skip(sql, i + 1);
+                replacement = standardString(sql.substring(i + 2, Math.max(i + 2, end - 1)));
             } else if (c == '\'') {
-                int end = PgSqlText.skip(sql, i);
-                LiteralCast cast = LiteralCast.at(sql, i, end);
-                if (cast != null) {
-                    int from = cast.open >= 0 ? cast.open : i;
-                    out = append(out, sql, copied, from).append(cast.replacement);
-                    copied = cast.end;
-                    i = cast.end;
-                } else {
-                    i = end;
-                }
-            } else if (c == '"' || c == '$' || c == '-' || c == '/') {
-                i = PgSqlText.skip(sql, i);
-            } else if (startsWord(sql, i, "OPERATOR")) {
-                int open = skipBlanks(sql, i + 8);
-                int close = open < n && sql.charAt(open) == '(' ? sql.indexOf(')', open) : -1;
-                if (close < 0) {
-                    i += 8;
+                int stringEnd = PgSqlText.skip(sql, i);
+                LiteralCast cast = LiteralCast.at(sql, i, stringEnd);
+                if (cast == null) {
+                    i = stringEnd;
                     continue;
                 }
-                String inner = sql.substring(open + 1, close).strip();
-                int dot = inner.lastIndexOf('.');
-                out = append(out, sql, copied, i).append(' ').append(dot >= 0 ? inner.substring(dot + 1) : inner)
-                        .append(' ');
-                copied = close + 1;
-                i = close + 1;
-            } else if (startsWord(sql, i, "COLLATE")) {
-                int at = skipBlanks(sql, i + 7);
-                int end = collationEnd(sql, at);
-                String name = sql.substring(at, end).replace("\"", "").toLowerCase(Locale.ROOT);
-                if (name.equals("pg_catalog.default") || name.equals("default") || name.equals("pg_catalog.c")
-                        || name.equals("c") || name.equals("pg_catalog.\"c\"")) {
-                    out = append(out, sql, copied, i);
-                    copied = end;
+                // A cast in parentheses replaces them too.
+                start = cast.open >= 0 ? cast.open : i;
+                end = cast.end;
+                replacement = cast.replacement;
+            } else if (c == '"' || c == '$' || c == '-' || c == '/') {
+                i = PgSqlText.skip(sql, i);
+                continue;
+            } else if (c == '(') {
+                Matcher m = SCHEMAS_SUBSCRIPT.matcher(sql).region(i, n);
+                if (m.lookingAt()) {
+                    List<String> schemas = Boolean.parseBoolean(m.group(2).toLowerCase(Locale.ROOT))
+                            ? List.of("pg_catalog", "public") : List.of("public");
+                    int index = Integer.parseInt(m.group(3));
+                    end = m.end();
+                    replacement = index >= 1 && index <= schemas.size() ? quote(schemas.get(index - 1))
+                            : "CAST(NULL AS VARCHAR)";
                 }
-                i = end;
-            } else {
-                i++;
+            } else if (Character.isLetter(c) && (i == 0 || !isIdentifierPart(sql.charAt(i - 1))
+                    && sql.charAt(i - 1) != '.' && sql.charAt(i - 1) != '"')) {
+                SessionCall call = sessionCall(sql, i);
+                if (call != null) {
+                    end = call.end;
+                    replacement = call.replacement;
+                } else if (startsWord(sql, i, "OPERATOR")) {
+                    int open = skipBlanks(sql, i + 8);
+                    int close = open < n && sql.charAt(open) == '(' ? sql.indexOf(')', open) : -1;
+                    if (close >= 0) {
+                        String inner = sql.substring(open + 1, close).strip();
+                        int dot = inner.lastIndexOf('.');
+                        end = close + 1;
+                        replacement = " " + (dot >= 0 ? inner.substring(dot + 1) : inner) + " ";
+                    }
+                } else if (startsWord(sql, i, "COLLATE")) {
+                    int at = skipBlanks(sql, i + 7);
+                    int nameEnd = collationEnd(sql, at);
+                    String name = sql.substring(at, nameEnd).replace("\"", "").toLowerCase(Locale.ROOT);
+                    if (name.equals("pg_catalog.default") || name.equals("default") || name.equals("pg_catalog.c")
+                            || name.equals("c")) {
+                        end = nameEnd;
+                        replacement = "";
+                    }
+                }
+                if (end < 0) {
+                    int j = i;
+                    while (j < n && isIdentifierPart(sql.charAt(j))) {
+                        j++;
+                    }
+                    i = j;
+                    continue;
+                }
             }
+            if (end < 0) {
+                i++;
+                continue;
+            }
+            out = append(out, sql, copied, start).append(replacement);
+            copied = end;
+            i = end;
         }
         if (out == null) {
             return sql;
@@ -193,9 +222,109 @@ public final class PgDialect {
                     yield m.matches() ? "DATE '" + m.group(1) + "'" : null;
                 }
                 case "text", "varchar", "character varying", "name", "unknown", "bpchar" -> "'" + quoted + "'";
+                case "regclass" -> Long.toString(PgOids.regclass(quoted.replace("''", "'")));
                 default -> null;
             };
         }
+    }
+
+    /** A call of a function whose value is the session's, replaced by that value as a literal. */
+    private record SessionCall(int end, String replacement) {
+    }
+
+    private static final Pattern CALL = Pattern.compile("(?i)(pg_catalog\\.)?([a-z_]+)\\s*\\(");
+    private static final Pattern KEYWORD = Pattern.compile("(?i)(pg_catalog\\.)?(current_user|session_user|current_role"
+            + "|current_catalog)(?![a-z0-9_(])");
+    private static final Pattern SCHEMAS_SUBSCRIPT = Pattern.compile(
+            "(?i)\\(\\s*(pg_catalog\\.)?current_schemas\\s*\\(\\s*(true|false)\\s*\\)\\s*\\)\\s*\\[\\s*(\\d+)\\s*]");
+
+    private SessionCall sessionCall(String sql, int at) {
+        Matcher keyword = KEYWORD.matcher(sql).region(at, sql.length());
+        if (keyword.lookingAt()) {
+            String word = keyword.group(2).toLowerCase(Locale.ROOT);
+            return new SessionCall(keyword.end(), word.equals("current_catalog") ? quote(PgSettings.DATABASE)
+                    : quote(user));
+        }
+        Matcher m = CALL.matcher(sql).region(at, sql.length());
+        if (!m.lookingAt()) {
+            return null;
+        }
+        String name = m.group(2).toLowerCase(Locale.ROOT);
+        int close = closingParen(sql, m.end() - 1);
+        if (close < 0) {
+            return null;
+        }
+        List<String> args = literalArguments(sql.substring(m.end(), close));
+        String value = switch (name) {
+            case "current_database" -> args != null && args.isEmpty() ? quote(PgSettings.DATABASE) : null;
+            case "version" -> args != null && args.isEmpty() ? quote("PostgreSQL " + PgSettings.SERVER_VERSION
+                    + " on x86_64-pc-linux-gnu, compiled by LocusDB, 64-bit") : null;
+            case "pg_backend_pid" -> args != null && args.isEmpty() ? Integer.toString(processId) : null;
+            case "current_setting" -> {
+                if (args == null || args.isEmpty() || args.size() > 2) {
+                    yield null;
+                }
+                String setting = settings.get(args.get(0));
+                if (setting == null && !(args.size() == 2 && PgType.parseBool(args.get(1)))) {
+                    throw new PgDataException("42704", "unrecognized configuration parameter \"" + args.get(0)
+                            + "\"");
+                }
+                yield setting == null ? "CAST(NULL AS VARCHAR)" : quote(setting);
+            }
+            case "set_config" -> {
+                if (args == null || args.size() != 3) {
+                    yield null;
+                }
+                yield quote(settings.set(args.get(0), args.get(1)).value());
+            }
+            default -> null;
+        };
+        return value == null ? null : new SessionCall(close + 1, value);
+    }
+
+    /** The arguments when each is a string, number or boolean literal; null otherwise. */
+    private static List<String> literalArguments(String text) {
+        List<String> args = new ArrayList<>();
+        if (text.isBlank()) {
+            return args;
+        }
+        for (String token : PgCommand.tokens(text)) {
+            if (token.equals(",")) {
+                continue;
+            }
+            if (token.startsWith("'") && token.endsWith("'") && token.length() >= 2) {
+                args.add(token.substring(1, token.length() - 1).replace("''", "'"));
+            } else if (token.matches("(?i)[-+]?\\d+(\\.\\d*)?|true|false")) {
+                args.add(token);
+            } else {
+                return null;
+            }
+        }
+        return args;
+    }
+
+    private static int closingParen(String sql, int open) {
+        int depth = 0;
+        int i = open;
+        while (i < sql.length()) {
+            char c = sql.charAt(i);
+            if (c == '(') {
+                depth++;
+                i++;
+            } else if (c == ')') {
+                if (--depth == 0) {
+                    return i;
+                }
+                i++;
+            } else {
+                i = PgSqlText.skip(sql, i);
+            }
+        }
+        return -1;
+    }
+
+    private static String quote(String value) {
+        return "'" + value.replace("'", "''") + "'";
     }
 
     private static int collationEnd(String sql, int at) {

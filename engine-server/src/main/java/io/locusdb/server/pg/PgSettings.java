@@ -1,5 +1,6 @@
 package io.locusdb.server.pg;
 
+import io.locusdb.core.system.PgCatalogTables;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -15,6 +16,8 @@ public final class PgSettings {
     /** The PostgreSQL version LocusDB answers as: new enough that drivers take their modern paths. */
     public static final String SERVER_VERSION = "16.0";
     public static final String SERVER_VERSION_NUM = "160000";
+    /** The one database's name, as {@code current_database()} and the catalogs give it. */
+    public static final String DATABASE = PgCatalogTables.DATABASE;
 
     /** Settings PostgreSQL reports with ParameterStatus. */
     public static final Set<String> REPORTED = Set.of("application_name", "client_encoding", "DateStyle",

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.Date;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -12,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.sql.Statement;
+import java.sql.Types;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
@@ -257,6 +259,53 @@ class PgJdbcTest {
                 rs.next();
                 assertThat(rs.getString(1)).isEmpty();
             }
+        }
+    }
+
+    @Test
+    void databaseMetadataListsTheRealTablesColumnsAndSchemas() throws SQLException {
+        try (Connection c = connect("threshold-5")) {
+            DatabaseMetaData meta = c.getMetaData();
+            List<String> tables = new ArrayList<>();
+            try (ResultSet rs = meta.getTables(null, "public", "%", new String[] {"TABLE"})) {
+                while (rs.next()) {
+                    tables.add(rs.getString("TABLE_NAME"));
+                }
+            }
+            assertThat(tables).contains("items", "numbers", "lineitem", "nation").doesNotContain("pg_class");
+            List<String> columns = new ArrayList<>();
+            try (ResultSet rs = meta.getColumns(null, "public", "items", "%")) {
+                while (rs.next()) {
+                    columns.add(rs.getString("COLUMN_NAME") + ":" + rs.getString("TYPE_NAME") + ":"
+                            + rs.getInt("ORDINAL_POSITION") + ":" + rs.getInt("DATA_TYPE"));
+                }
+            }
+            assertThat(columns).containsExactly("id:int8:1:" + Types.BIGINT, "name:varchar:2:" + Types.VARCHAR,
+                    "price:numeric:3:" + Types.NUMERIC, "sold:date:4:" + Types.DATE, "ok:bool:5:" + Types.BIT,
+                    "w:float8:6:" + Types.DOUBLE, "n:int4:7:" + Types.INTEGER);
+            List<String> schemas = new ArrayList<>();
+            try (ResultSet rs = meta.getSchemas()) {
+                while (rs.next()) {
+                    schemas.add(rs.getString("TABLE_SCHEM"));
+                }
+            }
+            assertThat(schemas).contains("public", "pg_catalog", "information_schema");
+        }
+    }
+
+    @Test
+    void informationSchemaDescribesTheColumns() throws SQLException {
+        try (Connection c = connect("simple"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT column_name, data_type, numeric_precision, numeric_scale"
+                     + " FROM information_schema.columns WHERE table_name = 'items' ORDER BY ordinal_position")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).isEqualTo("id");
+            assertThat(rs.getString(2)).isEqualTo("bigint");
+            rs.next();
+            rs.next();
+            assertThat(rs.getString(2)).isEqualTo("numeric");
+            assertThat(rs.getInt(3)).isEqualTo(10);
+            assertThat(rs.getInt(4)).isEqualTo(2);
         }
     }
 

@@ -70,6 +70,13 @@ class PsqlTest {
     }
 
     @Test
+    void listsDatabasesAndTables(@TempDir Path dir) throws Exception {
+        String out = psql(dir, "\\l\n\\dt\n");
+        assertThat(out).doesNotContain("ERROR").containsPattern("locus +\\| locus +\\| UTF8");
+        assertThat(out).containsPattern("public \\| lineitem +\\| table").contains("public | notes");
+    }
+
+    @Test
     void runsTpchQ1AndPrintsItsTable(@TempDir Path dir) throws Exception {
         String out = psql(dir, Q1);
         assertThat(out).contains("l_returnflag | l_linestatus").contains("(4 rows)").doesNotContain("ERROR");

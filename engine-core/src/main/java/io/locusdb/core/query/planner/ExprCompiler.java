@@ -16,6 +16,8 @@ import io.locusdb.core.query.expr.RowFunction;
 import io.locusdb.core.query.expr.Shared;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
+import io.locusdb.core.sql.pg.PgOids;
+import io.locusdb.core.sql.pg.PgTypeInfo;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
 import java.math.BigDecimal;
@@ -27,6 +29,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.Locale;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -436,6 +440,62 @@ public final class ExprCompiler {
                     a -> Math.pow((Double) a[0], (Double) a[1]));
             case "ROUND", "FLOOR", "CEIL", "CEILING" -> rounding(name, call, type);
             case "DECIMAL_TEXT" -> new Cast(type, build(ops.getFirst()));
+            case "POSIX REGEX CASE SENSITIVE", "POSIX REGEX CASE INSENSITIVE", "NEGATED POSIX REGEX CASE SENSITIVE",
+                 "NEGATED POSIX REGEX CASE INSENSITIVE" -> regex(name, type, ops);
+            default -> catalogFunction(name, call, type);
+        };
+    }
+
+    /**
+     * PostgreSQL's {@code ~}, {@code ~*}, {@code !~}, {@code !~*}: whether the pattern (Java's regular expressions,
+     * which read PostgreSQL's common ones alike) matches somewhere in the text. A constant pattern is compiled once.
+     */
+    private Expr regex(String name, ColumnType type, List<RexNode> ops) {
+        boolean negated = name.startsWith("NEGATED");
+        int flags = name.endsWith("INSENSITIVE") ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0;
+        Pattern[] last = new Pattern[1];
+        return new RowFunction(name, type, stringArgs(ops.subList(0, 2)), false, a -> {
+            Pattern p = last[0];
+            if (p == null || !p.pattern().equals(a[1])) {
+                try {
+                    p = Pattern.compile((String) a[1], flags);
+                } catch (PatternSyntaxException e) {
+                    throw new LocusSqlException(SqlState.INVALID_PARAMETER, "invalid regular expression: "
+                            + e.getDescription());
+                }
+                last[0] = p;
+            }
+            return p.matcher((String) a[0]).find() != negated ? 1L : 0L;
+        });
+    }
+
+    /**
+     * PostgreSQL's catalog functions, answered from what LocusDB has: no comments, stored expressions, privileges
+     * or owners, so descriptions are NULL, every object is visible and every privilege granted.
+     */
+    private Expr catalogFunction(String name, RexCall call, ColumnType type) {
+        List<RexNode> ops = call.getOperands();
+        return switch (name) {
+            case "FORMAT_TYPE" -> new RowFunction(name, type, buildAll(ops), true, a -> a[0] == null ? null
+                    : PgTypeInfo.formatType(((Number) a[0]).longValue(), a.length > 1 && a[1] != null
+                    ? ((Number) a[1]).intValue() : -1));
+            case "PG_GET_USERBYID" -> new RowFunction(name, type, buildAll(ops), false, a -> PgOids.OWNER_NAME);
+            case "OBJ_DESCRIPTION", "COL_DESCRIPTION", "SHOBJ_DESCRIPTION", "PG_GET_VIEWDEF", "PG_GET_INDEXDEF",
+                 "PG_GET_CONSTRAINTDEF", "PG_GET_FUNCTIONDEF", "PG_ADVISORY_UNLOCK_ALL" ->
+                    new RowFunction(name, type, buildAll(ops), true, a -> null);
+            // LocusDB has no stored expressions and no arrays: what the catalogs hold in those columns is NULL or
+            // text, which reads back as it is.
+            case "PG_GET_EXPR", "ARRAY_TO_STRING" -> new RowFunction(name, type, stringArgs(ops.subList(0, 1)), false,
+                    a -> a[0]);
+            case "PG_ENCODING_TO_CHAR" -> new RowFunction(name, type, buildAll(ops), false,
+                    a -> ((Number) a[0]).intValue() == 6 ? "UTF8" : ((Number) a[0]).intValue() == 0 ? "SQL_ASCII"
+                            : "");
+            case "PG_TABLE_IS_VISIBLE", "PG_TYPE_IS_VISIBLE", "PG_FUNCTION_IS_VISIBLE", "HAS_TABLE_PRIVILEGE",
+                 "HAS_SCHEMA_PRIVILEGE", "HAS_DATABASE_PRIVILEGE", "HAS_COLUMN_PRIVILEGE", "HAS_ANY_COLUMN_PRIVILEGE",
+                 "HAS_FUNCTION_PRIVILEGE", "HAS_SEQUENCE_PRIVILEGE" ->
+                    new RowFunction(name, type, buildAll(ops), false, a -> 1L);
+            case "PG_IS_IN_RECOVERY" -> new RowFunction(name, type, List.of(), false, a -> 0L);
+            case "CURRENT_SCHEMA" -> new RowFunction(name, type, List.of(), false, a -> "public");
             default -> throw unsupported("the function " + call.getOperator().getName());
         };
     }
