@@ -51,11 +51,6 @@ public final class CatalogSchema extends AbstractSchema {
             Map.entry("regproc", SqlTypeName.BIGINT), Map.entry("regtype", SqlTypeName.BIGINT),
             Map.entry("regnamespace", SqlTypeName.BIGINT), Map.entry("xid", SqlTypeName.BIGINT));
 
-    @Override
-    protected Map<String, RelProtoDataType> getTypeMap() {
-        return postgresTypes();
-    }
-
     static Map<String, RelProtoDataType> postgresTypes() {
         Map<String, RelProtoDataType> types = new LinkedHashMap<>();
         POSTGRES_TYPE_NAMES.forEach((name, type) -> {

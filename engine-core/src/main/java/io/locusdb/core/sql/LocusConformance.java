@@ -15,6 +15,12 @@ final class LocusConformance extends SqlDelegatingConformance {
         super(SqlConformanceEnum.DEFAULT);
     }
 
+    /** {@code a != b} as PostgreSQL, DuckDB and most engines read it: {@code a <> b}. */
+    @Override
+    public boolean isBangEqualAllowed() {
+        return true;
+    }
+
     @Override
     public boolean isGroupByOrdinal() {
         return true;

@@ -14,6 +14,7 @@ import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSyntax;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -53,6 +54,9 @@ final class LocusOperators {
             all.add(SqlBasicFunction.create(name, ReturnTypes.explicit(SqlTypeName.VARCHAR)
                     .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.VARIADIC, SqlFunctionCategory.SYSTEM));
         }
+        all.add(SqlBasicFunction.create("TO_REGTYPE", ReturnTypes.explicit(SqlTypeName.BIGINT)
+                .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.STRING, SqlFunctionCategory.SYSTEM)
+                .withOperandTypeInference(InferTypes.VARCHAR_1024));
         for (String name : List.of("PG_TABLE_IS_VISIBLE", "PG_TYPE_IS_VISIBLE", "PG_FUNCTION_IS_VISIBLE",
                 "HAS_TABLE_PRIVILEGE", "HAS_SCHEMA_PRIVILEGE", "HAS_DATABASE_PRIVILEGE", "HAS_COLUMN_PRIVILEGE",
                 "HAS_ANY_COLUMN_PRIVILEGE", "HAS_FUNCTION_PRIVILEGE", "HAS_SEQUENCE_PRIVILEGE", "PG_IS_IN_RECOVERY")) {

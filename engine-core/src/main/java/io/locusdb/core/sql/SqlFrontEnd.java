@@ -58,6 +58,10 @@ import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
+import org.apache.calcite.sql.util.SqlShuttle;
 import org.apache.calcite.sql.validate.SqlNameMatchers;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
@@ -216,6 +220,8 @@ public final class SqlFrontEnd {
         List<SystemTable> own = systemTables.stream().filter(t -> t.schema() == null).toList();
         CatalogSchema tables = new CatalogSchema(catalog, own);
         this.schema = root.add(SCHEMA, tables);
+        // Type names resolve from the root: PostgreSQL's names for the engine's types (x::text, CAST(x AS int8)).
+        CatalogSchema.postgresTypes().forEach(root::add);
         // PostgreSQL clients name the user's tables public.t, and the catalogs pg_catalog.x / information_schema.x.
         root.add(PUBLIC_SCHEMA, tables);
         Map<String, List<SystemTable>> named = new LinkedHashMap<>();
@@ -282,6 +288,8 @@ public final class SqlFrontEnd {
             JavaTypeFactory types = new LocusTypeFactory();
             CalciteCatalogReader catalogReader = catalogReader(types);
             SqlValidator validator = validator(catalogReader, types);
+            // Named before validation, which rewrites some calls (COALESCE becomes CASE).
+            List<String> itemNames = ColumnNames.beforeValidation(parsed);
             SqlNode validated = validate(validator, parsed);
             long validatedAt = System.nanoTime();
             List<RelDataType> parameterTypes = validator.getParameterRowType(validated).getFieldList().stream()
@@ -322,7 +330,8 @@ public final class SqlFrontEnd {
             checkSupported(simplified);
             PlanningTime planning = new PlanningTime(parsedAt - started, validatedAt - parsedAt,
                     convertedAt - validatedAt, System.nanoTime() - convertedAt);
-            return new LogicalQuery(sql, simplified, root.validatedRowType.getFieldNames(), explain, parameterTypes,
+            return new LogicalQuery(sql, simplified, ColumnNames.of(itemNames, root.validatedRowType.getFieldNames()),
+                    explain, parameterTypes,
                     planning);
         } catch (LocusSqlException e) {
             throw e;
@@ -369,7 +378,7 @@ public final class SqlFrontEnd {
             }
             SqlNode parsed;
             try {
-                parsed = SqlParser.create(queryString, PARSER).parseQuery();
+                parsed = standardCasts(SqlParser.create(queryString, PARSER).parseQuery());
             } catch (SqlParseException e) {
                 throw new LocusSqlException(SqlState.SEMANTIC_ERROR, "view '" + name + "' no longer parses: "
                         + firstLine(String.valueOf(e.getMessage())), 0, 0, e);
@@ -387,9 +396,27 @@ public final class SqlFrontEnd {
         }
     }
 
+    /**
+     * PostgreSQL's {@code x::type} as the standard {@code CAST(x AS type)}, which Calcite types fully (a {@code ?}
+     * cast so takes the target type, as PostgreSQL gives it).
+     */
+    private static SqlNode standardCasts(SqlNode node) {
+        SqlNode rewritten = node.accept(new SqlShuttle() {
+            @Override
+            public @Nullable SqlNode visit(SqlCall call) {
+                SqlCall visited = (SqlCall) super.visit(call);
+                if (visited != null && visited.getOperator() == SqlLibraryOperators.INFIX_CAST) {
+                    return SqlStdOperatorTable.CAST.createCall(visited.getParserPosition(), visited.getOperandList());
+                }
+                return visited;
+            }
+        });
+        return rewritten == null ? node : rewritten;
+    }
+
     private static SqlNode parse(String sql) {
         try {
-            return SqlParser.create(sql, PARSER).parseStmt();
+            return standardCasts(SqlParser.create(sql, PARSER).parseStmt());
         } catch (SqlParseException e) {
             SqlParserPos pos = e.getPos();
             String message = e.getMessage() == null ? "syntax error" : firstLine(e.getMessage());

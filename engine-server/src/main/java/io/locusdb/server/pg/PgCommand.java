@@ -137,13 +137,22 @@ public sealed interface PgCommand {
         return new Set(name(tokens, i, to), value(tokens, to + 1), local);
     }
 
-    /** A (possibly dotted) setting name from tokens {@code from..to}. */
+    /**
+     * A setting name from tokens {@code from..to}: one word (possibly dotted), or one of the SQL standard's
+     * several-word spellings ({@code TRANSACTION ISOLATION LEVEL}, {@code TIME ZONE}, {@code SESSION AUTHORIZATION}).
+     */
     private static String name(List<String> tokens, int from, int to) {
-        StringBuilder s = new StringBuilder();
+        List<String> words = new ArrayList<>();
         for (int i = from; i < to; i++) {
-            s.append(unquote(tokens.get(i)));
+            words.add(unquote(tokens.get(i)));
         }
-        return s.toString();
+        String joined = String.join(" ", words).toUpperCase(Locale.ROOT);
+        return switch (joined) {
+            case "TRANSACTION ISOLATION LEVEL" -> "transaction_isolation";
+            case "TIME ZONE" -> "TimeZone";
+            case "SESSION AUTHORIZATION" -> "session_authorization";
+            default -> String.join("_", words);
+        };
     }
 
     /** A setting's value: its items joined by ", ", quotes removed; null for DEFAULT or nothing. */

@@ -4,6 +4,7 @@ import io.locusdb.core.sql.pg.PgOids;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -70,6 +71,12 @@ public final class PgDialect {
             } else if (c == '"' || c == '$' || c == '-' || c == '/') {
                 i = PgSqlText.skip(sql, i);
                 continue;
+            } else if (c == '=' || c == '<' || c == '!') {
+                ArrayMembership membership = ArrayMembership.at(sql, i);
+                if (membership != null) {
+                    end = membership.end;
+                    replacement = membership.replacement;
+                }
             } else if (c == '(') {
                 Matcher m = SCHEMAS_SUBSCRIPT.matcher(sql).region(i, n);
                 if (m.lookingAt()) {
@@ -122,10 +129,167 @@ public final class PgDialect {
             copied = end;
             i = end;
         }
-        if (out == null) {
+        String rewritten = out == null ? sql : out.append(sql, copied, n).toString();
+        return standardCasts(rewritten);
+    }
+
+    /**
+     * {@code x::type} as {@code CAST(x AS type)}. PostgreSQL binds {@code ::} tighter than any other operator
+     * ({@code t.oid = $1::regtype} casts only the parameter); the engine's grammar does not, so the operand is found
+     * here: a name (possibly qualified or quoted), a number, a string, a parameter, or a parenthesized expression
+     * with the function name before it.
+     */
+    static String standardCasts(String sql) {
+        if (!sql.contains("::")) {
             return sql;
         }
-        return out.append(sql, copied, n).toString();
+        StringBuilder b = new StringBuilder(sql);
+        int i = 0;
+        while (i < b.length() - 1) {
+            char c = b.charAt(i);
+            if (c == '\'' || c == '"' || c == '$' || c == '-' || c == '/') {
+                int next = PgSqlText.skip(b.toString(), i);
+                if (next > i + 1 || c != '$') {
+                    i = Math.max(next, i + 1);
+                    continue;
+                }
+            }
+            if (c != ':' || b.charAt(i + 1) != ':') {
+                i++;
+                continue;
+            }
+            int operandStart = operandStart(b, i);
+            int typeStart = skipBlanks(b.toString(), i + 2);
+            int typeEnd = typeEnd(b, typeStart);
+            if (operandStart < 0 || typeEnd <= typeStart) {
+                i += 2;
+                continue;
+            }
+            String operand = b.substring(operandStart, i).strip();
+            String type = b.substring(typeStart, typeEnd);
+            String cast = "CAST(" + operand + " AS " + type + ")";
+            Matcher regtype = REGTYPE_CAST.matcher(operand);
+            if (regtype.matches() && TEXT_TYPES.contains(bareType(type))) {
+                // An OID cast to regtype prints as the type's name.
+                cast = "pg_catalog.format_type(" + regtype.group(1) + ", NULL)";
+            } else if (bareType(type).equals("regtype") && (operand.equals("?") || operand.startsWith("'"))) {
+                cast = "pg_catalog.to_regtype(" + operand + ")";
+            }
+            b.replace(operandStart, typeEnd, cast);
+            i = operandStart + cast.length();
+        }
+        return b.toString();
+    }
+
+    private static final Pattern REGTYPE_CAST = Pattern.compile("(?is)CAST\\((.*) AS (pg_catalog\\.)?regtype\\)");
+    private static final Set<String> TEXT_TYPES = Set.of("text", "varchar", "character varying",
+            "name");
+
+    private static String bareType(String type) {
+        String t = type.strip().toLowerCase(Locale.ROOT).replace("\"", "");
+        return t.startsWith("pg_catalog.") ? t.substring("pg_catalog.".length()) : t;
+    }
+
+    /** Where the operand of the {@code ::} at {@code at} starts, or -1 when it is not one this can find. */
+    private static int operandStart(StringBuilder b, int at) {
+        int i = at - 1;
+        while (i >= 0 && Character.isWhitespace(b.charAt(i))) {
+            i--;
+        }
+        if (i < 0) {
+            return -1;
+        }
+        char c = b.charAt(i);
+        if (c == ')' || c == ']') {
+            char open = c == ')' ? '(' : '[';
+            int depth = 0;
+            for (; i >= 0; i--) {
+                char d = b.charAt(i);
+                if (d == c) {
+                    depth++;
+                } else if (d == open && --depth == 0) {
+                    break;
+                }
+            }
+            if (i < 0) {
+                return -1;
+            }
+            // A function call or ARRAY[...]: the name goes with its parentheses.
+            int name = i;
+            while (name > 0 && (isIdentifierPart(b.charAt(name - 1)) || b.charAt(name - 1) == '.')) {
+                name--;
+            }
+            return name;
+        }
+        if (c == '\'') {
+            // Back over the string, whose '' pairs are part of it.
+            int j = i - 1;
+            while (j >= 0) {
+                if (b.charAt(j) == '\'') {
+                    if (j > 0 && b.charAt(j - 1) == '\'') {
+                        j -= 2;
+                        continue;
+                    }
+                    return j > 0 && (b.charAt(j - 1) == 'E' || b.charAt(j - 1) == 'e') ? j - 1 : j;
+                }
+                j--;
+            }
+            return -1;
+        }
+        if (isIdentifierPart(c) || c == '"' || c == '?') {
+            // Back over a name, possibly qualified and quoted (a.b, "T".c), a number or a parameter.
+            int k = i;
+            while (k >= 0) {
+                char d = b.charAt(k);
+                if (d == '"') {
+                    int q = b.lastIndexOf("\"", k - 1);
+                    if (q < 0) {
+                        return -1;
+                    }
+                    k = q - 1;
+                } else if (isIdentifierPart(d) || d == '.' || d == '$' || d == '?') {
+                    k--;
+                } else {
+                    break;
+                }
+            }
+            return k + 1;
+        }
+        return -1;
+    }
+
+    /** The end of the type name at {@code at}: words (two for double precision and the like), (n[,m]), []. */
+    private static int typeEnd(StringBuilder b, int at) {
+        String s = b.toString();
+        int i = at;
+        while (i < s.length() && (isIdentifierPart(s.charAt(i)) || s.charAt(i) == '.' || s.charAt(i) == '"')) {
+            i++;
+        }
+        String word = s.substring(at, i).toLowerCase(Locale.ROOT);
+        int next = skipBlanks(s, i);
+        for (String[] pair : new String[][] {{"double", "precision"}, {"character", "varying"},
+                {"timestamp", "with"}, {"timestamp", "without"}}) {
+            if (word.equals(pair[0]) && startsWord(s, next, pair[1])) {
+                i = next + pair[1].length();
+                if (pair[1].equals("with") || pair[1].equals("without")) {
+                    int zone = skipBlanks(s, skipBlanks(s, i) + "time".length());
+                    i = startsWord(s, zone, "zone") ? zone + 4 : i;
+                }
+                next = skipBlanks(s, i);
+            }
+        }
+        if (next < s.length() && s.charAt(next) == '(') {
+            int close = s.indexOf(')', next);
+            if (close > 0) {
+                i = close + 1;
+                next = skipBlanks(s, i);
+            }
+        }
+        while (next + 1 < s.length() && s.charAt(next) == '[' && s.charAt(next + 1) == ']') {
+            i = next + 2;
+            next = skipBlanks(s, i);
+        }
+        return i;
     }
 
     /**
@@ -228,6 +392,46 @@ public final class PgDialect {
         }
     }
 
+    /**
+     * {@code x = ANY (ARRAY[a, b])} and {@code x <> ALL (ARRAY[a, b])} (how SQLAlchemy and others test membership) as
+     * {@code x IN (a, b)} and {@code x NOT IN (a, b)}: the same truth, NULLs included, without arrays.
+     */
+    private record ArrayMembership(int end, String replacement) {
+        private static final Pattern START = Pattern.compile("(?i)(=|<>|!=)\\s*(ANY|SOME|ALL)\\s*\\(\\s*ARRAY\\s*\\[");
+
+        static ArrayMembership at(String sql, int i) {
+            Matcher m = START.matcher(sql).region(i, sql.length());
+            if (!m.lookingAt()) {
+                return null;
+            }
+            boolean equals = m.group(1).equals("=");
+            boolean any = !m.group(2).equalsIgnoreCase("ALL");
+            if (equals != any) {
+                return null;
+            }
+            int depth = 1;
+            int j = m.end();
+            while (j < sql.length() && depth > 0) {
+                char c = sql.charAt(j);
+                if (c == '[') {
+                    depth++;
+                } else if (c == ']') {
+                    depth--;
+                }
+                j = depth == 0 ? j : c == '[' || c == ']' ? j + 1 : PgSqlText.skip(sql, j);
+            }
+            if (depth != 0) {
+                return null;
+            }
+            String items = sql.substring(m.end(), j);
+            int close = skipBlanks(sql, j + 1);
+            if (close >= sql.length() || sql.charAt(close) != ')' || items.isBlank()) {
+                return null;
+            }
+            return new ArrayMembership(close + 1, (equals ? " IN (" : " NOT IN (") + items + ")");
+        }
+    }
+
     /** A call of a function whose value is the session's, replaced by that value as a literal. */
     private record SessionCall(int end, String replacement) {
     }
@@ -257,6 +461,7 @@ public final class PgDialect {
         List<String> args = literalArguments(sql.substring(m.end(), close));
         String value = switch (name) {
             case "current_database" -> args != null && args.isEmpty() ? quote(PgSettings.DATABASE) : null;
+            case "current_schema" -> args != null && args.isEmpty() ? quote("public") : null;
             case "version" -> args != null && args.isEmpty() ? quote("PostgreSQL " + PgSettings.SERVER_VERSION
                     + " on x86_64-pc-linux-gnu, compiled by LocusDB, 64-bit") : null;
             case "pg_backend_pid" -> args != null && args.isEmpty() ? Integer.toString(processId) : null;

@@ -121,7 +121,7 @@ class CrashRecoveryTest {
         List<String> command = List.of(java, "--enable-native-access=ALL-UNNAMED", "--add-modules",
                 "jdk.incubator.vector", "-Xmx512m", "-cp", System.getProperty("java.class.path"),
                 "io.locusdb.server.cli.LocusCli", "serve", "--data", data.toString(), "--port", "0",
-                "--metrics-port", "-1", "--topology", "fake:1", "--placer", "off");
+                "--metrics-port", "-1", "--pg-port", "-1", "--topology", "fake:1", "--placer", "off");
         return new ProcessBuilder(command).redirectErrorStream(true).start();
     }
 

@@ -494,6 +494,10 @@ public final class ExprCompiler {
                  "HAS_SCHEMA_PRIVILEGE", "HAS_DATABASE_PRIVILEGE", "HAS_COLUMN_PRIVILEGE", "HAS_ANY_COLUMN_PRIVILEGE",
                  "HAS_FUNCTION_PRIVILEGE", "HAS_SEQUENCE_PRIVILEGE" ->
                     new RowFunction(name, type, buildAll(ops), false, a -> 1L);
+            case "TO_REGTYPE" -> new RowFunction(name, type, stringArgs(ops), false, a -> {
+                PgTypeInfo t = PgTypeInfo.byName((String) a[0]);
+                return t == null ? null : (Object) t.oid();
+            });
             case "PG_IS_IN_RECOVERY" -> new RowFunction(name, type, List.of(), false, a -> 0L);
             case "CURRENT_SCHEMA" -> new RowFunction(name, type, List.of(), false, a -> "public");
             default -> throw unsupported("the function " + call.getOperator().getName());

@@ -1,6 +1,7 @@
 package io.locusdb.core.sql.pg;
 
 import io.locusdb.core.storage.type.ColumnType;
+import java.util.Locale;
 
 /**
  * PostgreSQL's built-in types as {@code pg_type} lists them (OIDs from PostgreSQL's {@code pg_type.dat}), and which
@@ -86,6 +87,34 @@ public enum PgTypeInfo {
             }
         }
         return null;
+    }
+
+    /**
+     * The type a name means, as {@code to_regtype} reads it: {@code int4}, {@code integer}, {@code pg_catalog.text},
+     * {@code character varying}...; null for a name PostgreSQL would not know either here.
+     */
+    public static PgTypeInfo byName(String name) {
+        String n = name.strip().toLowerCase(Locale.ROOT).replace("\"", "");
+        if (n.startsWith("pg_catalog.")) {
+            n = n.substring("pg_catalog.".length());
+        }
+        for (PgTypeInfo t : values()) {
+            if (t.typeName.equals(n) || n.equals(formatType(t.oid, -1))) {
+                return t;
+            }
+        }
+        return switch (n) {
+            case "int", "integer" -> INT4;
+            case "smallint" -> INT2;
+            case "bigint" -> INT8;
+            case "real" -> FLOAT4;
+            case "double precision", "float" -> FLOAT8;
+            case "boolean" -> BOOL;
+            case "character varying" -> VARCHAR;
+            case "character", "char" -> BPCHAR;
+            case "decimal" -> NUMERIC;
+            default -> null;
+        };
     }
 
     /** {@code atttypmod}: VARCHAR(n) and CHAR(n) are n + 4, NUMERIC(p,s) is ((p << 16) | s) + 4, else -1. */

@@ -1,0 +1,74 @@
+package io.locusdb.server.pg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.locusdb.core.sql.pg.PgOids;
+import org.junit.jupiter.api.Test;
+
+/** PostgreSQL spellings the engine does not read, rewritten without touching strings, names or comments. */
+class PgDialectTest {
+    private final PgSettings settings = new PgSettings("alice", true);
+    private final PgDialect dialect = new PgDialect("alice", "locus", 42, settings);
+
+    @Test
+    void driverInlinedParametersBecomeTypedLiterals() {
+        assertThat(dialect.rewrite("INSERT INTO t VALUES (('0'::int8), ('n0'), ('-2.5'::double precision))"))
+                .isEqualTo("INSERT INTO t VALUES (0, 'n0', -2.5)");
+        assertThat(dialect.rewrite("SELECT 1 WHERE d = ('1999-12-31 +00'::date) AND b = ('TRUE'::boolean)"))
+                .isEqualTo("SELECT 1 WHERE d = DATE '1999-12-31' AND b = TRUE");
+        assertThat(dialect.rewrite("SELECT x FROM t WHERE x IN ('a')")).isEqualTo("SELECT x FROM t WHERE x IN ('a')");
+        assertThat(dialect.rewrite("SELECT f('a'::text)")).isEqualTo("SELECT f( 'a' )");
+        assertThat(dialect.rewrite("SELECT 'x1'::int8")).as("not an integer: the engine's CAST reports it")
+                .isEqualTo("SELECT CAST('x1' AS int8)");
+    }
+
+    @Test
+    void escapeStringsBecomeStandardStrings() {
+        assertThat(dialect.rewrite("SELECT E'a\\nb', E'it\\'s', 'E''x'")).isEqualTo("SELECT 'a\nb', 'it''s', 'E''x'");
+    }
+
+    @Test
+    void operatorAndCollateSpellingsGo() {
+        assertThat(dialect.rewrite("SELECT 1 WHERE c.relname OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default"))
+                .isEqualTo("SELECT 1 WHERE c.relname  ~  '^(t)$' ");
+    }
+
+    @Test
+    void sessionFunctionsBecomeTheSessionsValues() {
+        assertThat(dialect.rewrite("SELECT current_database(), pg_catalog.current_user, pg_backend_pid()"))
+                .isEqualTo("SELECT 'locus', 'alice', 42");
+        assertThat(dialect.rewrite("SELECT current_setting('DateStyle')")).isEqualTo("SELECT 'ISO, MDY'");
+        assertThat(dialect.rewrite("SELECT set_config('application_name', 'job', false)")).isEqualTo("SELECT 'job'");
+        assertThat(settings.get("application_name")).isEqualTo("job");
+        assertThat(dialect.rewrite("SELECT (pg_catalog.current_schemas(true))[1]")).isEqualTo("SELECT 'pg_catalog'");
+        assertThat(dialect.rewrite("SELECT 'current_database()', \"current_user\"")).as("strings and quoted names")
+                .isEqualTo("SELECT 'current_database()', \"current_user\"");
+        assertThatThrownBy(() -> dialect.rewrite("SELECT current_setting('no_such')"))
+                .isInstanceOfSatisfying(PgDataException.class, e -> assertThat(e.sqlState()).isEqualTo("42704"));
+    }
+
+    @Test
+    void castsBindTighterThanAnyOperatorAsInPostgres() {
+        assertThat(dialect.rewrite("SELECT 1 FROM t WHERE t.oid = ?::regclass + 1"))
+                .isEqualTo("SELECT 1 FROM t WHERE t.oid = CAST(? AS regclass) + 1");
+        assertThat(dialect.rewrite("SELECT a.b::double precision, f(x)::text[], \"Q\"::int8 FROM t"))
+                .isEqualTo("SELECT CAST(a.b AS double precision), CAST(f(x) AS text[]), CAST(\"Q\" AS int8) FROM t");
+        assertThat(dialect.rewrite("SELECT oid::regtype::text FROM pg_type WHERE oid = to_regtype(?)"))
+                .isEqualTo("SELECT pg_catalog.format_type(oid, NULL) FROM pg_type WHERE oid = to_regtype(?)");
+        assertThat(dialect.rewrite("SELECT '::' AS s -- x::int")).isEqualTo("SELECT '::' AS s -- x::int");
+    }
+
+    @Test
+    void membershipInArraysBecomesIn() {
+        assertThat(dialect.rewrite("SELECT 1 WHERE k = ANY (ARRAY[?, ?]) AND n != ALL (ARRAY['a'])"))
+                .isEqualTo("SELECT 1 WHERE k  IN (?, ?) AND n  NOT IN ('a')");
+    }
+
+    @Test
+    void regclassLiteralsBecomeStableOids() {
+        assertThat(dialect.rewrite("SELECT 'pg_class'::regclass")).isEqualTo("SELECT  1259 ");
+        assertThat(dialect.rewrite("SELECT 'lineitem'::regclass"))
+                .isEqualTo("SELECT  " + PgOids.relation("public", "lineitem") + " ");
+    }
+}

@@ -1,0 +1,36 @@
+package io.locusdb.server.pg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Statements, first words and placeholders found without parsing, past strings, names and comments. */
+class PgSqlTextTest {
+    @Test
+    void splitsAtSemicolonsOutsideStringsAndComments() {
+        List<PgSqlText.Piece> pieces = PgSqlText.split("SELECT ';'; -- a; comment\nSELECT $$a;b$$; /* x; /* y; */ */ ;"
+                + " SELECT E'\\';' ;   ");
+        assertThat(pieces).extracting(PgSqlText.Piece::sql).containsExactly("SELECT ';'",
+                " -- a; comment\nSELECT $$a;b$$", " SELECT E'\\';' ");
+        assertThat(pieces.get(1).offset()).isEqualTo(11);
+        assertThat(PgSqlText.split(" -- only a comment\n /* and another */ ")).isEmpty();
+    }
+
+    @Test
+    void placeholdersBecomePositionalInOrderOfAppearance() {
+        PgSqlText.Placeholders p = PgSqlText.placeholders("SELECT $2, '$1', $1, $2 FROM t WHERE x = $$a$1$$");
+        assertThat(p.sql()).isEqualTo("SELECT ?, '$1', ?, ? FROM t WHERE x = $$a$1$$");
+        assertThat(p.order()).containsExactly(2, 1, 2);
+        assertThat(p.highest()).isEqualTo(2);
+    }
+
+    @Test
+    void commandTagsAreThoseOfPostgres() {
+        assertThat(PgCommandTags.forUpdate("insert into t values (1)", 3)).isEqualTo("INSERT 0 3");
+        assertThat(PgCommandTags.forUpdate("CREATE OR REPLACE VIEW v AS SELECT 1", 0)).isEqualTo("CREATE VIEW");
+        assertThat(PgCommandTags.forUpdate("/* c */ DELETE FROM t", 7)).isEqualTo("DELETE 7");
+        assertThat(PgCommandTags.forRows("WITH x AS (SELECT 1) SELECT * FROM x", 1)).isEqualTo("SELECT 1");
+        assertThat(PgCommandTags.position("SELECT 1;\nSELECT nope", 9, 2, 8)).isEqualTo(18);
+    }
+}
