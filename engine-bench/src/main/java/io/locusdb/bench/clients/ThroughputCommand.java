@@ -7,6 +7,8 @@ import io.locusdb.core.result.QueryResult;
 import io.locusdb.server.net.LocusServer;
 import io.locusdb.server.net.ServerConfig;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -50,6 +52,11 @@ public final class ThroughputCommand implements Callable<Integer> {
     @Option(names = "--parts", description = "table parts for --serve-tpch (default: one per node)")
     Integer parts;
 
+    @Option(names = "--driver", paramLabel = "native|pg|both", description = "with --serve-tpch: the native JDBC"
+            + " driver, PostgreSQL's pgjdbc on the PostgreSQL port, or both one after the other on the same server,"
+            + " with their ratio (default: ${DEFAULT-VALUE})")
+    String driver = "native";
+
     @Option(names = "--seed", description = "random seed of the parameter draws (default: ${DEFAULT-VALUE})")
     long seed = 42;
 
@@ -59,14 +66,30 @@ public final class ThroughputCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this),
                     "--clients and --seconds must be ≥ 1, --warmup ≥ 0 and --sf > 0");
         }
+        if (!List.of("native", "pg", "both").contains(driver)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--driver is native, pg or both");
+        }
+        if (!driver.equals("native") && serveScaleFactor == null) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--driver pg|both needs --serve-tpch"
+                    + " (against a running server, give its jdbc:postgresql:// URL with --url)");
+        }
         LocusServer server = null;
         if (serveScaleFactor != null) {
             scaleFactor = serveScaleFactor;
             server = startServer();
-            url = server.jdbcUrl();
+            url = driver.equals("pg") ? server.pgJdbcUrl("locus") : server.jdbcUrl();
         }
         try {
-            return drive();
+            if (!driver.equals("both")) {
+                return drive().clean() ? 0 : 1;
+            }
+            ThroughputReport nativeDriver = drive();
+            url = server.pgJdbcUrl("locus");
+            ThroughputReport pgjdbc = drive();
+            System.out.printf(Locale.ROOT, "pgjdbc / native driver: %.3f (q/s %.1f / %.1f, same server, same run)%n",
+                    pgjdbc.queriesPerSecond() / nativeDriver.queriesPerSecond(), pgjdbc.queriesPerSecond(),
+                    nativeDriver.queriesPerSecond());
+            return nativeDriver.clean() && pgjdbc.clean() ? 0 : 1;
         } finally {
             if (server != null) {
                 server.close();
@@ -87,10 +110,11 @@ public final class ThroughputCommand implements Callable<Integer> {
         }
         System.out.printf("loaded TPC-H SF %s in %d part(s) in %.1f s%n", serveScaleFactor, partCount,
                 (System.nanoTime() - t0) / 1e9);
-        return LocusServer.start(db, ServerConfig.defaults().with("port", "0").with("pg.port", "0").with("metrics.port", "-1"));
+        return LocusServer.start(db, ServerConfig.defaults().with("port", "0").with("pg.port", "0")
+                .with("metrics.port", "-1"));
     }
 
-    private int drive() throws InterruptedException {
+    private ThroughputReport drive() throws InterruptedException {
         long t0 = System.nanoTime();
         LineitemReference reference = LineitemReference.compute(scaleFactor,
                 Runtime.getRuntime().availableProcessors());
@@ -107,7 +131,7 @@ public final class ThroughputCommand implements Callable<Integer> {
         System.out.printf("%d clients against %s: %d s warm-up, %d s measured%n", clients, url, warmup, seconds);
         ThroughputReport report = run.run(clients, Duration.ofSeconds(warmup), Duration.ofSeconds(seconds), seed);
         System.out.print(report.format());
-        return report.clean() ? 0 : 1;
+        return report;
     }
 
     public static void main(String[] args) {

@@ -45,7 +45,8 @@ public final class LatencyComparison {
             try (Session s = db.connect(); QueryResult r = s.execute("LOAD TPCH SCALE " + sf)) {
                 r.updateCount();
             }
-            try (LocusServer server = LocusServer.start(db, ServerConfig.defaults().with("port", "0").with("pg.port", "0")
+            try (LocusServer server = LocusServer.start(db, ServerConfig.defaults().with("port", "0")
+                    .with("pg.port", "0")
                     .with("metrics.port", "-1"));
                  Connection c = DriverManager.getConnection(server.jdbcUrl());
                  Statement st = c.createStatement();

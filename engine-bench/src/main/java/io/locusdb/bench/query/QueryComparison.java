@@ -193,7 +193,8 @@ public final class QueryComparison {
                      Session session = db.connect();
                      Restarted restarted = withRestart ? Restarted.from(config, dir.resolve("locus-data"), sf,
                              threads) : null;
-                     LocusServer server = wire ? LocusServer.start(db, ServerConfig.defaults().with("port", "0").with("pg.port", "0")
+                     LocusServer server = wire ? LocusServer.start(db, ServerConfig.defaults().with("port", "0")
+                             .with("pg.port", "0")
                              .with("metrics.port", "-1")) : null;
                      Connection jdbc = server == null ? null : DriverManager.getConnection(server.jdbcUrl())) {
                     int parts = twoParts ? threads : db.topology().nodeCount();

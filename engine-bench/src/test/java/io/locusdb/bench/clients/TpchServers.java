@@ -21,6 +21,7 @@ final class TpchServers {
             db.close();
             throw e;
         }
-        return LocusServer.start(db, ServerConfig.defaults().with("port", "0").with("pg.port", "0").with("metrics.port", "-1"));
+        return LocusServer.start(db, ServerConfig.defaults().with("port", "0")
+                .with("pg.port", "0").with("metrics.port", "-1"));
     }
 }

@@ -185,7 +185,8 @@ class ServerSecurityTest {
     void aServerInTrustModeRefusesToStartOnANonLoopbackAddress() {
         LocusDB db = LocusDB.open(LocusConfig.defaults());
         try {
-            ServerConfig open = ServerConfig.defaults().with("port", "0").with("pg.port", "-1").with("metrics.port", "-1")
+            ServerConfig open = ServerConfig.defaults().with("port", "0")
+                    .with("pg.port", "-1").with("metrics.port", "-1")
                     .with("bind", "0.0.0.0");
             assertThatThrownBy(() -> LocusServer.start(db, open)).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("trust mode on a non-loopback address")

@@ -57,7 +57,8 @@ class ExpressionDifferentialTest {
     @BeforeAll
     static void start() throws SQLException {
         LocusDB db = LocusDB.open(LocusConfig.defaults());
-        server = LocusServer.start(db, ServerConfig.defaults().with("port", "0").with("pg.port", "-1").with("metrics.port", "-1"));
+        server = LocusServer.start(db, ServerConfig.defaults().with("port", "0")
+                .with("pg.port", "-1").with("metrics.port", "-1"));
         locus = DriverManager.getConnection("jdbc:locusdb://127.0.0.1:" + server.port() + "/");
         duck = DriverManager.getConnection("jdbc:duckdb:");
         execute(duck, "SET threads = 2");
