@@ -71,8 +71,41 @@ public final class PgValueWriter {
                 w.text(text.append(v.longs()[row]));
             }
             case DOUBLE -> w.text(formatDouble(v.doubles()[row]));
-            case DECIMAL -> w.text(BigDecimal.valueOf(v.longs()[row], type.scale()).toPlainString());
+            case DECIMAL -> {
+                text.setLength(0);
+                w.text(appendDecimal(text, v.longs()[row], type.scale()));
+            }
             case DATE -> w.text(formatDate(v.longs()[row]));
+        }
+    }
+
+    /** An unscaled value with {@code scale} digits after the point, as PostgreSQL prints numeric, without objects. */
+    static StringBuilder appendDecimal(StringBuilder s, long unscaled, int scale) {
+        if (unscaled == Long.MIN_VALUE) {
+            return s.append(BigDecimal.valueOf(unscaled, scale).toPlainString());
+        }
+        if (unscaled < 0) {
+            s.append('-');
+        }
+        long abs = Math.abs(unscaled);
+        if (scale == 0) {
+            return s.append(abs);
+        }
+        long factor = TEN_POWERS[scale];
+        s.append(abs / factor).append('.');
+        long fraction = abs % factor;
+        for (long f = factor / 10; f > fraction && f > 1; f /= 10) {
+            s.append('0');
+        }
+        return fraction == 0 ? s.append('0') : s.append(fraction);
+    }
+
+    private static final long[] TEN_POWERS = new long[19];
+
+    static {
+        TEN_POWERS[0] = 1;
+        for (int i = 1; i < TEN_POWERS.length; i++) {
+            TEN_POWERS[i] = TEN_POWERS[i - 1] * 10;
         }
     }
 
@@ -115,7 +148,12 @@ public final class PgValueWriter {
         if (d == 0) {
             return 1 / d < 0 ? "-0" : "0";
         }
-        BigDecimal shortest = new BigDecimal(Double.toString(d)).stripTrailingZeros();
+        String java = Double.toString(d);
+        if (java.indexOf('E') < 0) {
+            // Java's plain form covers 1e-3 <= |d| < 1e7, inside PostgreSQL's plain range: only ".0" differs.
+            return java.endsWith(".0") ? java.substring(0, java.length() - 2) : java;
+        }
+        BigDecimal shortest = new BigDecimal(java).stripTrailingZeros();
         int exponent = shortest.precision() - shortest.scale() - 1;
         if (exponent >= -4 && exponent < 15) {
             return shortest.toPlainString();
@@ -137,8 +175,45 @@ public final class PgValueWriter {
         return s.append(e).toString();
     }
 
-    /** NUMERIC's binary form from an unscaled value and its scale. */
+    /**
+     * NUMERIC's binary form from an unscaled value and its scale: base-10000 digits aligned at the decimal point,
+     * the weight of the first, leading and trailing zero digits left out.
+     */
     static void numeric(PgWriter w, long unscaled, int scale) {
+        long abs = Math.abs(unscaled);
+        int pad = (4 - scale % 4) % 4;
+        if (unscaled == Long.MIN_VALUE || scale > 18 || abs > Long.MAX_VALUE / TEN_POWERS[pad]) {
+            numericSlow(w, unscaled, scale);
+            return;
+        }
+        int at = w.reserveLength();
+        if (unscaled == 0) {
+            w.int16(0).int16(0).int16(0).int16(scale);
+            w.patchLength(at);
+            return;
+        }
+        long aligned = abs * TEN_POWERS[pad];
+        int fractionGroups = (scale + pad) / 4;
+        // Groups from the least significant; at most 5 for a long.
+        short[] groups = new short[6];
+        int count = 0;
+        while (aligned > 0) {
+            groups[count++] = (short) (aligned % 10_000);
+            aligned /= 10_000;
+        }
+        int low = 0;
+        while (groups[low] == 0) {
+            low++;
+        }
+        int weight = count - 1 - fractionGroups;
+        w.int16(count - low).int16(weight).int16(unscaled < 0 ? 0x4000 : 0).int16(scale);
+        for (int g = count - 1; g >= low; g--) {
+            w.int16(groups[g]);
+        }
+        w.patchLength(at);
+    }
+
+    private static void numericSlow(PgWriter w, long unscaled, int scale) {
         int at = w.reserveLength();
         if (unscaled == 0) {
             w.int16(0).int16(0).int16(0).int16(scale);
