@@ -11,6 +11,7 @@ import java.util.Map;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.logical.LogicalValues;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelProtoDataType;
@@ -72,9 +73,36 @@ public final class CatalogSchema extends AbstractSchema {
         }
         // System names are reserved (CREATE TABLE refuses them), so these never hide a user's table.
         for (SystemTable table : systemTables) {
-            tables.put(table.name(), new SystemCalciteTable(table));
+            tables.put(table.name(), calciteTable(table));
         }
         return tables;
+    }
+
+    /** The Calcite table of a system table: one that is always empty is planned as no rows at all. */
+    static Table calciteTable(SystemTable table) {
+        return table.alwaysEmpty() ? new EmptyCalciteTable(table) : new SystemCalciteTable(table);
+    }
+
+    /**
+     * A system table that never holds a row, planned as empty VALUES: whatever reads it (in tools' catalog queries,
+     * correlated array subqueries LocusDB could not run) is pruned away while planning, as its answer is no rows.
+     */
+    static final class EmptyCalciteTable extends AbstractTable implements TranslatableTable {
+        private final SystemCalciteTable shape;
+
+        EmptyCalciteTable(SystemTable table) {
+            this.shape = new SystemCalciteTable(table);
+        }
+
+        @Override
+        public RelDataType getRowType(RelDataTypeFactory types) {
+            return shape.getRowType(types);
+        }
+
+        @Override
+        public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable relOptTable) {
+            return LogicalValues.createEmpty(context.getCluster(), relOptTable.getRowType());
+        }
     }
 
     /** A system table as Calcite plans against it; the physical planner reads its rows. */

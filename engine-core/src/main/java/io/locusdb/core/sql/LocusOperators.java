@@ -50,7 +50,9 @@ final class LocusOperators {
                 SqlLibraryOperators.STARTS_WITH));
         for (String name : List.of("FORMAT_TYPE", "PG_GET_USERBYID", "OBJ_DESCRIPTION", "COL_DESCRIPTION",
                 "SHOBJ_DESCRIPTION", "PG_GET_EXPR", "PG_ENCODING_TO_CHAR", "PG_GET_VIEWDEF", "PG_GET_INDEXDEF",
-                "PG_GET_CONSTRAINTDEF", "PG_GET_FUNCTIONDEF", "PG_ADVISORY_UNLOCK_ALL", "ARRAY_TO_STRING")) {
+                "PG_GET_CONSTRAINTDEF", "PG_GET_FUNCTIONDEF", "PG_ADVISORY_UNLOCK_ALL", "ARRAY_TO_STRING",
+                "PG_GET_STATISTICSOBJDEF_COLUMNS", "PG_GET_TRIGGERDEF", "PG_GET_RULEDEF", "PG_GET_PARTKEYDEF",
+                "PG_GET_SERIAL_SEQUENCE")) {
             all.add(SqlBasicFunction.create(name, ReturnTypes.explicit(SqlTypeName.VARCHAR)
                     .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.VARIADIC, SqlFunctionCategory.SYSTEM));
         }

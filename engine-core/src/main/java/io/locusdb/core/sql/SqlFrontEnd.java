@@ -42,6 +42,7 @@ import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.rules.PruneEmptyRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
@@ -85,6 +86,11 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class SqlFrontEnd {
     private static final List<RelOptRule> SIMPLIFY_RULES = List.of(
+            // What reads no rows (an always-empty catalog, WHERE false) is no rows, however it was to be computed.
+            PruneEmptyRules.PROJECT_INSTANCE, PruneEmptyRules.FILTER_INSTANCE, PruneEmptyRules.SORT_INSTANCE,
+            PruneEmptyRules.AGGREGATE_INSTANCE, PruneEmptyRules.JOIN_LEFT_INSTANCE,
+            PruneEmptyRules.JOIN_RIGHT_INSTANCE, PruneEmptyRules.CORRELATE_LEFT_INSTANCE,
+            PruneEmptyRules.CORRELATE_RIGHT_INSTANCE, PruneEmptyRules.UNION_INSTANCE,
             CoreRules.FILTER_REDUCE_EXPRESSIONS,
             ProjectConstantReduction.INSTANCE,
             CoreRules.FILTER_MERGE,

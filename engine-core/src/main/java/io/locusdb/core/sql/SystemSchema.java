@@ -13,7 +13,7 @@ final class SystemSchema extends AbstractSchema {
 
     SystemSchema(List<SystemTable> systemTables) {
         for (SystemTable t : systemTables) {
-            tables.put(t.name(), new CatalogSchema.SystemCalciteTable(t));
+            tables.put(t.name(), CatalogSchema.calciteTable(t));
         }
     }
 

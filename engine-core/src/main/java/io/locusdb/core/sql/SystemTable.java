@@ -25,6 +25,18 @@ public record SystemTable(String schema, String name, List<ColumnDef> columns, S
         this(null, name, columns, rows);
     }
 
+    private static final Supplier<List<Object[]>> NO_ROWS = List::of;
+
+    /** A catalog of things LocusDB does not have (indexes, constraints...): present, and never holding a row. */
+    public static SystemTable empty(String schema, String name, List<ColumnDef> columns) {
+        return new SystemTable(schema, name, columns, NO_ROWS);
+    }
+
+    /** Whether the table never holds a row, so that plans reading it can be simplified away while planning. */
+    public boolean alwaysEmpty() {
+        return rows == NO_ROWS;
+    }
+
     public SystemTable {
         Objects.requireNonNull(name, "name");
         columns = List.copyOf(columns);

@@ -134,15 +134,22 @@ public final class PgCatalogTables {
                 text("tablespace"), bool("hasindexes"), bool("ispopulated"), text("definition"))));
         all.add(empty("pg_indexes", cols(text("schemaname"), text("tablename"), text("indexname"),
                 text("tablespace"), text("indexdef"))));
-        all.add(empty("pg_policy", cols(oid("oid"), text("polname"), oid("polrelid"))));
+        all.add(empty("pg_policy", cols(oid("oid"), text("polname"), oid("polrelid"), text("polcmd"),
+                bool("polpermissive"), text("polroles"), text("polqual"), text("polwithcheck"))));
         all.add(empty("pg_proc", cols(oid("oid"), text("proname"), oid("pronamespace"), oid("proowner"),
                 oid("prolang"), text("prokind"), bool("proretset"), oid("prorettype"), text("proargtypes"),
                 text("proallargtypes"), text("proargmodes"), text("proargnames"), text("prosrc"))));
         all.add(empty("pg_foreign_table", cols(oid("ftrelid"), oid("ftserver"), text("ftoptions"))));
         all.add(empty("pg_partitioned_table", cols(oid("partrelid"), text("partstrat"), integer("partnatts"))));
         all.add(empty("pg_collation", cols(oid("oid"), text("collname"), oid("collnamespace"))));
-        all.add(empty("pg_statistic_ext", cols(oid("oid"), oid("stxrelid"), text("stxname"))));
-        all.add(empty("pg_publication", cols(oid("oid"), text("pubname"))));
+        all.add(empty("pg_statistic_ext", cols(oid("oid"), oid("stxrelid"), text("stxname"), oid("stxnamespace"),
+                oid("stxowner"), integer("stxstattarget"), text("stxkeys"), text("stxkind"))));
+        all.add(empty("pg_publication", cols(oid("oid"), text("pubname"), oid("pubowner"), bool("puballtables"),
+                bool("pubinsert"), bool("pubupdate"), bool("pubdelete"), bool("pubtruncate"), bool("pubviaroot"))));
+        all.add(empty("pg_publication_rel", cols(oid("oid"), oid("prpubid"), oid("prrelid"), text("prqual"),
+                text("prattrs"))));
+        all.add(empty("pg_publication_namespace", cols(oid("oid"), oid("pnpubid"), oid("pnnspid"))));
+        all.add(empty("pg_subscription", cols(oid("oid"), text("subname"))));
         all.add(empty("pg_event_trigger", cols(oid("oid"), text("evtname"))));
         informationSchema(all);
         return all;
@@ -179,21 +186,21 @@ public final class PgCatalogTables {
                 text("is_trigger_insertable_into")), () -> relations().stream().filter(r -> r.kind.equals("v"))
                 .map(r -> row(DATABASE, namespaceName(r.namespace), r.name, r.definition, "NONE", "NO", "NO", "NO",
                         "NO", "NO")).toList()));
-        all.add(new SystemTable(INFORMATION_SCHEMA, "key_column_usage", cols(text("constraint_catalog"),
+        all.add(SystemTable.empty(INFORMATION_SCHEMA, "key_column_usage", cols(text("constraint_catalog"),
                 text("constraint_schema"), text("constraint_name"), text("table_catalog"), text("table_schema"),
                 text("table_name"), text("column_name"), integer("ordinal_position"),
-                integer("position_in_unique_constraint")), List::of));
-        all.add(new SystemTable(INFORMATION_SCHEMA, "table_constraints", cols(text("constraint_catalog"),
+                integer("position_in_unique_constraint"))));
+        all.add(SystemTable.empty(INFORMATION_SCHEMA, "table_constraints", cols(text("constraint_catalog"),
                 text("constraint_schema"), text("constraint_name"), text("table_catalog"), text("table_schema"),
                 text("table_name"), text("constraint_type"), text("is_deferrable"), text("initially_deferred"),
-                text("enforced"), text("nulls_distinct")), List::of));
-        all.add(new SystemTable(INFORMATION_SCHEMA, "referential_constraints", cols(text("constraint_catalog"),
+                text("enforced"), text("nulls_distinct"))));
+        all.add(SystemTable.empty(INFORMATION_SCHEMA, "referential_constraints", cols(text("constraint_catalog"),
                 text("constraint_schema"), text("constraint_name"), text("unique_constraint_catalog"),
                 text("unique_constraint_schema"), text("unique_constraint_name"), text("match_option"),
-                text("update_rule"), text("delete_rule")), List::of));
-        all.add(new SystemTable(INFORMATION_SCHEMA, "routines", cols(text("specific_catalog"),
+                text("update_rule"), text("delete_rule"))));
+        all.add(SystemTable.empty(INFORMATION_SCHEMA, "routines", cols(text("specific_catalog"),
                 text("specific_schema"), text("specific_name"), text("routine_catalog"), text("routine_schema"),
-                text("routine_name"), text("routine_type"), text("data_type")), List::of));
+                text("routine_name"), text("routine_type"), text("data_type"))));
     }
 
     /** Every table and view the catalogs list: the user's, LocusDB's own, and the catalogs themselves. */
@@ -333,7 +340,7 @@ public final class PgCatalogTables {
     }
 
     private static SystemTable empty(String name, List<ColumnDef> columns) {
-        return new SystemTable(PG_CATALOG, name, columns, List::of);
+        return SystemTable.empty(PG_CATALOG, name, columns);
     }
 
     private static List<ColumnDef> cols(ColumnDef... columns) {

@@ -481,7 +481,9 @@ public final class ExprCompiler {
                     ? ((Number) a[1]).intValue() : -1));
             case "PG_GET_USERBYID" -> new RowFunction(name, type, buildAll(ops), false, a -> PgOids.OWNER_NAME);
             case "OBJ_DESCRIPTION", "COL_DESCRIPTION", "SHOBJ_DESCRIPTION", "PG_GET_VIEWDEF", "PG_GET_INDEXDEF",
-                 "PG_GET_CONSTRAINTDEF", "PG_GET_FUNCTIONDEF", "PG_ADVISORY_UNLOCK_ALL" ->
+                 "PG_GET_CONSTRAINTDEF", "PG_GET_FUNCTIONDEF", "PG_ADVISORY_UNLOCK_ALL",
+                 "PG_GET_STATISTICSOBJDEF_COLUMNS", "PG_GET_TRIGGERDEF", "PG_GET_RULEDEF", "PG_GET_PARTKEYDEF",
+                 "PG_GET_SERIAL_SEQUENCE" ->
                     new RowFunction(name, type, buildAll(ops), true, a -> null);
             // LocusDB has no stored expressions and no arrays: what the catalogs hold in those columns is NULL or
             // text, which reads back as it is.
