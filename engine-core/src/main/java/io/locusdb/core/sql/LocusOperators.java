@@ -56,6 +56,9 @@ final class LocusOperators {
             all.add(SqlBasicFunction.create(name, ReturnTypes.explicit(SqlTypeName.VARCHAR)
                     .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.VARIADIC, SqlFunctionCategory.SYSTEM));
         }
+        all.add(SqlBasicFunction.create("QUOTE_IDENT", ReturnTypes.explicit(SqlTypeName.VARCHAR)
+                .andThen(SqlTypeTransforms.TO_NULLABLE), OperandTypes.STRING, SqlFunctionCategory.STRING)
+                .withOperandTypeInference(InferTypes.VARCHAR_1024));
         all.add(SqlBasicFunction.create("TO_REGTYPE", ReturnTypes.explicit(SqlTypeName.BIGINT)
                 .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.STRING, SqlFunctionCategory.SYSTEM)
                 .withOperandTypeInference(InferTypes.VARCHAR_1024));

@@ -496,6 +496,11 @@ public final class ExprCompiler {
                  "HAS_SCHEMA_PRIVILEGE", "HAS_DATABASE_PRIVILEGE", "HAS_COLUMN_PRIVILEGE", "HAS_ANY_COLUMN_PRIVILEGE",
                  "HAS_FUNCTION_PRIVILEGE", "HAS_SEQUENCE_PRIVILEGE" ->
                     new RowFunction(name, type, buildAll(ops), false, a -> 1L);
+            // PostgreSQL's quote_ident: double quotes unless the name is lower-case letters, digits and '_'.
+            case "QUOTE_IDENT" -> new RowFunction(name, type, stringArgs(ops), false, a -> {
+                String id = (String) a[0];
+                return id.matches("[a-z_][a-z0-9_$]*") ? id : "\"" + id.replace("\"", "\"\"") + "\"";
+            });
             case "TO_REGTYPE" -> new RowFunction(name, type, stringArgs(ops), false, a -> {
                 PgTypeInfo t = PgTypeInfo.byName((String) a[0]);
                 return t == null ? null : (Object) t.oid();
