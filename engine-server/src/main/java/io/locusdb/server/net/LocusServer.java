@@ -75,29 +75,23 @@ public final class LocusServer implements AutoCloseable {
         MetricsHttpEndpoint endpoint = null;
         Channel pg = null;
         try {
-            ServerBootstrap bootstrap = new ServerBootstrap()
-                    .group(acceptor, workers)
-                    .channel(NioServerSocketChannel.class)
-                    .option(ChannelOption.SO_BACKLOG, 256)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            channels.add(ch);
-                            ChannelPipeline p = ch.pipeline();
-                            if (tls != null) {
-                                SslHandler ssl = tls.newHandler(ch.alloc());
-                                ssl.setHandshakeTimeoutMillis(config.startupTimeout().toMillis());
-                                p.addLast("tls", ssl);
-                            }
-                            FrameDecoder frames = new FrameDecoder(config.maxFrameBytes(),
-                                    ServerConfig.MAX_STARTUP_FRAME_BYTES);
-                            p.addLast("preamble", new PreambleDecoder());
-                            p.addLast("frames", frames);
-                            p.addLast("session", new SessionHandler(context, frames));
-                        }
-                    });
+            ServerBootstrap bootstrap = bootstrap(new ChannelInitializer<SocketChannel>() {
+                @Override
+                protected void initChannel(SocketChannel ch) {
+                    channels.add(ch);
+                    ChannelPipeline p = ch.pipeline();
+                    if (tls != null) {
+                        SslHandler ssl = tls.newHandler(ch.alloc());
+                        ssl.setHandshakeTimeoutMillis(config.startupTimeout().toMillis());
+                        p.addLast("tls", ssl);
+                    }
+                    FrameDecoder frames = new FrameDecoder(config.maxFrameBytes(),
+                            ServerConfig.MAX_STARTUP_FRAME_BYTES);
+                    p.addLast("preamble", new PreambleDecoder());
+                    p.addLast("frames", frames);
+                    p.addLast("session", new SessionHandler(context, frames));
+                }
+            });
             serverChannel = bootstrap.bind(config.bindAddress(), config.port()).syncUninterruptibly().channel();
             context.startups().listener(serverChannel);
             if (config.pgPort() >= 0) {
@@ -128,27 +122,32 @@ public final class LocusServer implements AutoCloseable {
      * the native one (and its event loops).
      */
     private Channel bindPostgres(SslContext tls) {
-        ServerBootstrap bootstrap = new ServerBootstrap()
-                .group(acceptor, workers)
-                .channel(NioServerSocketChannel.class)
-                .option(ChannelOption.SO_BACKLOG, 256)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        channels.add(ch);
-                        PgMessageDecoder decoder = new PgMessageDecoder(config.maxFrameBytes());
-                        ch.pipeline().addLast("pg-messages", decoder);
-                        ch.pipeline().addLast("pg-session", new PgSessionHandler(context, tls, decoder));
-                    }
-                });
+        ServerBootstrap bootstrap = bootstrap(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                channels.add(ch);
+                PgMessageDecoder decoder = new PgMessageDecoder(config.maxFrameBytes());
+                ch.pipeline().addLast("pg-messages", decoder);
+                ch.pipeline().addLast("pg-session", new PgSessionHandler(context, tls, decoder));
+            }
+        });
         try {
             return bootstrap.bind(config.bindAddress(), config.pgPort()).syncUninterruptibly().channel();
         } catch (RuntimeException e) {
             throw new IllegalStateException("cannot listen for PostgreSQL clients on " + config.bindAddress() + ":"
                     + config.pgPort() + " (pg.port; -1 turns it off): " + e.getMessage(), e);
         }
+    }
+
+    /** A listener on the server's event loops; both protocols' connections get the same socket options. */
+    private ServerBootstrap bootstrap(ChannelInitializer<SocketChannel> connections) {
+        return new ServerBootstrap()
+                .group(acceptor, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 256)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 << 10, 1 << 20))
+                .childHandler(connections);
     }
 
     private static void closeQuietly(Channel channel) {

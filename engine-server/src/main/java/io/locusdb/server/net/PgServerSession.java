@@ -801,7 +801,7 @@ final class PgServerSession implements ClientSession {
         String sqlState;
         String message;
         int position = 0;
-        PgDataException data = find(e, PgDataException.class);
+        PgDataException data = Causes.find(e, PgDataException.class);
         if (data != null) {
             sqlState = data.sqlState();
             message = data.getMessage();
@@ -823,15 +823,6 @@ final class PgServerSession implements ClientSession {
         if (transaction == 'T') {
             transaction = 'E';
         }
-    }
-
-    private static <T extends Throwable> T find(Throwable e, Class<T> type) {
-        for (int depth = 0; e != null && depth < 16; e = e.getCause(), depth++) {
-            if (type.isInstance(e)) {
-                return type.cast(e);
-            }
-        }
-        return null;
     }
 
     /** A Bind's result: the statement, its values, and the result being read when Execute stopped at a row limit. */

@@ -445,8 +445,8 @@ final class PgSessionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
-        PgProtocolException protocol = find(cause, PgProtocolException.class);
-        PgDataException data = find(cause, PgDataException.class);
+        PgProtocolException protocol = Causes.find(cause, PgProtocolException.class);
+        PgDataException data = Causes.find(cause, PgDataException.class);
         if (protocol != null) {
             if (phase != Phase.SESSION) {
                 ctx.metrics().connectionRejected("protocol");
@@ -454,21 +454,12 @@ final class PgSessionHandler extends ChannelInboundHandlerAdapter {
             fatal(protocol.sqlState(), protocol.getMessage());
         } else if (data != null) {
             fatal(data.sqlState(), data.getMessage());
-        } else if (find(cause, SSLException.class) != null || find(cause, IOException.class) != null) {
+        } else if (Causes.find(cause, SSLException.class) != null || Causes.find(cause, IOException.class) != null) {
             LOG.log(System.Logger.Level.DEBUG, "connection " + channel + " failed: " + cause);
             phase = Phase.CLOSING;
             channel.close();
         } else {
             fatal("XX000", ErrorMapping.internalError("unexpected error on " + channel, cause));
         }
-    }
-
-    private static <T extends Throwable> T find(Throwable e, Class<T> type) {
-        for (int depth = 0; e != null && depth < 16; e = e.getCause(), depth++) {
-            if (type.isInstance(e)) {
-                return type.cast(e);
-            }
-        }
-        return null;
     }
 }

@@ -360,27 +360,18 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
-        ProtocolException protocol = find(cause, ProtocolException.class);
+        ProtocolException protocol = Causes.find(cause, ProtocolException.class);
         if (protocol != null) {
             if (phase == Phase.STARTUP) {
                 ctx.metrics().connectionRejected("protocol");
             }
             fatal(protocol.sqlState(), protocol.getMessage());
-        } else if (find(cause, SSLException.class) != null || find(cause, IOException.class) != null) {
+        } else if (Causes.find(cause, SSLException.class) != null || Causes.find(cause, IOException.class) != null) {
             LOG.log(System.Logger.Level.DEBUG, "connection " + channel + " failed: " + cause);
             phase = Phase.CLOSING;
             channel.close();
         } else {
             fatal("XX000", ErrorMapping.internalError("unexpected error on " + channel, cause));
         }
-    }
-
-    private static <T extends Throwable> T find(Throwable e, Class<T> type) {
-        for (int depth = 0; e != null && depth < 16; e = e.getCause(), depth++) {
-            if (type.isInstance(e)) {
-                return type.cast(e);
-            }
-        }
-        return null;
     }
 }

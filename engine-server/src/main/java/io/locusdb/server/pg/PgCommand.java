@@ -144,7 +144,7 @@ public sealed interface PgCommand {
     private static String name(List<String> tokens, int from, int to) {
         List<String> words = new ArrayList<>();
         for (int i = from; i < to; i++) {
-            words.add(unquote(tokens.get(i)));
+            words.add(PgSqlText.unquote(tokens.get(i)));
         }
         String joined = String.join(" ", words).toUpperCase(Locale.ROOT);
         return switch (joined) {
@@ -171,24 +171,11 @@ public sealed interface PgCommand {
                 if (!item.isEmpty()) {
                     item.append(' ');
                 }
-                item.append(unquote(t));
+                item.append(PgSqlText.unquote(t));
             }
         }
         items.add(item.toString());
         return String.join(", ", items);
-    }
-
-    private static String unquote(String token) {
-        if (token.length() >= 2 && token.startsWith("'") && token.endsWith("'")) {
-            return token.substring(1, token.length() - 1).replace("''", "'");
-        }
-        if (token.length() >= 3 && (token.startsWith("E'") || token.startsWith("e'")) && token.endsWith("'")) {
-            return token.substring(2, token.length() - 1).replace("''", "'").replace("\\\\", "\\");
-        }
-        if (token.length() >= 2 && token.startsWith("\"") && token.endsWith("\"")) {
-            return token.substring(1, token.length() - 1).replace("\"\"", "\"");
-        }
-        return token;
     }
 
     private static String upper(String s) {

@@ -30,7 +30,10 @@ public record PgCopy(String table, List<String> columns, String query, boolean t
         List<String> columns = new ArrayList<>();
         if (i < t.size() && t.get(i).equals("(")) {
             int start = sql.indexOf('(');
-            int end = matchingParen(sql, start);
+            int end = PgSqlText.closingParen(sql, start);
+            if (end < 0) {
+                throw syntax("the COPY query's parenthesis is not closed");
+            }
             query = sql.substring(start + 1, end);
             int depth = 0;
             for (; i < t.size(); i++) {
@@ -130,7 +133,7 @@ public record PgCopy(String table, List<String> columns, String query, boolean t
         char escape;
 
         void set(String name, String rawValue) {
-            String value = rawValue == null ? null : unquote(rawValue);
+            String value = rawValue == null ? null : PgSqlText.unquote(rawValue);
             switch (name) {
                 case "FORMAT" -> {
                     String f = value == null ? "" : value.toLowerCase(Locale.ROOT);
@@ -175,38 +178,12 @@ public record PgCopy(String table, List<String> columns, String query, boolean t
         return value.charAt(0);
     }
 
-    private static String unquote(String token) {
-        if (token.length() >= 2 && token.startsWith("'") && token.endsWith("'")) {
-            return token.substring(1, token.length() - 1).replace("''", "'");
-        }
-        if (token.length() >= 3 && (token.startsWith("E'") || token.startsWith("e'")) && token.endsWith("'")) {
-            return PgDialect.standardString(token.substring(2, token.length() - 1)).replaceAll("^'|'$", "")
-                    .replace("''", "'");
-        }
-        return token;
-    }
-
     private static String identifier(String token) {
         if (token.startsWith("\"") && token.endsWith("\"") && token.length() >= 2) {
             return token.substring(1, token.length() - 1).replace("\"\"", "\"");
         }
         int dot = token.lastIndexOf('.');
         return (dot >= 0 ? token.substring(dot + 1) : token).toLowerCase(Locale.ROOT);
-    }
-
-    private static int matchingParen(String sql, int open) {
-        int depth = 0;
-        int i = open;
-        while (i < sql.length()) {
-            char c = sql.charAt(i);
-            if (c == '(') {
-                depth++;
-            } else if (c == ')' && --depth == 0) {
-                return i;
-            }
-            i = c == '(' || c == ')' ? i + 1 : PgSqlText.skip(sql, i);
-        }
-        throw syntax("the COPY query's parenthesis is not closed");
     }
 
     private static PgDataException syntax(String message) {

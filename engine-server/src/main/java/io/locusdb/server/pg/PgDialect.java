@@ -454,7 +454,7 @@ public final class PgDialect {
             return null;
         }
         String name = m.group(2).toLowerCase(Locale.ROOT);
-        int close = closingParen(sql, m.end() - 1);
+        int close = PgSqlText.closingParen(sql, m.end() - 1);
         if (close < 0) {
             return null;
         }
@@ -506,26 +506,6 @@ public final class PgDialect {
             }
         }
         return args;
-    }
-
-    private static int closingParen(String sql, int open) {
-        int depth = 0;
-        int i = open;
-        while (i < sql.length()) {
-            char c = sql.charAt(i);
-            if (c == '(') {
-                depth++;
-                i++;
-            } else if (c == ')') {
-                if (--depth == 0) {
-                    return i;
-                }
-                i++;
-            } else {
-                i = PgSqlText.skip(sql, i);
-            }
-        }
-        return -1;
     }
 
     private static String quote(String value) {

@@ -169,6 +169,40 @@ public final class PgSqlText {
         return words;
     }
 
+    /**
+     * A token's value: a string literal ({@code '..'} or {@code E'..'} with its escapes) or a quoted name without
+     * its quotes; anything else as it is.
+     */
+    static String unquote(String token) {
+        if (token.length() >= 2 && token.startsWith("'") && token.endsWith("'")) {
+            return token.substring(1, token.length() - 1).replace("''", "'");
+        }
+        if (token.length() >= 3 && (token.startsWith("E'") || token.startsWith("e'")) && token.endsWith("'")) {
+            String standard = PgDialect.standardString(token.substring(2, token.length() - 1));
+            return standard.substring(1, standard.length() - 1).replace("''", "'");
+        }
+        if (token.length() >= 2 && token.startsWith("\"") && token.endsWith("\"")) {
+            return token.substring(1, token.length() - 1).replace("\"\"", "\"");
+        }
+        return token;
+    }
+
+    /** The index of the ')' closing the '(' at {@code open} (strings and comments skipped), or -1. */
+    static int closingParen(String sql, int open) {
+        int depth = 0;
+        int i = open;
+        while (i < sql.length()) {
+            char c = sql.charAt(i);
+            if (c == '(') {
+                depth++;
+            } else if (c == ')' && --depth == 0) {
+                return i;
+            }
+            i = c == '(' || c == ')' ? i + 1 : skip(sql, i);
+        }
+        return -1;
+    }
+
     /** {@code sql} with each {@code $n} a {@code ?}, and which {@code $n} each {@code ?} stands for, in order. */
     public record Placeholders(String sql, int[] order, int highest) {
     }

@@ -1,7 +1,7 @@
 package io.locusdb.server.pg;
 
+import io.locusdb.core.sql.pg.PgTypeInfo;
 import io.locusdb.core.storage.type.ColumnType;
-import io.locusdb.core.storage.type.TypeKind;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -17,102 +17,65 @@ import java.util.Locale;
  * the text and binary forms of parameter values. Result values are written by {@link PgValueWriter}.
  */
 public enum PgType {
-    BOOL(16, 1, "bool", 'B'),
-    BYTEA(17, -1, "bytea", 'U'),
-    NAME(19, 64, "name", 'S'),
-    INT8(20, 8, "int8", 'N'),
-    INT2(21, 2, "int2", 'N'),
-    INT4(23, 4, "int4", 'N'),
-    TEXT(25, -1, "text", 'S'),
-    OID(26, 4, "oid", 'N'),
-    FLOAT4(700, 4, "float4", 'N'),
-    FLOAT8(701, 8, "float8", 'N'),
-    UNKNOWN(705, -2, "unknown", 'X'),
-    BPCHAR(1042, -1, "bpchar", 'S'),
-    VARCHAR(1043, -1, "varchar", 'S'),
-    DATE(1082, 4, "date", 'D'),
-    TIMESTAMP(1114, 8, "timestamp", 'D'),
-    TIMESTAMPTZ(1184, 8, "timestamptz", 'D'),
-    NUMERIC(1700, -1, "numeric", 'N');
+    BOOL(PgTypeInfo.BOOL),
+    BYTEA(PgTypeInfo.BYTEA),
+    NAME(PgTypeInfo.NAME),
+    INT8(PgTypeInfo.INT8),
+    INT2(PgTypeInfo.INT2),
+    INT4(PgTypeInfo.INT4),
+    TEXT(PgTypeInfo.TEXT),
+    OID(PgTypeInfo.OID),
+    FLOAT4(PgTypeInfo.FLOAT4),
+    FLOAT8(PgTypeInfo.FLOAT8),
+    UNKNOWN(PgTypeInfo.UNKNOWN),
+    BPCHAR(PgTypeInfo.BPCHAR),
+    VARCHAR(PgTypeInfo.VARCHAR),
+    DATE(PgTypeInfo.DATE),
+    TIMESTAMP(PgTypeInfo.TIMESTAMP),
+    TIMESTAMPTZ(PgTypeInfo.TIMESTAMPTZ),
+    NUMERIC(PgTypeInfo.NUMERIC);
 
     /** Days from 1970-01-01 to PostgreSQL's epoch, 2000-01-01. */
     public static final long PG_EPOCH_DAY = 10_957;
 
-    private final int oid;
-    private final int length;
-    private final String typeName;
-    private final char category;
+    /** The catalog's description of the type (OID, length, name), shared with {@code pg_type}. */
+    private final PgTypeInfo info;
 
-    PgType(int oid, int length, String typeName, char category) {
-        this.oid = oid;
-        this.length = length;
-        this.typeName = typeName;
-        this.category = category;
+    PgType(PgTypeInfo info) {
+        this.info = info;
     }
 
     public int oid() {
-        return oid;
+        return (int) info.oid();
     }
 
     /** {@code typlen}: bytes of a fixed-width value, -1 for variable width, -2 for C strings. */
     public int length() {
-        return length;
+        return info.length();
     }
 
     public String typeName() {
-        return typeName;
+        return info.typeName();
     }
 
-    /** {@code typcategory}. */
-    public char category() {
-        return category;
-    }
-
+    /** The wire type of a column of this type. */
     public static PgType of(ColumnType type) {
-        return switch (type.kind()) {
-            case BOOLEAN -> BOOL;
-            case INTEGER -> INT4;
-            case BIGINT -> INT8;
-            case DOUBLE -> FLOAT8;
-            case DECIMAL -> NUMERIC;
-            case DATE -> DATE;
-            case VARCHAR -> VARCHAR;
-            case CHAR -> BPCHAR;
-        };
+        return byOid(PgTypeInfo.of(type).oid());
     }
 
-    /** The type with this OID, or null when LocusDB does not know it. */
-    public static PgType byOid(int oid) {
+    /** The type with this OID, or null when the wire does not carry it. */
+    public static PgType byOid(long oid) {
         for (PgType t : values()) {
-            if (t.oid == oid) {
+            if (t.info.oid() == oid) {
                 return t;
             }
         }
         return null;
     }
 
-    /** {@code atttypmod}: VARCHAR(n) and CHAR(n) are n + 4, NUMERIC(p,s) is ((p << 16) | s) + 4, else -1. */
+    /** {@code atttypmod} of a column of this type. */
     public static int typmod(ColumnType type) {
-        return switch (type.kind()) {
-            case VARCHAR -> type.length() == 0 ? -1 : type.length() + 4;
-            case CHAR -> type.length() + 4;
-            case DECIMAL -> ((type.precision() << 16) | type.scale()) + 4;
-            default -> -1;
-        };
-    }
-
-    /** What {@code format_type} prints, e.g. {@code character varying(25)} or {@code numeric(15,2)}. */
-    public static String formatType(ColumnType type) {
-        return switch (type.kind()) {
-            case BOOLEAN -> "boolean";
-            case INTEGER -> "integer";
-            case BIGINT -> "bigint";
-            case DOUBLE -> "double precision";
-            case DECIMAL -> "numeric(" + type.precision() + "," + type.scale() + ")";
-            case DATE -> "date";
-            case VARCHAR -> type.length() == 0 ? "character varying" : "character varying(" + type.length() + ")";
-            case CHAR -> "character(" + type.length() + ")";
-        };
+        return PgTypeInfo.typmod(type);
     }
 
     // ---- parameters
@@ -132,7 +95,7 @@ public enum PgType {
         try {
             return binary ? fromBinary(type, value, index) : fromText(type, new String(value, StandardCharsets.UTF_8));
         } catch (NumberFormatException | DateTimeParseException | ArithmeticException e) {
-            throw new PgDataException("22P02", "invalid input for parameter $" + index + " of type " + type.typeName
+            throw new PgDataException("22P02", "invalid input for parameter $" + index + " of type " + type.typeName()
                     + ": " + e.getMessage());
         }
     }
@@ -176,7 +139,7 @@ public enum PgType {
     private static boolean width(byte[] v, int bytes, PgType type, int index) {
         if (v.length != bytes) {
             throw new PgDataException("22P03", "incorrect binary data format in parameter $" + index + ": "
-                    + type.typeName + " takes " + bytes + " bytes, got " + v.length);
+                    + type.typeName() + " takes " + bytes + " bytes, got " + v.length);
         }
         return true;
     }
