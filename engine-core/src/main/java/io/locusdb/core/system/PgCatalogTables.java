@@ -105,6 +105,12 @@ public final class PgCatalogTables {
                 text("source"), text("min_val"), text("max_val"), text("enumvals"), text("boot_val"),
                 text("reset_val"), text("sourcefile"), integer("sourceline"), bool("pending_restart")),
                 PgCatalogTables::settings));
+        all.add(table(PG_CATALOG, "pg_stat_user_tables", cols(oid("relid"), text("schemaname"), text("relname"),
+                bigint("seq_scan"), bigint("seq_tup_read"), bigint("idx_scan"), bigint("idx_tup_fetch"),
+                bigint("n_tup_ins"), bigint("n_tup_upd"), bigint("n_tup_del"), bigint("n_live_tup"),
+                bigint("n_dead_tup")), () -> relations().stream().filter(r -> r.kind.equals("r")
+                && r.namespace == PgOids.PUBLIC_NAMESPACE).map(r -> row(r.oid, "public", r.name, null, null, null,
+                null, null, null, null, r.rows, 0L)).toList()));
         // Catalogs of things LocusDB does not have: present, so that the joins tools make find nothing.
         all.add(empty("pg_index", cols(oid("indexrelid"), oid("indrelid"), integer("indnatts"),
                 integer("indnkeyatts"), bool("indisunique"), bool("indnullsnotdistinct"), bool("indisprimary"),

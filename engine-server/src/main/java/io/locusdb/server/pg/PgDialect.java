@@ -102,6 +102,21 @@ public final class PgDialect {
                         end = close + 1;
                         replacement = " " + (dot >= 0 ? inner.substring(dot + 1) : inner) + " ";
                     }
+                } else if (startsWord(sql, i, "AS")) {
+                    // PostgreSQL takes any word as an alias after AS ("AS table", "AS select"); the engine's
+                    // grammar reserves some, so those are quoted (names are case-insensitive either way).
+                    int word = skipBlanks(sql, i + 2);
+                    int wordEnd = word;
+                    while (wordEnd < n && isIdentifierPart(sql.charAt(wordEnd))) {
+                        wordEnd++;
+                    }
+                    String alias = sql.substring(word, wordEnd);
+                    if (wordEnd > word && RESERVED_ALIASES.contains(alias.toLowerCase(Locale.ROOT))
+                            && endsSelectItem(sql, wordEnd)) {
+                        start = word;
+                        end = wordEnd;
+                        replacement = "\"" + alias.toLowerCase(Locale.ROOT) + "\"";
+                    }
                 } else if (startsWord(sql, i, "COLLATE")) {
                     int at = skipBlanks(sql, i + 7);
                     int nameEnd = collationEnd(sql, at);
@@ -431,6 +446,25 @@ public final class PgDialect {
             return new ArrayMembership(close + 1, (equals ? " IN (" : " NOT IN (") + items + ")");
         }
     }
+
+    /** Whether what follows {@code at} ends a select item: ',', ')', ';', the end, or the next clause's keyword. */
+    private static boolean endsSelectItem(String sql, int at) {
+        int next = skipBlanks(sql, at);
+        if (next >= sql.length() || ",);".indexOf(sql.charAt(next)) >= 0) {
+            return true;
+        }
+        for (String clause : List.of("FROM", "WHERE", "GROUP", "ORDER", "LIMIT", "UNION", "HAVING")) {
+            if (startsWord(sql, next, clause)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Words the engine's grammar reserves that PostgreSQL lets a query use as a column alias after AS. */
+    private static final Set<String> RESERVED_ALIASES = Set.of("table", "select", "insert", "update", "delete",
+            "user", "value", "values", "order", "group", "from", "where", "default", "check", "column", "year",
+            "month", "day", "hour", "minute", "second", "position", "language", "result", "role", "schema");
 
     /** A call of a function whose value is the session's, replaced by that value as a literal. */
     private record SessionCall(int end, String replacement) {

@@ -2,6 +2,7 @@ package io.locusdb.server.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -14,6 +15,8 @@ import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Catalog queries as tools send them (their text verbatim), against a server holding TPC-H: the answers come from
@@ -44,6 +47,40 @@ class PgToolQueriesTest {
             }
         }
         return values;
+    }
+
+    /**
+     * What DBeaver (connect, schemas, tables, columns), Metabase (privileges, tables, enums, time zone, session
+     * settings) and Grafana (databases, schemas, tables, columns, version and extension probes, ping) send, verbatim
+     * from their sources with their parameters filled in; each must run. DBeaver and Metabase send through pgjdbc's
+     * extended protocol, Grafana (pgx) through the simple one.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"dbeaver-q01", "dbeaver-q02", "dbeaver-q03", "dbeaver-q04", "dbeaver-q05", "dbeaver-q06",
+            "dbeaver-q07", "dbeaver-q08", "dbeaver-q09", "dbeaver-q10", "dbeaver-q11", "dbeaver-q12", "dbeaver-q13",
+            "dbeaver-q14", "metabase-q15", "metabase-q16", "metabase-q17", "metabase-q18", "metabase-q19",
+            "grafana-q20", "grafana-q21", "grafana-q22", "grafana-q23", "grafana-q24", "grafana-q25", "grafana-q26",
+            "grafana-q27", "grafana-q28", "grafana-q29"})
+    void toolsConnectTimeQueriesRun(String name) throws Exception {
+        String sql = new String(PgToolQueriesTest.class.getResourceAsStream("/pg/tools/" + name + ".sql")
+                .readAllBytes(), StandardCharsets.UTF_8);
+        Properties p = new Properties();
+        p.setProperty("user", "tools");
+        if (name.startsWith("grafana")) {
+            p.setProperty("preferQueryMode", "simple");
+        }
+        try (Connection c = DriverManager.getConnection(server.pgJdbcUrl("locus"), p);
+             Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    @Test
+    void metabasesTableListCarriesRowCounts() throws Exception {
+        String sql = new String(PgToolQueriesTest.class.getResourceAsStream("/pg/tools/metabase-q16.sql")
+                .readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(column(sql, 2)).contains("lineitem", "nation");
+        assertThat(column(sql, 5)).contains("25");
     }
 
     @Test

@@ -60,6 +60,15 @@ class PgDialectTest {
     }
 
     @Test
+    void reservedWordsAsAliasesAreQuoted() {
+        assertThat(dialect.rewrite("select t.a as table, t.b AS update\n from t"))
+                .isEqualTo("select t.a as \"table\", t.b AS \"update\"\n from t");
+        assertThat(dialect.rewrite("CREATE VIEW v AS select * from t")).isEqualTo("CREATE VIEW v AS select * from t");
+        assertThat(dialect.rewrite("WITH x AS (select 1) SELECT * FROM x"))
+                .isEqualTo("WITH x AS (select 1) SELECT * FROM x");
+    }
+
+    @Test
     void membershipInArraysBecomesIn() {
         assertThat(dialect.rewrite("SELECT 1 WHERE k = ANY (ARRAY[?, ?]) AND n != ALL (ARRAY['a'])"))
                 .isEqualTo("SELECT 1 WHERE k  IN (?, ?) AND n  NOT IN ('a')");

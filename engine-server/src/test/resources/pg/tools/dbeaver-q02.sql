@@ -1,0 +1,1 @@
+select * from pg_catalog.pg_settings where name='standard_conforming_strings'

@@ -1,0 +1,1 @@
+SELECT db.datname FROM pg_catalog.pg_database db WHERE datistemplate

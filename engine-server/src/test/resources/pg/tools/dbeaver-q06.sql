@@ -1,0 +1,1 @@
+SELECT db.oid,db.* FROM pg_catalog.pg_database db WHERE datname='locus'

@@ -1,0 +1,1 @@
+SELECT datname FROM pg_database WHERE datistemplate = false ORDER BY datname
