@@ -54,10 +54,20 @@ public final class CatalogSchema extends AbstractSchema {
 
     static Map<String, RelProtoDataType> postgresTypes() {
         Map<String, RelProtoDataType> types = new LinkedHashMap<>();
-        POSTGRES_TYPE_NAMES.forEach((name, type) -> {
-            RelProtoDataType proto = factory -> factory.createSqlType(type);
-            types.put(name, proto);
-            types.put(name.toUpperCase(Locale.ROOT), proto);
+        Map<String, SqlTypeName> elements = new LinkedHashMap<>(POSTGRES_TYPE_NAMES);
+        elements.put("varchar", SqlTypeName.VARCHAR);
+        elements.put("date", SqlTypeName.DATE);
+        elements.forEach((name, type) -> {
+            if (POSTGRES_TYPE_NAMES.containsKey(name)) {
+                RelProtoDataType proto = factory -> factory.createSqlType(type);
+                types.put(name, proto);
+                types.put(name.toUpperCase(Locale.ROOT), proto);
+            }
+            // PostgreSQL names an array type after its element with a leading underscore (_int4 is int4[]).
+            RelProtoDataType array = factory -> factory.createArrayType(
+                    factory.createTypeWithNullability(factory.createSqlType(type), true), -1);
+            types.put("_" + name, array);
+            types.put("_" + name.toUpperCase(Locale.ROOT), array);
         });
         return types;
     }
@@ -121,8 +131,11 @@ public final class CatalogSchema extends AbstractSchema {
         public RelDataType getRowType(RelDataTypeFactory types) {
             RelDataTypeFactory.Builder row = types.builder();
             for (ColumnDef column : table.columns()) {
-                row.add(column.name(), types.createTypeWithNullability(CatalogTable.sqlType(types, column.type()),
-                        column.nullable()));
+                ColumnType element = table.arrays().get(column.name());
+                RelDataType type = element == null ? CatalogTable.sqlType(types, column.type())
+                        : types.createArrayType(types.createTypeWithNullability(CatalogTable.sqlType(types, element),
+                        true), -1);
+                row.add(column.name(), types.createTypeWithNullability(type, column.nullable()));
             }
             return row.build();
         }

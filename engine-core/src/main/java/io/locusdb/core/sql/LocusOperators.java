@@ -35,6 +35,13 @@ final class LocusOperators {
             .withOperandTypeInference(LocusOperators::roundOperandTypes);
 
     /**
+     * {@code CAST(x AS regclass)} on an expression: the OID of the relation a text names, or the number itself
+     * (LocusDB's relation OIDs are a function of the qualified name, see {@code PgOids}).
+     */
+    static final SqlOperator REGCLASS = SqlBasicFunction.create("PG_REGCLASS", ReturnTypes.explicit(SqlTypeName.BIGINT)
+            .andThen(SqlTypeTransforms.TO_NULLABLE), OperandTypes.ANY, SqlFunctionCategory.SYSTEM);
+
+    /**
      * PostgreSQL's functions beyond the standard's that the engine computes: BOOL_AND and BOOL_OR (as MIN and MAX of
      * booleans), STARTS_WITH.
      */
@@ -47,10 +54,10 @@ final class LocusOperators {
      */
     private static List<SqlOperator> libraryOperators() {
         List<SqlOperator> all = new ArrayList<>(List.of(SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR,
-                SqlLibraryOperators.STARTS_WITH));
+                SqlLibraryOperators.STARTS_WITH, SqlLibraryOperators.STRING_AGG, SqlLibraryOperators.ARRAY_AGG));
         for (String name : List.of("FORMAT_TYPE", "PG_GET_USERBYID", "OBJ_DESCRIPTION", "COL_DESCRIPTION",
                 "SHOBJ_DESCRIPTION", "PG_GET_EXPR", "PG_ENCODING_TO_CHAR", "PG_GET_VIEWDEF", "PG_GET_INDEXDEF",
-                "PG_GET_CONSTRAINTDEF", "PG_GET_FUNCTIONDEF", "PG_ADVISORY_UNLOCK_ALL", "ARRAY_TO_STRING",
+                "PG_GET_CONSTRAINTDEF", "PG_GET_FUNCTIONDEF", "PG_ADVISORY_UNLOCK_ALL",
                 "PG_GET_STATISTICSOBJDEF_COLUMNS", "PG_GET_TRIGGERDEF", "PG_GET_RULEDEF", "PG_GET_PARTKEYDEF",
                 "PG_GET_SERIAL_SEQUENCE")) {
             all.add(SqlBasicFunction.create(name, ReturnTypes.explicit(SqlTypeName.VARCHAR)
@@ -64,11 +71,42 @@ final class LocusOperators {
                 .withOperandTypeInference(InferTypes.VARCHAR_1024));
         for (String name : List.of("PG_TABLE_IS_VISIBLE", "PG_TYPE_IS_VISIBLE", "PG_FUNCTION_IS_VISIBLE",
                 "HAS_TABLE_PRIVILEGE", "HAS_SCHEMA_PRIVILEGE", "HAS_DATABASE_PRIVILEGE", "HAS_COLUMN_PRIVILEGE",
-                "HAS_ANY_COLUMN_PRIVILEGE", "HAS_FUNCTION_PRIVILEGE", "HAS_SEQUENCE_PRIVILEGE", "PG_IS_IN_RECOVERY")) {
+                "HAS_ANY_COLUMN_PRIVILEGE", "HAS_FUNCTION_PRIVILEGE", "HAS_SEQUENCE_PRIVILEGE", "PG_IS_IN_RECOVERY",
+                "PG_RELATION_IS_PUBLISHABLE")) {
             all.add(SqlBasicFunction.create(name, ReturnTypes.explicit(SqlTypeName.BOOLEAN), OperandTypes.VARIADIC,
                     SqlFunctionCategory.SYSTEM));
         }
+        all.add(SqlBasicFunction.create("FORMAT", ReturnTypes.explicit(SqlTypeName.VARCHAR)
+                .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.VARIADIC, SqlFunctionCategory.STRING));
+        all.add(REGCLASS);
+        all.addAll(arrayOperators());
+        all.add(GenerateSeries.INSTANCE);
         return List.copyOf(all);
+    }
+
+    /**
+     * PostgreSQL's array functions (see {@code ArrayCalls}): {@code string_to_array}, {@code array_to_string},
+     * {@code array_length}, {@code array_lower}, {@code array_upper}. The array argument is any type: the catalogs
+     * keep PostgreSQL's array columns as their text.
+     */
+    private static List<SqlOperator> arrayOperators() {
+        List<SqlOperator> all = new ArrayList<>();
+        all.add(SqlBasicFunction.create("STRING_TO_ARRAY", LocusOperators::textArray,
+                OperandTypes.STRING_STRING.or(OperandTypes.STRING_STRING_STRING), SqlFunctionCategory.STRING)
+                .withOperandTypeInference(InferTypes.VARCHAR_1024));
+        all.add(SqlBasicFunction.create("ARRAY_TO_STRING", ReturnTypes.explicit(SqlTypeName.VARCHAR)
+                .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.VARIADIC, SqlFunctionCategory.STRING));
+        for (String name : List.of("ARRAY_LENGTH", "ARRAY_LOWER", "ARRAY_UPPER")) {
+            all.add(SqlBasicFunction.create(name, ReturnTypes.explicit(SqlTypeName.INTEGER)
+                    .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.ANY_NUMERIC, SqlFunctionCategory.SYSTEM));
+        }
+        return all;
+    }
+
+    private static RelDataType textArray(SqlOperatorBinding binding) {
+        RelDataTypeFactory factory = binding.getTypeFactory();
+        RelDataType text = factory.createTypeWithNullability(factory.createSqlType(SqlTypeName.VARCHAR), true);
+        return factory.createTypeWithNullability(factory.createArrayType(text, -1), true);
     }
 
     /** {@code pg_catalog.f} is {@code f}: PostgreSQL's functions live there, and tools qualify them. */

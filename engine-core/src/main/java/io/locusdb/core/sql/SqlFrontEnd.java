@@ -38,7 +38,9 @@ import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.core.SetOp;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.Union;
+import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Uncollect;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.rules.CoreRules;
@@ -54,6 +56,8 @@ import org.apache.calcite.runtime.CalciteException;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
@@ -384,7 +388,7 @@ public final class SqlFrontEnd {
             }
             SqlNode parsed;
             try {
-                parsed = standardCasts(SqlParser.create(queryString, PARSER).parseQuery());
+                parsed = FromFunctions.rewrite(standardCasts(SqlParser.create(queryString, PARSER).parseQuery()));
             } catch (SqlParseException e) {
                 throw new LocusSqlException(SqlState.SEMANTIC_ERROR, "view '" + name + "' no longer parses: "
                         + firstLine(String.valueOf(e.getMessage())), 0, 0, e);
@@ -411,8 +415,14 @@ public final class SqlFrontEnd {
             @Override
             public @Nullable SqlNode visit(SqlCall call) {
                 SqlCall visited = (SqlCall) super.visit(call);
-                if (visited != null && visited.getOperator() == SqlLibraryOperators.INFIX_CAST) {
-                    return SqlStdOperatorTable.CAST.createCall(visited.getParserPosition(), visited.getOperandList());
+                if (visited != null && (visited.getOperator() == SqlLibraryOperators.INFIX_CAST
+                        || visited.getOperator() == SqlStdOperatorTable.CAST)) {
+                    SqlNode value = visited.operand(0);
+                    if (visited.operand(1) instanceof SqlDataTypeSpec type && isRegclass(type)) {
+                        return LocusOperators.REGCLASS.createCall(visited.getParserPosition(), value);
+                    }
+                    return visited.getOperator() == SqlStdOperatorTable.CAST ? visited
+                            : SqlStdOperatorTable.CAST.createCall(visited.getParserPosition(), visited.getOperandList());
                 }
                 return visited;
             }
@@ -420,9 +430,16 @@ public final class SqlFrontEnd {
         return rewritten == null ? node : rewritten;
     }
 
+    /** {@code regclass} or {@code pg_catalog.regclass}: a relation's name read as its OID. */
+    private static boolean isRegclass(SqlDataTypeSpec type) {
+        SqlIdentifier name = type.getTypeName();
+        return name.names.getLast().equalsIgnoreCase("regclass")
+                && (name.names.size() == 1 || name.names.getFirst().equalsIgnoreCase("pg_catalog"));
+    }
+
     private static SqlNode parse(String sql) {
         try {
-            return standardCasts(SqlParser.create(sql, PARSER).parseStmt());
+            return FromFunctions.rewrite(standardCasts(SqlParser.create(sql, PARSER).parseStmt()));
         } catch (SqlParseException e) {
             SqlParserPos pos = e.getPos();
             String message = e.getMessage() == null ? "syntax error" : firstLine(e.getMessage());
@@ -496,7 +513,8 @@ public final class SqlFrontEnd {
                 }
                 if (!(node instanceof TableScan || node instanceof Filter || node instanceof Project
                         || node instanceof Aggregate || node instanceof Sort || node instanceof Values
-                        || node instanceof Join || node instanceof Union || node instanceof Window)) {
+                        || node instanceof Join || node instanceof Union || node instanceof Window
+                        || node instanceof TableFunctionScan || node instanceof Uncollect)) {
                     throw unsupported(SqlParserPos.ZERO, "the plan needs " + node.getRelTypeName()
                             + ", which is not supported yet");
                 }

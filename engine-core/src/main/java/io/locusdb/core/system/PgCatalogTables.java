@@ -12,6 +12,7 @@ import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -157,9 +158,20 @@ public final class PgCatalogTables {
         all.add(empty("pg_publication_namespace", cols(oid("oid"), oid("pnpubid"), oid("pnnspid"))));
         all.add(empty("pg_subscription", cols(oid("oid"), text("subname"))));
         all.add(empty("pg_event_trigger", cols(oid("oid"), text("evtname"))));
+        all.add(empty("pg_auth_members", cols(oid("oid"), oid("roleid"), oid("member"), oid("grantor"),
+                bool("admin_option"), bool("inherit_option"), bool("set_option"))));
         informationSchema(all);
-        return all;
+        return all.stream().map(t -> t.schema() != null && t.schema().equals(PG_CATALOG)
+                && ARRAY_COLUMNS.containsKey(t.name()) ? t.withArrays(ARRAY_COLUMNS.get(t.name())) : t).toList();
     }
+
+    /**
+     * The catalog columns that queries subscript, seen as arrays (PostgreSQL declares them int2vector, which reads as
+     * an array). PostgreSQL's other array columns stay text here: tools compare them with literals such as
+     * {@code '{0}'} and test them with {@code = ANY(column)}, which LocusDB does not read as array operations yet.
+     */
+    private static final Map<String, Map<String, ColumnType>> ARRAY_COLUMNS = Map.of(
+            "pg_publication_rel", Map.of("prattrs", ColumnType.INTEGER));
 
     private void informationSchema(List<SystemTable> all) {
         all.add(table(INFORMATION_SCHEMA, "schemata", cols(text("catalog_name"), text("schema_name"),

@@ -4,6 +4,7 @@ import io.locusdb.core.sql.pg.PgOids;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,6 +20,10 @@ public final class PgDialect {
     private final String database;
     private final int processId;
     private final PgSettings settings;
+
+    /** The SQL standard's names of array element types, as PostgreSQL names them in its array type names. */
+    private static final Map<String, String> ARRAY_ELEMENT_NAMES = Map.of("integer", "int4",
+            "int", "int4", "smallint", "int2", "bigint", "int8", "real", "float4", "boolean", "bool");
 
     public PgDialect(String user, String database, int processId, PgSettings settings) {
         this.user = user;
@@ -44,6 +49,75 @@ public final class PgDialect {
     }
 
     public String rewrite(String sql) {
+        return rewriteTokens(tableFunctionsInFrom(sql));
+    }
+
+    private static final Pattern SERIES_CALL = Pattern.compile("(?i)(pg_catalog\\.)?generate_series\\s*\\(");
+    private static final Pattern FROM_LIST_WORD = Pattern.compile("(?i).*\\b(FROM|JOIN|LATERAL)\\s*$",
+            Pattern.DOTALL);
+
+    /**
+     * {@code FROM generate_series(f(x), ...)} as {@code FROM TABLE(generate_series(f(x), ...))}: the engine's
+     * grammar reads a name followed by a parenthesis in FROM as a table with extra columns when the first argument
+     * starts with a name; inside TABLE(...) it is a function call. Text in strings and comments is left alone.
+     */
+    static String tableFunctionsInFrom(String sql) {
+        Matcher series = SERIES_CALL.matcher(sql);
+        if (!series.find()) {
+            return sql;
+        }
+        StringBuilder out = new StringBuilder(sql.length() + 16);
+        List<Integer> closes = new ArrayList<>();
+        int i = 0;
+        int n = sql.length();
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (!closes.isEmpty() && closes.getFirst() == i) {
+                out.append(')');
+                closes.removeFirst();
+            }
+            if (c == '\'' || c == '"' || c == '$' || c == '-' || c == '/') {
+                int end = PgSqlText.skip(sql, i);
+                if (end > i + 1 || c == '\'' || c == '"') {
+                    out.append(sql, i, Math.max(end, i + 1));
+                    i = Math.max(end, i + 1);
+                    continue;
+                }
+            }
+            if (Character.isLetter(c) && (i == 0 || !isIdentifierPart(sql.charAt(i - 1)) && sql.charAt(i - 1) != '.')
+                    && series.region(i, n).lookingAt() && inFromList(sql, i)) {
+                int close = PgSqlText.closingParen(sql, series.end() - 1);
+                if (close > 0) {
+                    out.append("TABLE(");
+                    closes.add(close + 1);
+                    closes.sort(null);
+                }
+            }
+            out.append(c);
+            i++;
+        }
+        if (!closes.isEmpty()) {
+            out.append(')');
+        }
+        return out.toString();
+    }
+
+    /** Whether what precedes {@code at} puts it in a FROM list: FROM, JOIN, LATERAL or a comma. */
+    private static boolean inFromList(String sql, int at) {
+        int before = at - 1;
+        while (before >= 0 && Character.isWhitespace(sql.charAt(before))) {
+            before--;
+        }
+        if (before < 0) {
+            return false;
+        }
+        if (sql.charAt(before) == ',') {
+            return true;
+        }
+        return FROM_LIST_WORD.matcher(sql.substring(Math.max(0, before - 10), before + 1)).matches();
+    }
+
+    private String rewriteTokens(String sql) {
         StringBuilder out = null;
         int n = sql.length();
         int i = 0;
@@ -76,6 +150,19 @@ public final class PgDialect {
                 if (membership != null) {
                     end = membership.end;
                     replacement = membership.replacement;
+                }
+            } else if (c == '[' && i > 0 && isIdentifierPart(sql.charAt(i - 1))) {
+                // An array type, int4[] or pg_catalog.text[]: PostgreSQL's own name for it, _int4.
+                int close = skipBlanks(sql, i + 1);
+                if (close < n && sql.charAt(close) == ']') {
+                    int word = i;
+                    while (word > 0 && isIdentifierPart(sql.charAt(word - 1))) {
+                        word--;
+                    }
+                    String element = sql.substring(word, i);
+                    start = word;
+                    end = close + 1;
+                    replacement = "_" + ARRAY_ELEMENT_NAMES.getOrDefault(element.toLowerCase(Locale.ROOT), element);
                 }
             } else if (c == '(') {
                 Matcher m = SCHEMAS_SUBSCRIPT.matcher(sql).region(i, n);
@@ -472,7 +559,7 @@ public final class PgDialect {
 
     private static final Pattern CALL = Pattern.compile("(?i)(pg_catalog\\.)?([a-z_]+)\\s*\\(");
     private static final Pattern KEYWORD = Pattern.compile("(?i)(pg_catalog\\.)?(current_user|session_user|current_role"
-            + "|current_catalog)(?![a-z0-9_(])");
+            + "|current_catalog|user)(?![a-z0-9_(.])");
     private static final Pattern SCHEMAS_SUBSCRIPT = Pattern.compile(
             "(?i)\\(\\s*(pg_catalog\\.)?current_schemas\\s*\\(\\s*(true|false)\\s*\\)\\s*\\)\\s*\\[\\s*(\\d+)\\s*]");
 

@@ -60,7 +60,7 @@ class PgToolQueriesTest {
             "dbeaver-q07", "dbeaver-q08", "dbeaver-q09", "dbeaver-q10", "dbeaver-q11", "dbeaver-q12", "dbeaver-q13",
             "dbeaver-q14", "metabase-q15", "metabase-q16", "metabase-q17", "metabase-q18", "metabase-q19",
             "grafana-q20", "grafana-q21", "grafana-q22", "grafana-q23", "grafana-q24", "grafana-q25", "grafana-q26",
-            "grafana-q27", "grafana-q28", "grafana-q29"})
+            "grafana-q27", "grafana-q28", "grafana-q29", "grafana-q30", "grafana-q31", "grafana-q32", "metabase-q33"})
     void toolsConnectTimeQueriesRun(String name) throws Exception {
         String sql = new String(PgToolQueriesTest.class.getResourceAsStream("/pg/tools/" + name + ".sql")
                 .readAllBytes(), StandardCharsets.UTF_8);
@@ -81,6 +81,30 @@ class PgToolQueriesTest {
                 .readAllBytes(), StandardCharsets.UTF_8);
         assertThat(column(sql, 2)).contains("lineitem", "nation");
         assertThat(column(sql, 5)).contains("25");
+    }
+
+    @Test
+    void grafanasSearchPathQueriesFindThePublicTablesAndColumns() throws Exception {
+        // postgresMetaQuery.ts buildTableQuery / buildColumnQuery('value') / buildDatatypeQuery without a schema:
+        // the schemas come from search_path through string_to_array, generate_series and subscripts.
+        assertThat(column(resource("grafana-q30"), 1)).contains("lineitem", "nation", "region")
+                .doesNotContain("pg_class", "tables");
+        assertThat(column(resource("grafana-q31"), 1)).containsExactly("l_discount", "l_extendedprice",
+                "l_linenumber", "l_orderkey", "l_partkey", "l_quantity", "l_suppkey", "l_tax");
+        assertThat(column(resource("grafana-q32"), 1)).containsExactly("numeric");
+    }
+
+    @Test
+    void metabasesFieldSyncDescribesEveryColumn() throws Exception {
+        // metabase.driver.postgres describe-fields-sql (format('%I.%I', ...)::regclass, information_schema joins).
+        String sql = resource("metabase-q33");
+        assertThat(column(sql, 1)).hasSize(16 + 4).startsWith("l_orderkey", "l_partkey");
+        assertThat(column(sql, 2)).contains("int8", "numeric", "varchar", "date");
+    }
+
+    private static String resource(String name) throws Exception {
+        return new String(PgToolQueriesTest.class.getResourceAsStream("/pg/tools/" + name + ".sql").readAllBytes(),
+                StandardCharsets.UTF_8);
     }
 
     @Test

@@ -77,6 +77,15 @@ class PsqlTest {
     }
 
     @Test
+    void describesATableWithEveryQueryPsqlSends(@TempDir Path dir) throws Exception {
+        // \d runs psql's whole series of catalog queries: columns, indexes, policies, statistics, publications
+        // (arrays, generate_series, string_agg), inheritance.
+        String out = psql(dir, "\\d lineitem\n");
+        assertThat(out).doesNotContain("ERROR").contains("Table \"public.lineitem\"")
+                .containsPattern("l_quantity +\\| numeric\\(15,2\\)").containsPattern("l_shipdate +\\| date");
+    }
+
+    @Test
     void runsTpchQ1AndPrintsItsTable(@TempDir Path dir) throws Exception {
         String out = psql(dir, Q1);
         assertThat(out).contains("l_returnflag | l_linestatus").contains("(4 rows)").doesNotContain("ERROR");

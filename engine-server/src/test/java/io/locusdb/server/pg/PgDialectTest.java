@@ -53,7 +53,7 @@ class PgDialectTest {
         assertThat(dialect.rewrite("SELECT 1 FROM t WHERE t.oid = ?::regclass + 1"))
                 .isEqualTo("SELECT 1 FROM t WHERE t.oid = CAST(? AS regclass) + 1");
         assertThat(dialect.rewrite("SELECT a.b::double precision, f(x)::text[], \"Q\"::int8 FROM t"))
-                .isEqualTo("SELECT CAST(a.b AS double precision), CAST(f(x) AS text[]), CAST(\"Q\" AS int8) FROM t");
+                .isEqualTo("SELECT CAST(a.b AS double precision), CAST(f(x) AS _text), CAST(\"Q\" AS int8) FROM t");
         assertThat(dialect.rewrite("SELECT oid::regtype::text FROM pg_type WHERE oid = to_regtype(?)"))
                 .isEqualTo("SELECT pg_catalog.format_type(oid, NULL) FROM pg_type WHERE oid = to_regtype(?)");
         assertThat(dialect.rewrite("SELECT '::' AS s -- x::int")).isEqualTo("SELECT '::' AS s -- x::int");
@@ -79,5 +79,22 @@ class PgDialectTest {
         assertThat(dialect.rewrite("SELECT 'pg_class'::regclass")).isEqualTo("SELECT  1259 ");
         assertThat(dialect.rewrite("SELECT 'lineitem'::regclass"))
                 .isEqualTo("SELECT  " + PgOids.relation("public", "lineitem") + " ");
+    }
+
+    @Test
+    void arrayTypesTakePostgresqlsUnderscoreNames() {
+        assertThat(dialect.rewrite("SELECT x::pg_catalog.int2[], CAST(y AS integer[ ]), z::text[]"))
+                .isEqualTo("SELECT CAST(x AS pg_catalog._int2), CAST(y AS _int4), CAST(z AS _text)");
+        assertThat(dialect.rewrite("SELECT a[1], '[]' FROM t")).isEqualTo("SELECT a[1], '[]' FROM t");
+    }
+
+    @Test
+    void generateSeriesInFromIsCalledThroughTable() {
+        assertThat(dialect.rewrite("SELECT * FROM generate_series(abs(1), 3) AS i, pg_catalog.generate_series(1, 2) j"))
+                .isEqualTo("SELECT * FROM TABLE(generate_series(abs(1), 3)) AS i, "
+                        + "TABLE(pg_catalog.generate_series(1, 2)) j");
+        assertThat(dialect.rewrite("SELECT 'FROM generate_series(1)' /* FROM generate_series(2) */"))
+                .isEqualTo("SELECT 'FROM generate_series(1)' /* FROM generate_series(2) */");
+        assertThat(dialect.rewrite("SELECT user, x FROM t")).isEqualTo("SELECT 'alice', x FROM t");
     }
 }

@@ -75,6 +75,10 @@ public abstract class Accumulator {
     }
 
     public static Accumulator create(AggregateCall call) {
+        if (call.function() == AggregateCall.Function.STRING_AGG
+                || call.function() == AggregateCall.Function.ARRAY_AGG) {
+            return new CollectValues(call);
+        }
         if (call.distinct() && call.function() != AggregateCall.Function.MIN
                 && call.function() != AggregateCall.Function.MAX) {
             return new Distinct(call);
@@ -90,6 +94,7 @@ public abstract class Accumulator {
             case AVG -> arg.kind() == TypeKind.DOUBLE ? new SumDouble(true, false) : new AvgExact(Numerics.scale(arg));
             case MIN, MAX -> new Extreme(call.function() == AggregateCall.Function.MAX, arg, false);
             case SINGLE_VALUE -> new Extreme(false, arg, true);
+            case STRING_AGG, ARRAY_AGG -> new CollectValues(call);
         };
     }
 

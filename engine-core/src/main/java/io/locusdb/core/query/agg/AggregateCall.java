@@ -4,10 +4,26 @@ import io.locusdb.core.storage.type.ColumnType;
 
 /**
  * One aggregate of an aggregation: its function, the input column it reads ({@code -1} for COUNT(*)), whether
- * DISTINCT, the argument's and the result's types.
+ * DISTINCT, the argument's and the result's types; for STRING_AGG the separator, and for the aggregates that
+ * collect values the order of the argument they are collected in.
  */
 public record AggregateCall(Function function, int argument, boolean distinct, ColumnType argumentType,
-                            ColumnType resultType, String name) {
+                            ColumnType resultType, String name, String separator, Order order) {
+    public AggregateCall(Function function, int argument, boolean distinct, ColumnType argumentType,
+                         ColumnType resultType, String name) {
+        this(function, argument, distinct, argumentType, resultType, name, null, Order.NONE);
+    }
+
+    /** This call reading its argument from another input column. */
+    public AggregateCall withArgument(int column) {
+        return new AggregateCall(function, column, distinct, argumentType, resultType, name, separator, order);
+    }
+
+    /** The order STRING_AGG and ARRAY_AGG collect values in: as they come, or sorted by the argument. */
+    public enum Order {
+        NONE, ASCENDING, DESCENDING
+    }
+
     public enum Function {
         /** SUM0 is SUM whose value over no rows is 0, not NULL: the sum of partial counts (COUNT split in two). */
         COUNT, SUM, SUM0, AVG, MIN, MAX,
@@ -15,7 +31,11 @@ public record AggregateCall(Function function, int argument, boolean distinct, C
          * The value of a group's one row (a scalar subquery's value, as decorrelation makes it): NULL without rows,
          * an error with more than one.
          */
-        SINGLE_VALUE
+        SINGLE_VALUE,
+        /** The values joined with the separator, NULLs skipped. */
+        STRING_AGG,
+        /** The values as an array ({@code ArrayText}), NULLs included. */
+        ARRAY_AGG
     }
 
     @Override

@@ -38,8 +38,7 @@ record AggregateInput(List<Expr> outputs, int[] keys, List<AggregateCall> calls)
         }
         List<AggregateCall> calls = new ArrayList<>();
         for (AggregateCall c : aggregate.calls()) {
-            calls.add(new AggregateCall(c.function(), c.argument() < 0 ? -1 : position.get(c.argument()),
-                    c.distinct(), c.argumentType(), c.resultType(), c.name()));
+            calls.add(c.withArgument(c.argument() < 0 ? -1 : position.get(c.argument())));
         }
         return new AggregateInput(outputs, keys, calls);
     }

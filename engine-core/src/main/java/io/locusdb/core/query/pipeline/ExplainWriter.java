@@ -66,6 +66,9 @@ public final class ExplainWriter {
             case PhysicalPlan.Values values -> lines.add(indent + "Values: " + values.rows().size() + " row(s)");
             case PhysicalPlan.Rows rows -> lines.add(indent + "SystemTable: " + rows.table() + ", "
                     + rows.rows().size() + " row(s) now");
+            case PhysicalPlan.SetFunction function -> lines.add(indent + "SetFunction: "
+                    + function.function().name().toLowerCase(Locale.ROOT) + function.args()
+                    + (function.ordinality() ? " WITH ORDINALITY" : ""));
             case PhysicalPlan.Scan scan -> scan(lines, indent, plan, scan,
                     sink == 0 && ops.getFirst() instanceof PhysicalPlan.Aggregate, batchRows);
             case PhysicalPlan.Join join -> join(lines, indent, join, batchRows);

@@ -92,6 +92,7 @@ public final class QueryRunner {
         switch (plan.source()) {
             case PhysicalPlan.Values values -> relation = values(values);
             case PhysicalPlan.Rows rows -> relation = rows(rows);
+            case PhysicalPlan.SetFunction function -> relation = SetFunctionRows.evaluate(function, query);
             case PhysicalPlan.Scan scan when !ops.isEmpty()
                     && ops.getFirst() instanceof PhysicalPlan.Aggregate aggregate
                     && countsOnly(scan, aggregate) -> {

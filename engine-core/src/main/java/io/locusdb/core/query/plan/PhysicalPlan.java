@@ -37,7 +37,7 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
      */
     public static final long TOP_N_MAX_ROWS = Integer.MAX_VALUE / 4;
 
-    public sealed interface Source permits Scan, Values, Rows, Join, Union {
+    public sealed interface Source permits Scan, Values, Rows, SetFunction, Join, Union {
     }
 
     /**
@@ -75,6 +75,7 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
             case Scan scan -> scan.names();
             case Values values -> values.names();
             case Rows rows -> rows.names();
+            case SetFunction function -> function.names();
             case Join join -> join.names();
             case Union union -> union.names();
         };
@@ -183,6 +184,20 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
      */
     public record Scan(Table table, List<ScanPredicate> ranges, Expr residual, List<Expr> outputs,
                        List<String> names) implements Source {
+    }
+
+    /**
+     * A set-returning function in FROM ({@code generate_series}, {@code UNNEST}) whose arguments need no input
+     * row: they are evaluated once when the plan runs, and the function's rows are the source's.
+     * {@code ordinality} adds a column numbering the rows from 1.
+     */
+    public record SetFunction(SetFunctionKind function, List<Expr> args, boolean ordinality, List<ColumnType> types,
+                              List<String> names) implements Source {
+    }
+
+    /** The set-returning functions a {@link SetFunction} source computes. */
+    public enum SetFunctionKind {
+        GENERATE_SERIES, UNNEST
     }
 
     /** Literal rows (SELECT without FROM), as physical values: Long, Double, String, or null. */

@@ -11,6 +11,7 @@ import io.locusdb.core.query.expr.Like;
 import io.locusdb.core.query.expr.Literal;
 import io.locusdb.core.query.expr.Logic;
 import io.locusdb.core.query.expr.Numerics;
+import io.locusdb.core.query.expr.PgFormat;
 import io.locusdb.core.query.expr.Retyped;
 import io.locusdb.core.query.expr.RowFunction;
 import io.locusdb.core.query.expr.Shared;
@@ -157,6 +158,9 @@ public final class ExprCompiler {
     }
 
     private Expr call(RexCall call) {
+        if (ArrayCalls.handles(call)) {
+            return new ArrayCalls(this::build).compile(call);
+        }
         ColumnType type = call.getKind() == SqlKind.IS_NULL || call.getKind() == SqlKind.IS_NOT_NULL
                 ? ColumnType.BOOLEAN : resultType(call);
         List<RexNode> ops = call.getOperands();
@@ -497,15 +501,19 @@ public final class ExprCompiler {
                  "HAS_FUNCTION_PRIVILEGE", "HAS_SEQUENCE_PRIVILEGE" ->
                     new RowFunction(name, type, buildAll(ops), false, a -> 1L);
             // PostgreSQL's quote_ident: double quotes unless the name is lower-case letters, digits and '_'.
-            case "QUOTE_IDENT" -> new RowFunction(name, type, stringArgs(ops), false, a -> {
-                String id = (String) a[0];
-                return id.matches("[a-z_][a-z0-9_$]*") ? id : "\"" + id.replace("\"", "\"\"") + "\"";
-            });
+            case "QUOTE_IDENT" -> new RowFunction(name, type, stringArgs(ops), false,
+                    a -> PgFormat.quoteIdent((String) a[0]));
             case "TO_REGTYPE" -> new RowFunction(name, type, stringArgs(ops), false, a -> {
                 PgTypeInfo t = PgTypeInfo.byName((String) a[0]);
                 return t == null ? null : (Object) t.oid();
             });
             case "PG_IS_IN_RECOVERY" -> new RowFunction(name, type, List.of(), false, a -> 0L);
+            case "PG_REGCLASS" -> new RowFunction(name, type, buildAll(ops), false, a -> a[0] instanceof String s
+                    ? (Object) (s.strip().matches("\\d+") ? Long.parseLong(s.strip()) : PgOids.regclass(s))
+                    : (Object) ((Number) a[0]).longValue());
+            case "FORMAT" -> new RowFunction(name, type, stringArgs(ops), true, PgFormat::format);
+            // LocusDB has no logical replication: no relation is published.
+            case "PG_RELATION_IS_PUBLISHABLE" -> new RowFunction(name, type, List.of(), false, a -> 0L);
             case "CURRENT_SCHEMA" -> new RowFunction(name, type, List.of(), false, a -> "public");
             default -> throw unsupported("the function " + call.getOperator().getName());
         };

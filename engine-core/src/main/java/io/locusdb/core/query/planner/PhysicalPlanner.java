@@ -19,6 +19,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
@@ -26,7 +27,9 @@ import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.core.Uncollect;
 import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.core.Window;
@@ -73,7 +76,7 @@ public final class PhysicalPlanner {
         List<RelNode> chain = new ArrayList<>();
         for (RelNode node = root; ; node = node.getInput(0)) {
             chain.add(node);
-            if (node.getInputs().size() != 1) {
+            if (node.getInputs().size() != 1 || node instanceof Uncollect) {
                 break;
             }
         }
@@ -117,6 +120,10 @@ public final class PhysicalPlanner {
             List<ColumnType> types = values.getRowType().getFieldList().stream()
                     .map(f -> SqlTypes.of(f.getType())).toList();
             source = new PlanDraft.Values(rows, types, values.getRowType().getFieldNames());
+        } else if (leaf instanceof TableFunctionScan function) {
+            source = SetFunctionPlanning.series(function, binder);
+        } else if (leaf instanceof Uncollect uncollect) {
+            source = SetFunctionPlanning.unnest(uncollect, binder);
         } else if (leaf instanceof Join join) {
             source = join(join, binder, resolve);
         } else if (leaf instanceof Union union && union.all) {
@@ -452,7 +459,8 @@ public final class PhysicalPlanner {
             if (call.filterArg >= 0) {
                 throw unsupported("FILTER (WHERE ...) on aggregates is");
             }
-            if (call.getArgList().size() > 1) {
+            SqlKind kind = call.getAggregation().getKind();
+            if (call.getArgList().size() > 1 && kind != SqlKind.STRING_AGG && kind != SqlKind.LISTAGG) {
                 throw unsupported(call.getAggregation().getName() + " with several arguments is");
             }
             AggregateCall.Function function = switch (call.getAggregation().getKind()) {
@@ -463,16 +471,52 @@ public final class PhysicalPlanner {
                 case MIN -> AggregateCall.Function.MIN;
                 case MAX -> AggregateCall.Function.MAX;
                 case SINGLE_VALUE -> AggregateCall.Function.SINGLE_VALUE;
+                case STRING_AGG, LISTAGG -> AggregateCall.Function.STRING_AGG;
+                case ARRAY_AGG -> AggregateCall.Function.ARRAY_AGG;
                 default -> throw unsupported("the aggregate function " + call.getAggregation().getName() + " is");
             };
             int argument = call.getArgList().isEmpty() ? -1 : call.getArgList().getFirst();
             ColumnType argType = argument < 0 ? ColumnType.BIGINT
                     : SqlTypes.of(a.getInput().getRowType().getFieldList().get(argument).getType());
             calls.add(new AggregateCall(function, argument, call.isDistinct(), argType, SqlTypes.of(call.getType()),
-                    call.getName()));
+                    call.getName(), function == AggregateCall.Function.STRING_AGG ? separator(a, call) : null,
+                    collectOrder(call, argument)));
         }
         List<ColumnType> types = a.getRowType().getFieldList().stream().map(f -> SqlTypes.of(f.getType())).toList();
         return new PlanDraft.Aggregate(keys, calls, types, names);
+    }
+
+    /**
+     * STRING_AGG's separator: a constant, which Calcite keeps with the call or as a column the aggregate's input
+     * computes; ',' when the call has none (LISTAGG's default).
+     */
+    private static String separator(Aggregate a, org.apache.calcite.rel.core.AggregateCall call) {
+        RexNode value;
+        if (!call.rexList.isEmpty()) {
+            value = call.rexList.getFirst();
+        } else if (call.getArgList().size() >= 2) {
+            int column = call.getArgList().get(1);
+            value = a.getInput() instanceof Project p ? p.getProjects().get(column) : null;
+        } else {
+            return ",";
+        }
+        if (!(value instanceof RexLiteral literal)) {
+            throw unsupported("STRING_AGG with a separator that is not a constant is");
+        }
+        return literal.isNull() ? "" : String.valueOf(ExprCompiler.literal(literal).value());
+    }
+
+    /** The order STRING_AGG and ARRAY_AGG collect in: none, or by their own argument. */
+    private static AggregateCall.Order collectOrder(org.apache.calcite.rel.core.AggregateCall call, int argument) {
+        List<RelFieldCollation> keys = call.getCollation().getFieldCollations();
+        if (keys.isEmpty()) {
+            return AggregateCall.Order.NONE;
+        }
+        if (keys.size() > 1 || keys.getFirst().getFieldIndex() != argument) {
+            throw unsupported(call.getAggregation().getName() + " ordered by anything but its own argument is");
+        }
+        return keys.getFirst().getDirection().isDescending() ? AggregateCall.Order.DESCENDING
+                : AggregateCall.Order.ASCENDING;
     }
 
     /** Rewrites input references of {@code node} to the expressions they stand for. */

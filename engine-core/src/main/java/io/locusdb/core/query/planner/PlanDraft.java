@@ -18,7 +18,7 @@ import org.apache.calcite.rex.RexNode;
  */
 record PlanDraft(Source source, List<Op> ops, List<ResultColumn> columns, RexBuilder rex) {
 
-    sealed interface Source permits Scan, Values, Rows, Join, Union {
+    sealed interface Source permits Scan, Values, Rows, SetFunction, Join, Union {
     }
 
     /**
@@ -41,6 +41,11 @@ record PlanDraft(Source source, List<Op> ops, List<ResultColumn> columns, RexBui
 
     /** UNION ALL: the rows of every input, each already of the union's column types. */
     public record Union(List<PlanDraft> inputs, List<String> names) implements Source {
+    }
+
+    /** A set-returning function over arguments that need no input row (see {@link PhysicalPlan.SetFunction}). */
+    public record SetFunction(PhysicalPlan.SetFunctionKind function, List<RexNode> args, boolean ordinality,
+                              List<ColumnType> types, List<String> names) implements Source {
     }
 
     /** Literal rows (SELECT without FROM). */

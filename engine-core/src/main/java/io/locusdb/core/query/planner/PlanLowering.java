@@ -38,6 +38,12 @@ final class PlanLowering {
                 source = new PhysicalPlan.Rows(rows.table(), rows.rows(), rows.types(), rows.names());
                 names = rows.names();
             }
+            case PlanDraft.SetFunction function -> {
+                source = new PhysicalPlan.SetFunction(function.function(),
+                        new ExprCompiler(rex, List.of()).compileAll(function.args()), function.ordinality(),
+                        function.types(), function.names());
+                names = function.names();
+            }
             case PlanDraft.Join join -> {
                 source = join(join, rex);
                 names = join.names();

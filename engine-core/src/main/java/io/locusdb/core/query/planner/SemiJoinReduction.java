@@ -80,8 +80,7 @@ final class SemiJoinReduction {
         }
         List<AggregateCall> calls = new ArrayList<>();
         for (AggregateCall call : aggregate.calls()) {
-            calls.add(new AggregateCall(call.function(), call.argument() < 0 ? -1 : kept.indexOf(call.argument()),
-                    call.distinct(), call.argumentType(), call.resultType(), call.name()));
+            calls.add(call.withArgument(call.argument() < 0 ? -1 : kept.indexOf(call.argument())));
         }
         List<PlanDraft.Op> ops = new ArrayList<>(side.ops());
         ops.set(0, new PlanDraft.Aggregate(keys, calls, aggregate.outputTypes(), aggregate.names()));

@@ -29,6 +29,11 @@ public final class SqlTypes {
             case CHAR -> ColumnType.character(Math.max(1, type.getPrecision()));
             case VARCHAR -> ColumnType.varchar(Math.max(0, type.getPrecision()));
             case NULL -> ColumnType.VARCHAR;
+            // An array is computed with as its PostgreSQL text ({1,2}): see ArrayText.
+            case ARRAY -> {
+                of(type.getComponentType());
+                yield ColumnType.VARCHAR;
+            }
             default -> throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "values of type "
                     + type.getFullTypeString() + " are not supported (LocusDB computes with BOOLEAN, INTEGER,"
                     + " BIGINT, DECIMAL(p≤18,s), DOUBLE, DATE, CHAR and VARCHAR)");

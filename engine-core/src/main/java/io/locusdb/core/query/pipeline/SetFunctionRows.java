@@ -1,0 +1,104 @@
+package io.locusdb.core.query.pipeline;
+
+import io.locusdb.core.exec.QueryContext;
+import io.locusdb.core.query.expr.ArrayText;
+import io.locusdb.core.query.expr.Expr;
+import io.locusdb.core.query.expr.ExprCopier;
+import io.locusdb.core.query.plan.PhysicalPlan;
+import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlState;
+import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.vector.ColumnVector;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The rows of a set-returning function in FROM, computed when the plan runs: its arguments once (they need no
+ * input row), then {@code generate_series}' numbers or an array's elements as a relation. The rows are reserved
+ * against the query's memory budget before they are made.
+ */
+final class SetFunctionRows {
+    /** Bytes a row of one BIGINT column holds in a relation (value and NULL flag). */
+    private static final long BYTES_PER_NUMBER = Long.BYTES + 1;
+
+    private SetFunctionRows() {
+    }
+
+    static Relation evaluate(PhysicalPlan.SetFunction function, QueryContext query) {
+        List<Object> args = new ArrayList<>();
+        for (Expr arg : function.args()) {
+            args.add(ExprCopier.forTask().copy(arg).eval(new ColumnVector[0], 1).boxed(0));
+        }
+        ColumnVector values = switch (function.function()) {
+            case GENERATE_SERIES -> series(args, function.types().getFirst(), query);
+            case UNNEST -> unnest((String) args.getFirst(), function.types().getFirst(), query);
+        };
+        int rows = values.size();
+        List<ColumnVector> columns = new ArrayList<>(List.of(values));
+        if (function.ordinality()) {
+            ColumnVector ordinal = new ColumnVector(function.types().getLast(), Math.max(1, rows));
+            for (int r = 0; r < rows; r++) {
+                ordinal.setLong(r, r + 1);
+            }
+            ordinal.setSize(rows);
+            columns.add(ordinal);
+        }
+        return new Relation(columns, function.names(), rows);
+    }
+
+    /**
+     * PostgreSQL's {@code generate_series(start, stop, step)}: start, start + step, ... while not past stop; no rows
+     * when an argument is NULL or stop lies behind start; a step of 0 is an error.
+     */
+    private static ColumnVector series(List<Object> args, ColumnType type, QueryContext query) {
+        ColumnVector out = new ColumnVector(type, 1);
+        if (args.contains(null)) {
+            out.setSize(0);
+            return out;
+        }
+        long start = ((Number) args.get(0)).longValue();
+        long stop = ((Number) args.get(1)).longValue();
+        long step = args.size() > 2 ? ((Number) args.get(2)).longValue() : 1;
+        if (step == 0) {
+            throw new LocusSqlException(SqlState.INVALID_PARAMETER, "generate_series: step size cannot equal zero");
+        }
+        long count = step > 0 ? (stop < start ? 0 : Math.floorDiv(Math.subtractExact(stop, start), step) + 1)
+                : (stop > start ? 0 : Math.floorDiv(Math.subtractExact(start, stop), -step) + 1);
+        if (count > Integer.MAX_VALUE - 16) {
+            throw new LocusSqlException(SqlState.PROGRAM_LIMIT_EXCEEDED, "generate_series would make " + count
+                    + " rows; LocusDB computes a set-returning function's rows at once and takes at most "
+                    + (Integer.MAX_VALUE - 16));
+        }
+        query.memory().reserve(count * BYTES_PER_NUMBER);
+        out.ensureCapacity((int) Math.max(1, count));
+        long value = start;
+        for (int r = 0; r < count; r++) {
+            if ((r & 0xFFFF) == 0) {
+                query.checkCancelled();
+            }
+            out.setLong(r, value);
+            value += step;
+        }
+        out.setSize((int) count);
+        return out;
+    }
+
+    /** {@code UNNEST(array)}: one row per element, in order; a NULL array gives no rows. */
+    private static ColumnVector unnest(String array, ColumnType type, QueryContext query) {
+        List<String> elements = array == null ? List.of() : ArrayText.parse(array);
+        query.memory().reserve(elements.size() * BYTES_PER_NUMBER);
+        ColumnVector out = new ColumnVector(type, Math.max(1, elements.size()));
+        for (int r = 0; r < elements.size(); r++) {
+            Object value = ArrayText.value(elements.get(r), type);
+            switch (value) {
+                case null -> out.setNull(r);
+                case Long l -> out.setLong(r, l);
+                case Double d -> out.setDouble(r, d);
+                default -> out.setString(r, (String) value);
+            }
+        }
+        out.setSize(elements.size());
+        out.refreshNulls();
+        return out;
+    }
+}

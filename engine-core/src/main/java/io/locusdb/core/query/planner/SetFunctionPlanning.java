@@ -1,0 +1,112 @@
+package io.locusdb.core.query.planner;
+
+import io.locusdb.core.query.plan.PhysicalPlan;
+import io.locusdb.core.sql.GenerateSeries;
+import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlState;
+import io.locusdb.core.storage.type.ColumnType;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.TableFunctionScan;
+import org.apache.calcite.rel.core.Uncollect;
+import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexCorrelVariable;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.rex.RexVisitorImpl;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Set-returning functions in FROM as plan sources: {@code generate_series(...)} (a table function scan) and
+ * {@code UNNEST(array)} (an uncollect over one computed row). Their arguments must not depend on another table's
+ * rows: a LATERAL call with a different argument per row is refused with SQLSTATE 0A000.
+ */
+final class SetFunctionPlanning {
+    private SetFunctionPlanning() {
+    }
+
+    static PlanDraft.SetFunction series(TableFunctionScan scan, ParameterBinder binder) {
+        if (!(scan.getCall() instanceof RexCall call) || !(call.getOperator() instanceof GenerateSeries)) {
+            throw unsupported("the table function " + scan.getCall());
+        }
+        if (!scan.getInputs().isEmpty()) {
+            throw unsupported("table functions over a table's rows");
+        }
+        List<RexNode> args = new ArrayList<>();
+        for (RexNode op : call.getOperands()) {
+            args.add(rowFree(binder.bind(op), "generate_series"));
+        }
+        return new PlanDraft.SetFunction(PhysicalPlan.SetFunctionKind.GENERATE_SERIES, args, false,
+                types(scan), scan.getRowType().getFieldNames());
+    }
+
+    static PlanDraft.SetFunction unnest(Uncollect uncollect, ParameterBinder binder) {
+        List<RexNode> arrays = rowFreeExpressions(uncollect.getInput());
+        if (arrays.size() != 1) {
+            throw unsupported("UNNEST of " + arrays.size() + " arrays at once");
+        }
+        RexNode array = rowFree(binder.bind(arrays.getFirst()), "UNNEST");
+        if (array.getType().getSqlTypeName() != SqlTypeName.ARRAY) {
+            throw unsupported("UNNEST of " + array.getType().getFullTypeString());
+        }
+        if (array.getType().getComponentType().isStruct()) {
+            throw unsupported("UNNEST of an array of rows");
+        }
+        return new PlanDraft.SetFunction(PhysicalPlan.SetFunctionKind.UNNEST, List.of(array),
+                uncollect.withOrdinality, types(uncollect), uncollect.getRowType().getFieldNames());
+    }
+
+    /** The expressions of a one-row input made of literals and calls on them (what UNNEST(expr) plans as). */
+    private static List<RexNode> rowFreeExpressions(RelNode input) {
+        if (input instanceof Values values && values.getTuples().size() == 1) {
+            return List.copyOf(values.getTuples().getFirst());
+        }
+        if (input instanceof Project project) {
+            List<RexNode> below = rowFreeExpressions(project.getInput());
+            List<RexNode> out = new ArrayList<>();
+            for (RexNode e : project.getProjects()) {
+                out.add(e.accept(new RexShuttle() {
+                    @Override
+                    public RexNode visitInputRef(RexInputRef ref) {
+                        return below.get(ref.getIndex());
+                    }
+                }));
+            }
+            return out;
+        }
+        throw unsupported("UNNEST over the rows of another table (LATERAL)");
+    }
+
+    private static RexNode rowFree(RexNode arg, String function) {
+        boolean[] correlated = {false};
+        arg.accept(new RexVisitorImpl<Void>(true) {
+            @Override
+            public Void visitCorrelVariable(RexCorrelVariable variable) {
+                correlated[0] = true;
+                return null;
+            }
+        });
+        if (correlated[0] || RexUtil.containsInputRef(arg)) {
+            throw unsupported(function + " with arguments taken from another table's rows (LATERAL)");
+        }
+        return arg;
+    }
+
+    private static List<ColumnType> types(RelNode node) {
+        List<ColumnType> types = new ArrayList<>();
+        for (RelDataTypeField f : node.getRowType().getFieldList()) {
+            types.add(SqlTypes.of(f.getType()));
+        }
+        return types;
+    }
+
+    private static LocusSqlException unsupported(String what) {
+        return new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, what + " is not supported yet");
+    }
+}
