@@ -22,7 +22,6 @@ import io.locusdb.server.pg.PgValueWriter;
 import io.locusdb.server.pg.PgWriter;
 import io.micrometer.core.instrument.Timer;
 import io.netty.channel.Channel;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -866,10 +865,5 @@ final class PgServerSession implements ClientSession {
                 batch = null;
             }
         }
-    }
-
-    /** For tests: the statements a session holds. */
-    List<String> statementNames() {
-        return new ArrayList<>(statements.keySet());
     }
 }
