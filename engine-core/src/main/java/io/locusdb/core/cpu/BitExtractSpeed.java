@@ -1,5 +1,6 @@
 package io.locusdb.core.cpu;
 
+import io.locusdb.core.LocusHome;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -98,10 +99,7 @@ public record BitExtractSpeed(double pextNanos, double portableNanos, String sou
 
     /** The default cache file: {@code $LOCUS_HOME/cpu-kernels.properties}, {@code ~/.locusdb} without LOCUS_HOME. */
     public static Path defaultCache() {
-        String home = System.getenv("LOCUS_HOME");
-        Path dir = home != null && !home.isBlank() ? Path.of(home) : Path.of(System.getProperty("user.home"),
-                ".locusdb");
-        return dir.resolve("cpu-kernels.properties");
+        return LocusHome.resolve("cpu-kernels.properties");
     }
 
     /** The measurement cached for {@code cpu}; empty when there is none or the file cannot be read as one. */

@@ -1,5 +1,6 @@
 package io.locusdb.core.durable;
 
+import io.locusdb.core.LocusHome;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -41,8 +42,8 @@ public record Durability(Path directory, FsyncPolicy fsync, long checkpointLogBy
         return new Durability(directory, fsync, checkpointLogBytes, millis);
     }
 
-    /** The directory a server keeps its data in when none is given: {@code ~/.locusdb/data}. */
+    /** The directory a server keeps its data in when none is given: {@code $LOCUS_HOME/data} ({@code ~/.locusdb}). */
     public static Path defaultDirectory() {
-        return Path.of(System.getProperty("user.home"), ".locusdb", "data");
+        return LocusHome.resolve("data");
     }
 }

@@ -22,6 +22,10 @@ public final class LocusCli implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        // The JDK's log lines in one line each ("WARNING io.locusdb...: message"), not its two-line default.
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format", "%4$s %3$s: %5$s%6$s%n");
+        }
         System.exit(commandLine().execute(args));
     }
 
@@ -29,7 +33,7 @@ public final class LocusCli implements Runnable {
         CommandLine cli = new CommandLine(new LocusCli());
         // Bad arguments and bad settings are user errors: one clear line, no stack trace.
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            if (e instanceof IllegalArgumentException) {
+            if (e instanceof IllegalArgumentException || e instanceof StartRefusedException) {
                 commandLine.getErr().println("locus: " + e.getMessage());
                 return 2;
             }

@@ -60,8 +60,14 @@ public final class ServeCommand implements Callable<Integer> {
     String placer;
 
     @Option(names = "--data", paramLabel = "DIR",
-            description = "Data directory: tables survive restarts (default ~/.locusdb/data).")
+            description = "Data directory: tables survive restarts (default $LOCUS_HOME/data, ~/.locusdb/data"
+                    + " without LOCUS_HOME).")
     Path data;
+
+    @Option(names = "--replace",
+            description = "With --tpch: drop TPC-H tables of another scale already in the data directory and"
+                    + " generate the one asked for.")
+    boolean replace;
 
     @Option(names = "--in-memory", description = "Keep nothing on disk: every table is lost when the server stops.")
     boolean inMemory;
@@ -97,6 +103,9 @@ public final class ServeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         LocusConfig dbConfig = (topology == null ? LocusConfig.defaults()
                 : LocusConfig.of(Topologies.fromSetting(topology)).withStoredCalibration()).withPlacer(settings.placer());
+        if (replace && scaleFactor == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--replace goes with --tpch SF");
+        }
         if (inMemory && (data != null || fsync != null)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--in-memory keeps nothing on disk:"
                     + " leave out --data and --fsync");
@@ -126,10 +135,14 @@ public final class ServeCommand implements Callable<Integer> {
         LocusServer server;
         try {
             if (scaleFactor != null) {
-                if (db.catalog().find("lineitem").isPresent()) {
-                    out.println("TPC-H tables are already in the data directory: not generated again");
+                Path directory = db.durableStore().map(store -> store.directory()).orElse(null);
+                if (TpchInDataDirectory.decide(db, directory, scaleFactor, replace)
+                        == TpchInDataDirectory.Action.KEEP) {
+                    out.println("TPC-H SF " + TpchInDataDirectory.format(scaleFactor)
+                            + " is already in the data directory: not generated again");
                 } else {
                     load(db, out);
+                    TpchInDataDirectory.recordScale(directory, scaleFactor);
                 }
             }
             server = LocusServer.start(db, settings);

@@ -1,5 +1,6 @@
 package io.locusdb.server.cli;
 
+import io.locusdb.core.LocusHome;
 import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
 import io.locusdb.core.Session;
@@ -186,10 +187,7 @@ public final class SqlCommand implements Callable<Integer> {
     }
 
     static Path historyFile() {
-        String home = System.getenv("LOCUS_HOME");
-        Path dir = home != null && !home.isBlank() ? Path.of(home)
-                : Path.of(System.getProperty("user.home"), ".locusdb");
-        return dir.resolve("sql_history");
+        return LocusHome.resolve("sql_history");
     }
 
     /** Appends a statement to the history file (one entry a line, newlines inside kept as a visible "\n"). */

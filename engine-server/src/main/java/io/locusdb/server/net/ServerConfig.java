@@ -165,8 +165,9 @@ public record ServerConfig(String bindAddress, int port, int maxFrameBytes, int 
      */
     public void requireSafeExposure() {
         if (trustMode() && !allowTrustOnNetwork && !isLoopback(bindAddress)) {
-            throw new IllegalStateException("trust mode on a non-loopback address (bind = " + bindAddress
-                    + "): configure users or tokens, or set allow-trust-on-network=true");
+            throw new UnsafeExposureException("bind = " + bindAddress + " without users or tokens would accept every"
+                    + " client on the network (trust mode): configure user.NAME or token.NAME (./locus passwd), bind"
+                    + " 127.0.0.1, or set allow-trust-on-network=true");
         }
     }
 

@@ -59,9 +59,9 @@ class ServerConfigTest {
         d.with("bind", "localhost").requireSafeExposure();
         d.with("bind", "::1").requireSafeExposure();
         assertThatThrownBy(() -> d.with("bind", "0.0.0.0").requireSafeExposure())
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessage("trust mode on a non-loopback address (bind = 0.0.0.0): configure users or tokens, or set"
-                        + " allow-trust-on-network=true");
+                .isInstanceOf(UnsafeExposureException.class)
+                .hasMessageContaining("bind = 0.0.0.0").hasMessageContaining("trust mode")
+                .hasMessageContaining("user.NAME").hasMessageContaining("allow-trust-on-network=true");
         d.with("bind", "0.0.0.0").with("allow-trust-on-network", "true").requireSafeExposure();
         d.with("bind", "0.0.0.0").with("token.ci", Authenticator.tokenHash("t")).requireSafeExposure();
         assertThatThrownBy(() -> d.with("allow-trust-on-network", "yes"))

@@ -188,8 +188,8 @@ class ServerSecurityTest {
             ServerConfig open = ServerConfig.defaults().with("port", "0")
                     .with("pg.port", "-1").with("metrics.port", "-1")
                     .with("bind", "0.0.0.0");
-            assertThatThrownBy(() -> LocusServer.start(db, open)).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("trust mode on a non-loopback address")
+            assertThatThrownBy(() -> LocusServer.start(db, open)).isInstanceOf(UnsafeExposureException.class)
+                    .hasMessageContaining("bind = 0.0.0.0").hasMessageContaining("trust mode")
                     .hasMessageContaining("allow-trust-on-network=true");
         } finally {
             db.close();

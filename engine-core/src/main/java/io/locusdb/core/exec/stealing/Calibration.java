@@ -1,5 +1,6 @@
 package io.locusdb.core.exec.stealing;
 
+import io.locusdb.core.LocusHome;
 import io.locusdb.core.exec.StealingPolicy;
 import java.io.IOException;
 import java.io.Reader;
@@ -23,10 +24,7 @@ public record Calibration(double stealingThresholdBytesPerSecond, double pageMov
                           String note, Instant measuredAt) {
 
     public static Path defaultPath() {
-        String home = System.getenv("LOCUS_HOME");
-        Path dir = home != null && !home.isBlank() ? Path.of(home) : Path.of(System.getProperty("user.home"),
-                ".locusdb");
-        return dir.resolve("calibration.properties");
+        return LocusHome.resolve("calibration.properties");
     }
 
     public void save(Path file) throws IOException {
