@@ -30,6 +30,7 @@ public final class JoinProber {
     private final List<ColumnType> probeTypes;
     private final List<ColumnType> buildTypes;
     private final Output output;
+    private final Runnable checkpoint;
     private int[] pairProbe = new int[1024];
     private int[] pairBuild = new int[1024];
     private boolean[] probeMatched = new boolean[1024];
@@ -39,9 +40,12 @@ public final class JoinProber {
      * @param probeIsLeft     whether the probe side is the join's left input (always so for SEMI and ANTI)
      * @param probeKeyIndexes the probe side's key columns, in the order of the table's keys
      * @param residual        the rest of the condition over the joined row (left, then right columns), or null
+     * @param checkpoint      run before each chunk of candidate pairs is checked: where a cancelled query stops
+     *                        (a join without keys makes every pair of rows a candidate, so one probe batch can
+     *                        stand for billions of pairs)
      */
     public JoinProber(JoinHashTable table, JoinType type, boolean probeIsLeft, int[] probeKeyIndexes, Expr residual,
-                      List<ColumnType> probeTypes, List<ColumnType> buildTypes, Output output) {
+                      List<ColumnType> probeTypes, List<ColumnType> buildTypes, Output output, Runnable checkpoint) {
         if (!type.outputsRight() && !probeIsLeft) {
             throw new IllegalArgumentException(type + " joins probe with their left side");
         }
@@ -53,6 +57,7 @@ public final class JoinProber {
         this.probeTypes = List.copyOf(probeTypes);
         this.buildTypes = List.copyOf(buildTypes);
         this.output = output;
+        this.checkpoint = checkpoint;
     }
 
     private boolean keepsUnmatchedProbe() {
@@ -133,6 +138,7 @@ public final class JoinProber {
 
     /** Checks a chunk of candidate pairs against the residual, records matches, emits the joined rows. */
     private void pairs(ColumnVector[] probe, int pairs, boolean trackProbe) {
+        checkpoint.run();
         boolean emitPairs = type.outputsRight();
         List<ColumnVector> joined = emitPairs || residual != null ? joined(probe, pairs) : null;
         if (residual != null) {

@@ -56,10 +56,11 @@ public final class HashJoinProbe implements PipelineOperator {
         return tableFor.apply(part);
     }
 
-    private JoinProber prober(JoinHashTable table, JoinProber.Output output) {
+    private JoinProber prober(JoinHashTable table, JoinProber.Output output, Runnable checkpoint) {
         // Each task evaluates its own copy of the residual: expressions keep buffers.
         Expr residual = ExprCopier.forTask().copy(join.residual());
-        return new JoinProber(table, join.type(), probeLeft, probeKeys(), residual, probeTypes, buildTypes, output);
+        return new JoinProber(table, join.type(), probeLeft, probeKeys(), residual, probeTypes, buildTypes, output,
+                checkpoint);
     }
 
     @Override
@@ -67,7 +68,8 @@ public final class HashJoinProbe implements PipelineOperator {
         JoinHashTable table = tableFor.apply(part);
         return new TaskStep() {
             private TaskContext current;
-            private final JoinProber prober = prober(table, joined -> next.push(current, joined));
+            private final JoinProber prober = prober(table, joined -> next.push(current, joined),
+                    () -> current.checkCancelled());
 
             @Override
             public void push(TaskContext ctx, Chunk chunk) {
@@ -85,7 +87,7 @@ public final class HashJoinProbe implements PipelineOperator {
     /** Every table's build rows that no probe row matched, null-extended, into {@code next}. */
     void emitUnmatched(TaskContext ctx, TaskStep next) {
         for (JoinHashTable table : tables) {
-            prober(table, joined -> next.push(ctx, joined)).emitUnmatchedBuildRows();
+            prober(table, joined -> next.push(ctx, joined), ctx::checkCancelled).emitUnmatchedBuildRows();
         }
     }
 }

@@ -50,7 +50,7 @@ class JoinProberTest {
                         }
                         rows.add(row.toString());
                     }
-                });
+                }, () -> { });
         prober.probe(new Chunk(probe, probe[0].size()));
         prober.emitUnmatchedBuildRows();
         return rows;
@@ -115,7 +115,7 @@ class JoinProberTest {
                             buildOrder.add(joined.column(1).longs()[i]);
                         }
                     }
-                });
+                }, () -> { });
         prober.probe(new Chunk(new ColumnVector[] {probe}, probes));
         for (int p = 0; p < probes; p++) {
             long expected = 0;
@@ -147,7 +147,7 @@ class JoinProberTest {
                     for (int i = 0; i < joined.rows(); i++) {
                         rows.add(joined.column(0).doubles()[i] + "=" + joined.column(1).doubles()[i]);
                     }
-                }).probe(new Chunk(new ColumnVector[] {probe}, 3));
+                }, () -> { }).probe(new Chunk(new ColumnVector[] {probe}, 3));
         assertThat(rows).containsExactlyInAnyOrder("-0.0=0.0", "NaN=NaN");
     }
 }
