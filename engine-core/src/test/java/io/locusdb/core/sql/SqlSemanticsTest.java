@@ -56,6 +56,15 @@ class SqlSemanticsTest {
         return rows.getFirst().getFirst();
     }
 
+    @Test
+    void ilikeMatchesWhateverTheCase() {
+        assertThat(rows("SELECT id FROM v WHERE s ILIKE 'A%' ORDER BY id")).containsExactly(List.of(1L));
+        assertThat(rows("SELECT id FROM v WHERE s NOT ILIKE '%B%' ORDER BY id")).containsExactly(List.of(2L));
+        assertThat(value("SELECT 'X_Y' ILIKE 'x!_y' ESCAPE '!'")).isEqualTo(true);
+        assertThat(value("SELECT 'XzY' ILIKE 'x!_y' ESCAPE '!'")).isEqualTo(false);
+        assertThat(value("SELECT CAST(NULL AS VARCHAR) ILIKE 'a'")).isNull();
+    }
+
     // ---------------------------------------------------------------- 1. common types keep their scale
 
     @Test

@@ -372,7 +372,18 @@ public final class ExprCompiler {
         if (pattern.isNull()) {
             return new Literal(ColumnType.BOOLEAN, null);
         }
-        Expr like = new Like(build(ops.get(0)), pattern.getValueAs(String.class), escape);
+        String text = pattern.getValueAs(String.class);
+        Expr input = build(ops.get(0));
+        if (call.getOperator() instanceof SqlLikeOperator op && !op.isCaseSensitive()) {
+            // ILIKE: both sides in lower case (PostgreSQL folds case the same way outside special locales).
+            input = new RowFunction("LOWER", ColumnType.VARCHAR, List.of(input), false,
+                    a -> ((String) a[0]).toLowerCase(Locale.ROOT));
+            text = text.toLowerCase(Locale.ROOT);
+            if (escape != null) {
+                escape = Character.toLowerCase(escape);
+            }
+        }
+        Expr like = new Like(input, text, escape);
         if (call.getOperator() instanceof SqlLikeOperator op && op.isNegated()) {
             return new Logic(Logic.Op.NOT, List.of(like));
         }
