@@ -59,6 +59,7 @@ class ArraysAndSetFunctionsTest {
             assertThatThrownBy(() -> ArrayText.parse(bad)).as(bad).isInstanceOfSatisfying(LocusSqlException.class,
                     e -> assertThat(e.state()).isEqualTo(SqlState.INVALID_TEXT_REPRESENTATION));
         }
+        assertThat(ArrayText.parse("{\\NULL,a\\ ,\\,}")).containsExactly("NULL", "a ", ",");
         assertThatThrownBy(() -> ArrayText.parse("{{1},{2}}")).isInstanceOfSatisfying(LocusSqlException.class,
                 e -> assertThat(e.state()).isEqualTo(SqlState.FEATURE_NOT_SUPPORTED));
     }
@@ -85,6 +86,10 @@ class ArraysAndSetFunctionsTest {
                 + " 5 > ALL(CAST('{1,2}' AS INTEGER ARRAY)), 2 > ALL(CAST('{1,2}' AS INTEGER ARRAY)),"
                 + " 1 = ANY(CAST('{2,NULL}' AS INTEGER ARRAY)), 1 = ANY(CAST('{}' AS INTEGER ARRAY))"))
                 .containsExactly(Arrays.asList(true, false, true, false, null, false));
+        assertThat(value("SELECT 1 = ANY(CAST('{1.4}' AS DECIMAL(2,1) ARRAY))")).isEqualTo(false);
+        assertThat(value("SELECT 1 < ANY(CAST('{3000000000}' AS BIGINT ARRAY))")).isEqualTo(true);
+        assertThatThrownBy(() -> rows("SELECT ARRAY[2] < ARRAY[10]")).isInstanceOfSatisfying(
+                LocusSqlException.class, e -> assertThat(e.state()).isEqualTo(SqlState.FEATURE_NOT_SUPPORTED));
         assertThat(rows("SELECT id FROM t WHERE name = ANY(string_to_array('fig,pear', ',')) ORDER BY id"))
                 .containsExactly(List.of(1L), List.of(3L));
     }
@@ -95,6 +100,10 @@ class ArraysAndSetFunctionsTest {
                 .isEqualTo("a-\"B c\"-NULL-%-B c-'it''s'");
         assertThat(value("SELECT CAST(format('%I.%I', 'public', 't') AS regclass)"))
                 .isEqualTo(value("SELECT CAST('t' AS regclass)"));
+        assertThatThrownBy(() -> rows("SELECT format('%99999999999$s', 'a')"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.state()).isEqualTo(SqlState.INVALID_PARAMETER));
+        assertThatThrownBy(() -> rows("SELECT format()")).isInstanceOf(LocusSqlException.class);
         assertThatThrownBy(() -> rows("SELECT format('%s %s', 'only one')"))
                 .isInstanceOfSatisfying(LocusSqlException.class,
                         e -> assertThat(e.state()).isEqualTo(SqlState.INVALID_PARAMETER));
@@ -124,6 +133,12 @@ class ArraysAndSetFunctionsTest {
         assertThat(value("SELECT count(*) FROM TABLE(generate_series(abs(-2), 4))")).isEqualTo(3L);
         assertThat(rows("SELECT name, k FROM t, generate_series(1, 2) k WHERE id = 3 ORDER BY k"))
                 .containsExactly(List.of("fig", 1), List.of("fig", 2));
+        assertThat(rows("SELECT * FROM generate_series(9223372036854775806, 9223372036854775807)"))
+                .containsExactly(List.of(9223372036854775806L), List.of(9223372036854775807L));
+        assertThat(value("SELECT count(*) FROM generate_series(5, 0, -9223372036854775808)")).isEqualTo(1L);
+        assertThatThrownBy(() -> rows("SELECT * FROM generate_series(-1, 9223372036854775807)"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.state()).isEqualTo(SqlState.PROGRAM_LIMIT_EXCEEDED));
         assertThatThrownBy(() -> rows("SELECT * FROM generate_series(1, 3, 0)"))
                 .isInstanceOfSatisfying(LocusSqlException.class,
                         e -> assertThat(e.state()).isEqualTo(SqlState.INVALID_PARAMETER));
@@ -155,6 +170,9 @@ class ArraysAndSetFunctionsTest {
         assertThat(rows("SELECT grp, array_agg(x ORDER BY x) FROM t GROUP BY grp ORDER BY grp"))
                 .containsExactly(List.of("a", "{2,3,NULL}"), List.of("b", "{1,5}"));
         assertThat(value("SELECT string_agg(name, ',') FROM t WHERE id > 100")).isNull();
+        assertThat(value("SELECT array_agg(x ORDER BY x DESC NULLS LAST) FROM t WHERE grp = 'a'"))
+                .isEqualTo("{3,2,NULL}");
+        assertThat(value("SELECT array_agg(x ORDER BY x DESC) FROM t WHERE grp = 'a'")).isEqualTo("{NULL,3,2}");
         assertThat(value("SELECT listagg(grp, ';') WITHIN GROUP (ORDER BY grp) FROM t WHERE id < 4"))
                 .isEqualTo("a;a;b");
     }

@@ -65,8 +65,8 @@ public final class ServeCommand implements Callable<Integer> {
     Path data;
 
     @Option(names = "--replace",
-            description = "With --tpch: drop TPC-H tables of another scale already in the data directory and"
-                    + " generate the one asked for.")
+            description = "With --tpch: drop the TPC-H tables already in the data directory (of any scale) and"
+                    + " generate the scale asked for.")
     boolean replace;
 
     @Option(names = "--in-memory", description = "Keep nothing on disk: every table is lost when the server stops.")

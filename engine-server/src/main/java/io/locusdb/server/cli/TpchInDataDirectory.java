@@ -17,8 +17,8 @@ import java.util.Properties;
 /**
  * What a data directory holds of TPC-H, against the scale factor {@code ./locus serve --tpch SF} asks for: nothing
  * (generate it), the same scale (keep it), or something else (refuse, naming both and the way out). The scale a
- * directory was generated at is written beside its tables ({@value #MARKER}); a directory from before that is
- * judged by its {@code orders} rows (1,500,000 per unit of scale).
+ * directory was generated at is written beside its tables ({@value #MARKER}) and trusted while {@code orders} still
+ * has that scale's rows; otherwise the scale is judged by the {@code orders} rows (1,500,000 per unit of scale).
  */
 final class TpchInDataDirectory {
     static final List<String> TABLES = List.of("region", "nation", "supplier", "customer", "part", "partsupp",
@@ -60,8 +60,12 @@ final class TpchInDataDirectory {
             throw new StartRefusedException(where + " holds tables named like TPC-H's (" + String.join(", ", present)
                     + ") but not " + String.join(", ", missing) + ": " + wayOut);
         }
-        double found = generatedScale(directory).orElseGet(() ->
-                catalog.find("orders").orElseThrow().version().rows() / ORDERS_PER_SCALE_UNIT);
+        long orders = catalog.find("orders").orElseThrow().version().rows();
+        // The recorded scale, while the orders table still has the rows it was generated with (tables loaded
+        // otherwise since, say by LOAD TPCH in SQL, are judged by their rows).
+        double found = generatedScale(directory)
+                .filter(recorded -> Math.round(recorded * ORDERS_PER_SCALE_UNIT) == orders)
+                .orElse(orders / ORDERS_PER_SCALE_UNIT);
         if (Math.abs(found - requested) > 1e-9 * Math.max(1, requested)) {
             throw new StartRefusedException(where + " holds TPC-H SF " + format(found) + ", not the SF "
                     + format(requested) + " asked for: " + wayOut);

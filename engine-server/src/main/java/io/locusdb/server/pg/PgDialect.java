@@ -23,7 +23,8 @@ public final class PgDialect {
 
     /** The SQL standard's names of array element types, as PostgreSQL names them in its array type names. */
     private static final Map<String, String> ARRAY_ELEMENT_NAMES = Map.of("integer", "int4",
-            "int", "int4", "smallint", "int2", "bigint", "int8", "real", "float4", "boolean", "bool");
+            "int", "int4", "smallint", "int2", "bigint", "int8", "real", "float4", "boolean", "bool", "float8", "float8",
+            "varchar", "varchar");
 
     public PgDialect(String user, String database, int processId, PgSettings settings) {
         this.user = user;
@@ -53,8 +54,6 @@ public final class PgDialect {
     }
 
     private static final Pattern SERIES_CALL = Pattern.compile("(?i)(pg_catalog\\.)?generate_series\\s*\\(");
-    private static final Pattern FROM_LIST_WORD = Pattern.compile("(?i).*\\b(FROM|JOIN|LATERAL)\\s*$",
-            Pattern.DOTALL);
 
     /**
      * {@code FROM generate_series(f(x), ...)} as {@code FROM TABLE(generate_series(f(x), ...))}: the engine's
@@ -68,11 +67,14 @@ public final class PgDialect {
         }
         StringBuilder out = new StringBuilder(sql.length() + 16);
         List<Integer> closes = new ArrayList<>();
+        // The clause each open parenthesis level is in (FROM, WHERE, ...), and the last word or sign seen.
+        List<String> clauses = new ArrayList<>(List.of(""));
+        String previous = "";
         int i = 0;
         int n = sql.length();
         while (i < n) {
             char c = sql.charAt(i);
-            if (!closes.isEmpty() && closes.getFirst() == i) {
+            while (!closes.isEmpty() && closes.getFirst() == i) {
                 out.append(')');
                 closes.removeFirst();
             }
@@ -81,41 +83,59 @@ public final class PgDialect {
                 if (end > i + 1 || c == '\'' || c == '"') {
                     out.append(sql, i, Math.max(end, i + 1));
                     i = Math.max(end, i + 1);
+                    previous = c == '"' ? "name" : previous;
                     continue;
                 }
             }
-            if (Character.isLetter(c) && (i == 0 || !isIdentifierPart(sql.charAt(i - 1)) && sql.charAt(i - 1) != '.')
-                    && series.region(i, n).lookingAt() && inFromList(sql, i)) {
-                int close = PgSqlText.closingParen(sql, series.end() - 1);
-                if (close > 0) {
-                    out.append("TABLE(");
-                    closes.add(close + 1);
-                    closes.sort(null);
+            if (Character.isLetter(c) && (i == 0 || !isIdentifierPart(sql.charAt(i - 1)) && sql.charAt(i - 1) != '.')) {
+                boolean inFrom = previous.equals("FROM") || previous.equals("JOIN") || previous.equals("LATERAL")
+                        || previous.equals(",") && clauses.getLast().equals("FROM");
+                if (inFrom && series.region(i, n).lookingAt()) {
+                    int close = PgSqlText.closingParen(sql, series.end() - 1);
+                    if (close > 0) {
+                        out.append("TABLE(");
+                        closes.add(close + 1);
+                        closes.sort(null);
+                    }
                 }
+                int wordEnd = i;
+                while (wordEnd < n && (isIdentifierPart(sql.charAt(wordEnd)) || sql.charAt(wordEnd) == '.')) {
+                    wordEnd++;
+                }
+                String word = sql.substring(i, wordEnd).toUpperCase(Locale.ROOT);
+                if (CLAUSE_WORDS.contains(word)) {
+                    // After a join's ON or USING, a comma at the same level starts the next FROM item again.
+                    clauses.set(clauses.size() - 1, FROM_LIST_WORDS.contains(word) ? "FROM" : word);
+                }
+                previous = word;
+                out.append(sql, i, wordEnd);
+                i = wordEnd;
+                continue;
+            }
+            if (c == '(') {
+                clauses.add("");
+            } else if (c == ')' && clauses.size() > 1) {
+                clauses.removeLast();
+            }
+            if (!Character.isWhitespace(c)) {
+                previous = String.valueOf(c);
             }
             out.append(c);
             i++;
         }
-        if (!closes.isEmpty()) {
+        while (!closes.isEmpty()) {
             out.append(')');
+            closes.removeFirst();
         }
         return out.toString();
     }
 
-    /** Whether what precedes {@code at} puts it in a FROM list: FROM, JOIN, LATERAL or a comma. */
-    private static boolean inFromList(String sql, int at) {
-        int before = at - 1;
-        while (before >= 0 && Character.isWhitespace(sql.charAt(before))) {
-            before--;
-        }
-        if (before < 0) {
-            return false;
-        }
-        if (sql.charAt(before) == ',') {
-            return true;
-        }
-        return FROM_LIST_WORD.matcher(sql.substring(Math.max(0, before - 10), before + 1)).matches();
-    }
+    private static final Set<String> FROM_LIST_WORDS = Set.of("FROM", "JOIN", "ON", "USING");
+
+    /** Words that start a clause: a comma after FROM (or JOIN) separates tables, elsewhere it does not. */
+    private static final Set<String> CLAUSE_WORDS = Set.of("SELECT", "FROM", "JOIN", "WHERE", "GROUP", "HAVING",
+            "ORDER", "LIMIT", "OFFSET", "ON", "USING", "WINDOW", "VALUES", "SET", "RETURNING", "UNION", "INTERSECT",
+            "EXCEPT");
 
     private String rewriteTokens(String sql) {
         StringBuilder out = null;
@@ -154,15 +174,28 @@ public final class PgDialect {
             } else if (c == '[' && i > 0 && isIdentifierPart(sql.charAt(i - 1))) {
                 // An array type, int4[] or pg_catalog.text[]: PostgreSQL's own name for it, _int4.
                 int close = skipBlanks(sql, i + 1);
-                if (close < n && sql.charAt(close) == ']') {
-                    int word = i;
-                    while (word > 0 && isIdentifierPart(sql.charAt(word - 1))) {
-                        word--;
+                int word = i;
+                while (word > 0 && isIdentifierPart(sql.charAt(word - 1))) {
+                    word--;
+                }
+                String element = sql.substring(word, i);
+                // ARRAY[] is an empty array, not a type.
+                if (close < n && sql.charAt(close) == ']' && !element.equalsIgnoreCase("ARRAY")) {
+                    String lower = element.toLowerCase(Locale.ROOT);
+                    // Two-word names: double precision[], character varying[].
+                    int previous = word - 1;
+                    while (previous >= 0 && Character.isWhitespace(sql.charAt(previous))) {
+                        previous--;
                     }
-                    String element = sql.substring(word, i);
+                    String first = lower.equals("precision") ? "double" : lower.equals("varying") ? "character" : null;
+                    if (first != null && previous + 1 >= first.length() && sql.substring(previous + 1
+                            - first.length(), previous + 1).equalsIgnoreCase(first)) {
+                        word = previous + 1 - first.length();
+                        lower = first.equals("double") ? "float8" : "varchar";
+                    }
                     start = word;
                     end = close + 1;
-                    replacement = "_" + ARRAY_ELEMENT_NAMES.getOrDefault(element.toLowerCase(Locale.ROOT), element);
+                    replacement = "_" + ARRAY_ELEMENT_NAMES.getOrDefault(lower, element);
                 }
             } else if (c == '(') {
                 Matcher m = SCHEMAS_SUBSCRIPT.matcher(sql).region(i, n);

@@ -86,6 +86,9 @@ class PgDialectTest {
         assertThat(dialect.rewrite("SELECT x::pg_catalog.int2[], CAST(y AS integer[ ]), z::text[]"))
                 .isEqualTo("SELECT CAST(x AS pg_catalog._int2), CAST(y AS _int4), CAST(z AS _text)");
         assertThat(dialect.rewrite("SELECT a[1], '[]' FROM t")).isEqualTo("SELECT a[1], '[]' FROM t");
+        assertThat(dialect.rewrite("SELECT CAST(ARRAY[] AS int[]), CAST(x AS double precision[]),"
+                + " CAST(y AS character varying[])")).isEqualTo("SELECT CAST(ARRAY[] AS _int4), CAST(x AS _float8),"
+                + " CAST(y AS _varchar)");
     }
 
     @Test
@@ -96,5 +99,13 @@ class PgDialectTest {
         assertThat(dialect.rewrite("SELECT 'FROM generate_series(1)' /* FROM generate_series(2) */"))
                 .isEqualTo("SELECT 'FROM generate_series(1)' /* FROM generate_series(2) */");
         assertThat(dialect.rewrite("SELECT user, x FROM t")).isEqualTo("SELECT 'alice', x FROM t");
+        assertThat(dialect.rewrite("SELECT a, generate_series(1, 3) FROM t WHERE x IN (1, generate_series(1))"))
+                .as("not in a FROM list").isEqualTo("SELECT a, generate_series(1, 3) FROM t WHERE x IN (1,"
+                        + " generate_series(1))");
+        assertThat(dialect.rewrite("SELECT * FROM a JOIN b ON a.k = b.k, generate_series(f(1), 2) g"))
+                .isEqualTo("SELECT * FROM a JOIN b ON a.k = b.k, TABLE(generate_series(f(1), 2)) g");
+        assertThat(dialect.rewrite("SELECT * FROM (SELECT 1 FROM generate_series(f(1), 2)) s, generate_series(f(2), 3)"))
+                .isEqualTo("SELECT * FROM (SELECT 1 FROM TABLE(generate_series(f(1), 2))) s,"
+                        + " TABLE(generate_series(f(2), 3))");
     }
 }

@@ -19,9 +19,29 @@ public record AggregateCall(Function function, int argument, boolean distinct, C
         return new AggregateCall(function, column, distinct, argumentType, resultType, name, separator, order);
     }
 
-    /** The order STRING_AGG and ARRAY_AGG collect values in: as they come, or sorted by the argument. */
+    /**
+     * The order STRING_AGG and ARRAY_AGG collect values in: as they come, or sorted by the argument, NULLs last
+     * ascending and first descending unless the query says otherwise (as PostgreSQL orders them).
+     */
     public enum Order {
-        NONE, ASCENDING, DESCENDING
+        NONE(false, false), ASCENDING(false, false), ASCENDING_NULLS_FIRST(false, true), DESCENDING(true, true),
+        DESCENDING_NULLS_LAST(true, false);
+
+        private final boolean descending;
+        private final boolean nullsFirst;
+
+        Order(boolean descending, boolean nullsFirst) {
+            this.descending = descending;
+            this.nullsFirst = nullsFirst;
+        }
+
+        public boolean descending() {
+            return descending;
+        }
+
+        public boolean nullsFirst() {
+            return nullsFirst;
+        }
     }
 
     public enum Function {

@@ -1,5 +1,6 @@
 package io.locusdb.core.query.agg;
 
+import io.locusdb.core.exec.QueryContext;
 import io.locusdb.core.query.expr.ArrayText;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.vector.ColumnVector;
@@ -16,6 +17,8 @@ import java.util.List;
  * sorts them (NULLs last ascending, first descending); DISTINCT keeps each value once.
  */
 final class CollectValues extends Accumulator {
+    /** A kept value's reference, list slot and boxed or string object, beside a string's characters. */
+    private static final long BYTES_PER_VALUE = 48;
     private final AggregateCall call;
     private final boolean array;
     @SuppressWarnings("unchecked")
@@ -41,12 +44,19 @@ final class CollectValues extends Accumulator {
 
     @Override
     public void update(int[] groups, ColumnVector argument, int rows) {
+        long bytes = 0;
         for (int i = 0; i < rows; i++) {
             Object v = argument.boxed(i);
             if (v == null && !array) {
                 continue;
             }
             group(groups[i]).add(v);
+            bytes += BYTES_PER_VALUE + (v instanceof String s ? 2L * s.length() : 0);
+        }
+        // The values are kept until the group is finished: charged to the query's budget like its other state.
+        QueryContext query = QueryContext.current();
+        if (query != null && bytes > 0) {
+            query.memory().reserve(bytes);
         }
     }
 
@@ -80,8 +90,11 @@ final class CollectValues extends Accumulator {
                 list = new ArrayList<>(new LinkedHashSet<>(list));
             }
             if (call.order() != AggregateCall.Order.NONE) {
-                Comparator<Object> natural = Comparator.nullsLast(CollectValues::compare);
-                list.sort(call.order() == AggregateCall.Order.ASCENDING ? natural : natural.reversed());
+                Comparator<Object> values = CollectValues::compare;
+                if (call.order().descending()) {
+                    values = values.reversed();
+                }
+                list.sort(call.order().nullsFirst() ? Comparator.nullsFirst(values) : Comparator.nullsLast(values));
             }
             if (array) {
                 List<String> elements = new ArrayList<>(list.size());

@@ -46,6 +46,8 @@ public final class ArrayText {
             }
             StringBuilder element = new StringBuilder();
             boolean quoted = c == '"';
+            // Characters up to here were escaped: trailing blanks after them are kept, and the element is text.
+            int escapedUpTo = 0;
             if (quoted) {
                 i++;
                 while (i < end && s.charAt(i) != '"') {
@@ -67,15 +69,18 @@ public final class ArrayText {
                     }
                     if (e == '\\' && i + 1 < end) {
                         i++;
+                        element.append(s.charAt(i++));
+                        escapedUpTo = element.length();
+                        continue;
                     }
                     element.append(s.charAt(i++));
                 }
             }
-            String value = quoted ? element.toString() : element.toString().strip();
-            if (!quoted && value.isEmpty()) {
+            String value = quoted ? element.toString() : stripTrailing(element, escapedUpTo);
+            if (!quoted && value.isEmpty() && escapedUpTo == 0) {
                 throw malformed(text, "an element is empty (write \"\" for an empty string)");
             }
-            elements.add(!quoted && value.equalsIgnoreCase("NULL") ? null : value);
+            elements.add(!quoted && escapedUpTo == 0 && value.equalsIgnoreCase("NULL") ? null : value);
             if (i == end) {
                 return elements;
             }
@@ -168,6 +173,15 @@ public final class ArrayText {
 
     private static Literal textInput(String element) {
         return new Literal(ColumnType.VARCHAR, element);
+    }
+
+    /** The element without trailing blanks, keeping the first {@code keep} characters (escaped ones) whole. */
+    private static String stripTrailing(StringBuilder element, int keep) {
+        int end = element.length();
+        while (end > keep && Character.isWhitespace(element.charAt(end - 1))) {
+            end--;
+        }
+        return element.substring(0, end);
     }
 
     private static int skipBlanks(String s, int i, int end) {

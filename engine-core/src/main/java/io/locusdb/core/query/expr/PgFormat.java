@@ -40,7 +40,11 @@ public final class PgFormat {
                 digits++;
             }
             if (digits > i && digits < f.length() && f.charAt(digits) == '$') {
-                argument = Integer.parseInt(f.substring(i, digits));
+                try {
+                    argument = Integer.parseInt(f.substring(i, digits));
+                } catch (NumberFormatException e) {
+                    throw invalid("argument number " + f.substring(i, digits) + " in format() is out of range");
+                }
                 i = digits + 1;
             }
             if (i >= f.length()) {

@@ -9,6 +9,8 @@ import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.vector.ColumnVector;
+import io.locusdb.core.storage.type.TypeKind;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,6 +22,8 @@ import java.util.List;
 final class SetFunctionRows {
     /** Bytes a row of one BIGINT column holds in a relation (value and NULL flag). */
     private static final long BYTES_PER_NUMBER = Long.BYTES + 1;
+    /** The same for a string, counted as Relation counts one (reference and object, on average). */
+    private static final long BYTES_PER_STRING = 48 + 1;
 
     private SetFunctionRows() {
     }
@@ -62,10 +66,14 @@ final class SetFunctionRows {
         if (step == 0) {
             throw new LocusSqlException(SqlState.INVALID_PARAMETER, "generate_series: step size cannot equal zero");
         }
-        long count = step > 0 ? (stop < start ? 0 : Math.floorDiv(Math.subtractExact(stop, start), step) + 1)
-                : (stop > start ? 0 : Math.floorDiv(Math.subtractExact(start, stop), -step) + 1);
+        // In BigInteger: the span between two longs, and a step of Long.MIN_VALUE, do not fit a long.
+        BigInteger span = BigInteger.valueOf(stop).subtract(BigInteger.valueOf(start));
+        BigInteger steps = span.signum() != 0 && span.signum() != Long.signum(step) ? BigInteger.valueOf(-1)
+                : span.divide(BigInteger.valueOf(step));
+        BigInteger rows = steps.add(BigInteger.ONE);
+        long count = rows.bitLength() > 62 ? Long.MAX_VALUE : rows.longValueExact();
         if (count > Integer.MAX_VALUE - 16) {
-            throw new LocusSqlException(SqlState.PROGRAM_LIMIT_EXCEEDED, "generate_series would make " + count
+            throw new LocusSqlException(SqlState.PROGRAM_LIMIT_EXCEEDED, "generate_series would make " + rows
                     + " rows; LocusDB computes a set-returning function's rows at once and takes at most "
                     + (Integer.MAX_VALUE - 16));
         }
@@ -77,7 +85,10 @@ final class SetFunctionRows {
                 query.checkCancelled();
             }
             out.setLong(r, value);
-            value += step;
+            // The last value is within [start, stop]; only the step after it could leave the long range.
+            if (r + 1 < count) {
+                value += step;
+            }
         }
         out.setSize((int) count);
         return out;
@@ -86,7 +97,8 @@ final class SetFunctionRows {
     /** {@code UNNEST(array)}: one row per element, in order; a NULL array gives no rows. */
     private static ColumnVector unnest(String array, ColumnType type, QueryContext query) {
         List<String> elements = array == null ? List.of() : ArrayText.parse(array);
-        query.memory().reserve(elements.size() * BYTES_PER_NUMBER);
+        query.memory().reserve(elements.size()
+                * (type.physical() == TypeKind.Physical.STRING ? BYTES_PER_STRING : BYTES_PER_NUMBER));
         ColumnVector out = new ColumnVector(type, Math.max(1, elements.size()));
         for (int r = 0; r < elements.size(); r++) {
             Object value = ArrayText.value(elements.get(r), type);

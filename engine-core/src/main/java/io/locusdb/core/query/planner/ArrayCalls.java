@@ -3,11 +3,13 @@ package io.locusdb.core.query.planner;
 import io.locusdb.core.query.expr.ArrayText;
 import io.locusdb.core.query.expr.Cast;
 import io.locusdb.core.query.expr.Expr;
+import io.locusdb.core.query.expr.Numerics;
 import io.locusdb.core.query.expr.RowFunction;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -143,6 +145,7 @@ final class ArrayCalls {
         boolean all = call.getKind() == SqlKind.ALL;
         Expr left = build.apply(call.getOperands().get(0));
         ColumnType leftType = left.type();
+        ColumnType elementType = SqlTypes.of(call.getOperands().get(1).getType().getComponentType());
         return new RowFunction(all ? "ALL" : "ANY", type, List.of(left, array(call.getOperands().get(1))), true,
                 a -> {
                     if (a[1] == null) {
@@ -150,12 +153,13 @@ final class ArrayCalls {
                     }
                     boolean sawNull = false;
                     for (String element : ArrayText.parse((String) a[1])) {
-                        Object value = ArrayText.value(element, leftType);
+                        Object value = ArrayText.value(element, elementType);
                         if (a[0] == null || value == null) {
                             sawNull = true;
                             continue;
                         }
-                        boolean holds = holds(comparison, compare(a[0], value));
+                        boolean holds = holds(comparison, compare(comparable(a[0], leftType),
+                                comparable(value, elementType)));
                         if (holds != all) {
                             return all ? 0L : 1L;
                         }
@@ -164,8 +168,23 @@ final class ArrayCalls {
                 });
     }
 
+    /** A value as it compares across types: exact and approximate numbers as BigDecimal, others as they are. */
+    private static Object comparable(Object value, ColumnType type) {
+        if (value instanceof Long l && Numerics.isExact(type)) {
+            return BigDecimal.valueOf(l, Numerics.scale(type));
+        }
+        if (value instanceof Double d && Double.isFinite(d)) {
+            return BigDecimal.valueOf(d);
+        }
+        return value;
+    }
+
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static int compare(Object a, Object b) {
+        if (a.getClass() != b.getClass()) {
+            throw new LocusSqlException(SqlState.DATATYPE_MISMATCH, "cannot compare " + a.getClass().getSimpleName()
+                    + " values with the elements of an array of another type");
+        }
         return ((Comparable) a).compareTo(b);
     }
 
@@ -234,6 +253,10 @@ final class ArrayCalls {
      * as it is.
      */
     private Expr arrayToString(List<RexNode> ops, ColumnType type) {
+        if (ops.size() < 2 || ops.size() > 3) {
+            throw new LocusSqlException(SqlState.UNDEFINED_FUNCTION, "array_to_string takes an array, a delimiter"
+                    + " and optionally a null string, not " + ops.size() + " argument(s)");
+        }
         List<Expr> args = new ArrayList<>();
         for (RexNode op : ops) {
             args.add(text(op));

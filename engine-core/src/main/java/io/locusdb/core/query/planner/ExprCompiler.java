@@ -270,6 +270,11 @@ public final class ExprCompiler {
     }
 
     private Expr compare(Comparison.Op op, List<RexNode> ops) {
+        // Arrays compute as their text: equal arrays have equal text, but text does not order them.
+        if (op != Comparison.Op.EQ && op != Comparison.Op.NE && (ArrayCalls.isArray(ops.get(0).getType())
+                || ArrayCalls.isArray(ops.get(1).getType()))) {
+            throw unsupported("ordering comparisons of arrays");
+        }
         Expr a = build(ops.get(0));
         Expr b = build(ops.get(1));
         boolean aString = a.type().physical() == TypeKind.Physical.STRING;
@@ -520,14 +525,31 @@ public final class ExprCompiler {
             });
             case "PG_IS_IN_RECOVERY" -> new RowFunction(name, type, List.of(), false, a -> 0L);
             case "PG_REGCLASS" -> new RowFunction(name, type, buildAll(ops), false, a -> a[0] instanceof String s
-                    ? (Object) (s.strip().matches("\\d+") ? Long.parseLong(s.strip()) : PgOids.regclass(s))
-                    : (Object) ((Number) a[0]).longValue());
-            case "FORMAT" -> new RowFunction(name, type, stringArgs(ops), true, PgFormat::format);
+                    ? (Object) regclassOid(s) : (Object) ((Number) a[0]).longValue());
+            case "FORMAT" -> {
+                if (ops.isEmpty()) {
+                    throw new LocusSqlException(SqlState.UNDEFINED_FUNCTION, "format() needs a format string");
+                }
+                yield new RowFunction(name, type, stringArgs(ops), true, PgFormat::format);
+            }
             // LocusDB has no logical replication: no relation is published.
             case "PG_RELATION_IS_PUBLISHABLE" -> new RowFunction(name, type, List.of(), false, a -> 0L);
             case "CURRENT_SCHEMA" -> new RowFunction(name, type, List.of(), false, a -> "public");
             default -> throw unsupported("the function " + call.getOperator().getName());
         };
+    }
+
+    /** A relation's OID from its name, or the OID itself written as digits. */
+    private static long regclassOid(String text) {
+        String t = text.strip();
+        if (!t.matches("\\d+")) {
+            return PgOids.regclass(t);
+        }
+        try {
+            return Long.parseLong(t);
+        } catch (NumberFormatException e) {
+            throw new LocusSqlException(SqlState.NUMERIC_OUT_OF_RANGE, "OID out of range: " + t);
+        }
     }
 
     private List<Expr> stringArgs(List<RexNode> ops) {

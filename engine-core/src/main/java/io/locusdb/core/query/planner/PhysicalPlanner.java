@@ -515,8 +515,17 @@ public final class PhysicalPlanner {
         if (keys.size() > 1 || keys.getFirst().getFieldIndex() != argument) {
             throw unsupported(call.getAggregation().getName() + " ordered by anything but its own argument is");
         }
-        return keys.getFirst().getDirection().isDescending() ? AggregateCall.Order.DESCENDING
-                : AggregateCall.Order.ASCENDING;
+        RelFieldCollation key = keys.getFirst();
+        boolean descending = key.getDirection().isDescending();
+        boolean nullsFirst = switch (key.nullDirection) {
+            case FIRST -> true;
+            case LAST -> false;
+            default -> descending;
+        };
+        if (descending) {
+            return nullsFirst ? AggregateCall.Order.DESCENDING : AggregateCall.Order.DESCENDING_NULLS_LAST;
+        }
+        return nullsFirst ? AggregateCall.Order.ASCENDING_NULLS_FIRST : AggregateCall.Order.ASCENDING;
     }
 
     /** Rewrites input references of {@code node} to the expressions they stand for. */
