@@ -12,7 +12,8 @@ import org.apache.calcite.rex.RexNode;
  * Calcite's constant reduction of projections, without its assertion that a reduction always changes something.
  * With LocusDB's folder, which leaves alone what the engine cannot compute, a pass can end where it began (a
  * predicate's constant substituted and then not folded); Calcite asserts there, so a query would plan with
- * assertions off and fail with them on. Here such a pass simply changes nothing.
+ * assertions off and fail with them on. Here such a pass simply changes nothing; and where Calcite's predicate
+ * pull-up asserts on a comparison with a NULL literal, the reduction goes on without predicates.
  */
 final class ProjectConstantReduction extends ReduceExpressionsRule.ProjectReduceExpressionsRule {
     static final ProjectConstantReduction INSTANCE = new ProjectConstantReduction();
@@ -24,7 +25,14 @@ final class ProjectConstantReduction extends ReduceExpressionsRule.ProjectReduce
     @Override
     public void onMatch(RelOptRuleCall call) {
         Project project = call.rel(0);
-        RelOptPredicateList predicates = call.getMetadataQuery().getPulledUpPredicates(project.getInput());
+        RelOptPredicateList predicates;
+        try {
+            predicates = call.getMetadataQuery().getPulledUpPredicates(project.getInput());
+        } catch (AssertionError e) {
+            // Calcite refuses predicates that compare with a NULL literal (HAVING NULL BETWEEN NULL AND NULL) by an
+            // assertion; they only help to fold, so the projection is reduced without them.
+            predicates = RelOptPredicateList.EMPTY;
+        }
         List<RexNode> expressions = new ArrayList<>(project.getProjects());
         if (reduceExpressions(project, expressions, predicates, false, config.matchNullability(),
                 config.treatDynamicCallsAsConstant()) && !project.getProjects().equals(expressions)) {

@@ -57,6 +57,15 @@ class SqlSemanticsTest {
     }
 
     @Test
+    void comparisonsWithNullInHavingPlanAndKeepNoGroup() {
+        // Calcite's predicate pull-up asserted on these (sqllogictest's select files have them).
+        assertThat(rows("SELECT -i FROM v GROUP BY i HAVING NULL BETWEEN NULL AND NULL")).isEmpty();
+        assertThat(rows("SELECT -i FROM v GROUP BY i HAVING NULL = NULL")).isEmpty();
+        assertThat(rows("SELECT -i FROM v WHERE NULL BETWEEN NULL AND NULL")).isEmpty();
+        assertThat(rows("SELECT -i FROM v GROUP BY i HAVING NOT NULL BETWEEN 1 AND NULL")).isEmpty();
+    }
+
+    @Test
     void ilikeMatchesWhateverTheCase() {
         assertThat(rows("SELECT id FROM v WHERE s ILIKE 'A%' ORDER BY id")).containsExactly(List.of(1L));
         assertThat(rows("SELECT id FROM v WHERE s NOT ILIKE '%B%' ORDER BY id")).containsExactly(List.of(2L));
