@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
                 "  bench clients [...]    N JDBC clients run the checked TPC-H mix against a server: queries/s, p50/p99",
                 "  calibrate [--help]     the stealing-threshold calibration experiment and move/repartition speeds"},
         subcommands = {TopologyCommand.class, CpuCommand.class, LoadCommand.class, SqlCommand.class, ServeCommand.class,
-                PasswdCommand.class, CommandLine.HelpCommand.class})
+                PasswdCommand.class, TrainCommand.class, CommandLine.HelpCommand.class})
 public final class LocusCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
