@@ -1,6 +1,6 @@
 package io.locusdb.core.cpu;
 
-import io.locusdb.core.LocusHome;
+import io.locusdb.core.home.LocusHome;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;

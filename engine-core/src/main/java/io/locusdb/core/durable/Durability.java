@@ -1,6 +1,6 @@
 package io.locusdb.core.durable;
 
-import io.locusdb.core.LocusHome;
+import io.locusdb.core.home.LocusHome;
 import java.nio.file.Path;
 import java.util.Objects;
 

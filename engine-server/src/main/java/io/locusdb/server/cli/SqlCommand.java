@@ -1,6 +1,6 @@
 package io.locusdb.server.cli;
 
-import io.locusdb.core.LocusHome;
+import io.locusdb.core.home.LocusHome;
 import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
 import io.locusdb.core.Session;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
-import io.locusdb.core.LocusHome;
+import io.locusdb.core.home.LocusHome;
 import io.locusdb.core.Session;
 import io.locusdb.core.durable.Durability;
 import io.locusdb.core.storage.load.LoadProgress;

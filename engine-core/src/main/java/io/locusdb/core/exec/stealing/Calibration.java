@@ -1,6 +1,6 @@
 package io.locusdb.core.exec.stealing;
 
-import io.locusdb.core.LocusHome;
+import io.locusdb.core.home.LocusHome;
 import io.locusdb.core.exec.StealingPolicy;
 import java.io.IOException;
 import java.io.Reader;

@@ -1,4 +1,4 @@
-package io.locusdb.core;
+package io.locusdb.core.home;
 
 import java.nio.file.Path;
 import java.util.Map;
