@@ -80,6 +80,8 @@ final class LocusOperators {
         all.add(SqlBasicFunction.create("FORMAT", ReturnTypes.explicit(SqlTypeName.VARCHAR)
                 .andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.VARIADIC, SqlFunctionCategory.STRING));
         all.add(REGCLASS);
+        all.add(SqlBasicFunction.create("_PG_EXPANDARRAY", LocusOperators::expandedArrayRow, OperandTypes.ANY,
+                SqlFunctionCategory.SYSTEM));
         all.addAll(arrayOperators());
         all.add(GenerateSeries.INSTANCE);
         return List.copyOf(all);
@@ -104,18 +106,36 @@ final class LocusOperators {
         return all;
     }
 
+    /**
+     * {@code information_schema._pg_expandarray(a)}: PostgreSQL's set of {@code (x, n)} rows, one per element. Typed
+     * here so that tools' catalog queries over LocusDB's always-empty index catalogs plan (and answer no rows); the
+     * engine refuses to run it, as it runs no set-returning function in a select list.
+     */
+    private static RelDataType expandedArrayRow(SqlOperatorBinding binding) {
+        RelDataTypeFactory factory = binding.getTypeFactory();
+        RelDataType argument = binding.getOperandType(0);
+        RelDataType element = argument.getComponentType() != null ? argument.getComponentType()
+                : factory.createSqlType(SqlTypeName.VARCHAR);
+        return factory.builder().add("x", factory.createTypeWithNullability(element, true))
+                .add("n", factory.createSqlType(SqlTypeName.INTEGER)).build();
+    }
+
     private static RelDataType textArray(SqlOperatorBinding binding) {
         RelDataTypeFactory factory = binding.getTypeFactory();
         RelDataType text = factory.createTypeWithNullability(factory.createSqlType(SqlTypeName.VARCHAR), true);
         return factory.createTypeWithNullability(factory.createArrayType(text, -1), true);
     }
 
-    /** {@code pg_catalog.f} is {@code f}: PostgreSQL's functions live there, and tools qualify them. */
+    /**
+     * {@code pg_catalog.f} (and {@code information_schema.f}) is {@code f}: PostgreSQL's functions live there, and
+     * tools qualify them.
+     */
     private static String functionName(SqlIdentifier name) {
         if (name.isSimple()) {
             return name.getSimple();
         }
-        if (name.names.size() == 2 && name.names.get(0).equalsIgnoreCase("pg_catalog")) {
+        if (name.names.size() == 2 && (name.names.get(0).equalsIgnoreCase("pg_catalog")
+                || name.names.get(0).equalsIgnoreCase("information_schema"))) {
             return name.names.get(1);
         }
         return null;

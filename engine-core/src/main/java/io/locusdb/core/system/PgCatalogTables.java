@@ -166,12 +166,13 @@ public final class PgCatalogTables {
     }
 
     /**
-     * The catalog columns that queries subscript, seen as arrays (PostgreSQL declares them int2vector, which reads as
+     * The catalog columns that queries subscript or test with {@code = ANY(column)}, seen as arrays (PostgreSQL declares them int2vector, which reads as
      * an array). PostgreSQL's other array columns stay text here: tools compare them with literals such as
      * {@code '{0}'} and test them with {@code = ANY(column)}, which LocusDB does not read as array operations yet.
      */
     private static final Map<String, Map<String, ColumnType>> ARRAY_COLUMNS = Map.of(
-            "pg_publication_rel", Map.of("prattrs", ColumnType.INTEGER));
+            "pg_publication_rel", Map.of("prattrs", ColumnType.INTEGER),
+            "pg_constraint", Map.of("conkey", ColumnType.INTEGER, "confkey", ColumnType.INTEGER));
 
     private void informationSchema(List<SystemTable> all) {
         all.add(table(INFORMATION_SCHEMA, "schemata", cols(text("catalog_name"), text("schema_name"),

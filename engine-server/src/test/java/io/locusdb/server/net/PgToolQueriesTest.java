@@ -60,7 +60,7 @@ class PgToolQueriesTest {
             "dbeaver-q07", "dbeaver-q08", "dbeaver-q09", "dbeaver-q10", "dbeaver-q11", "dbeaver-q12", "dbeaver-q13",
             "dbeaver-q14", "metabase-q15", "metabase-q16", "metabase-q17", "metabase-q18", "metabase-q19",
             "grafana-q20", "grafana-q21", "grafana-q22", "grafana-q23", "grafana-q24", "grafana-q25", "grafana-q26",
-            "grafana-q27", "grafana-q28", "grafana-q29", "grafana-q30", "grafana-q31", "grafana-q32", "metabase-q33"})
+            "grafana-q27", "grafana-q28", "grafana-q29", "grafana-q30", "grafana-q31", "grafana-q32", "metabase-q33", "metabase-q34", "metabase-q35"})
     void toolsConnectTimeQueriesRun(String name) throws Exception {
         String sql = new String(PgToolQueriesTest.class.getResourceAsStream("/pg/tools/" + name + ".sql")
                 .readAllBytes(), StandardCharsets.UTF_8);

@@ -158,6 +158,9 @@ public final class ExprCompiler {
     }
 
     private Expr call(RexCall call) {
+        if (call.getOperator().getName().equalsIgnoreCase("_PG_EXPANDARRAY")) {
+            throw unsupported("information_schema._pg_expandarray (a set-returning function in a select list)");
+        }
         if (ArrayCalls.handles(call)) {
             return new ArrayCalls(this::build).compile(call);
         }
