@@ -11,8 +11,6 @@ import io.locusdb.core.durable.Durability;
 import io.locusdb.core.storage.load.LoadProgress;
 import io.locusdb.core.storage.load.TpchLoader;
 import io.locusdb.core.storage.table.InitialPlacement;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,21 +20,16 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * What {@code ./locus serve} says when it will not start: the scale or tables it found against the ones asked for,
  * a configuration it refuses — one line each, exit code 2, nothing lost — and where LOCUS_HOME puts its files.
  */
 class ServeStartTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private final CommandRun cli = new CommandRun();
 
     private int run(String... args) {
-        CommandLine cli = LocusCli.commandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        return cli.execute(args);
+        return cli.run(args);
     }
 
     /** A data directory holding TPC-H at {@code sf}, as an earlier start would have left it. */
@@ -60,7 +53,7 @@ class ServeStartTest {
     @Test
     void aRefusedConfigurationIsOneLineNamingTheSettingAndExitCode2() {
         assertThat(run(serve("--in-memory", "--bind", "0.0.0.0"))).isEqualTo(2);
-        assertThat(err.toString().strip()).startsWith("locus: ").contains("bind = 0.0.0.0")
+        assertThat(cli.err().strip()).startsWith("locus: ").contains("bind = 0.0.0.0")
                 .contains("allow-trust-on-network=true").doesNotContain("\n").doesNotContain("Exception");
     }
 
@@ -69,7 +62,7 @@ class ServeStartTest {
         Path data = dir.resolve("data");
         tpchIn(data, 0.01);
         assertThat(run(serve("--data", data.toString(), "--tpch", "0.02"))).isEqualTo(2);
-        assertThat(err.toString().strip()).startsWith("locus: ").contains(data.toString())
+        assertThat(cli.err().strip()).startsWith("locus: ").contains(data.toString())
                 .contains("SF 0.01").contains("SF 0.02").contains("--replace").contains("--data")
                 .doesNotContain("\n");
         // Nothing was dropped: the directory still opens with its eight tables.
@@ -106,7 +99,7 @@ class ServeStartTest {
             s.execute("CREATE TABLE mine (x INTEGER)");
         }
         assertThat(run(serve("--data", data.toString(), "--tpch", "0.01"))).isEqualTo(2);
-        assertThat(err.toString()).contains("(orders)").contains("lineitem").contains("--replace");
+        assertThat(cli.err()).contains("(orders)").contains("lineitem").contains("--replace");
     }
 
     @Test

@@ -2,21 +2,14 @@ package io.locusdb.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 class SqlCommandTest {
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private final CommandRun cli = new CommandRun();
 
     private int run(String... args) {
-        CommandLine cli = LocusCli.commandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        return cli.execute(args);
+        return cli.run(args);
     }
 
     @Test
@@ -25,8 +18,8 @@ class SqlCommandTest {
                 "-c", "CREATE TABLE t (id BIGINT, name VARCHAR)",
                 "-c", "INSERT INTO t VALUES (1, 'ada'), (2, NULL)",
                 "-c", "SELECT id, name FROM t ORDER BY id");
-        assertThat(code).as(out.toString()).isZero();
-        assertThat(out.toString()).contains("OK, 2 row(s) affected").containsPattern("id \\| name")
+        assertThat(code).as(cli.out()).isZero();
+        assertThat(cli.out()).contains("OK, 2 row(s) affected").containsPattern("id \\| name")
                 .containsPattern(" 1 \\| ada").contains("NULL").contains("(2 rows)");
     }
 
@@ -35,7 +28,7 @@ class SqlCommandTest {
         int code = run("sql", "--embedded", "--topology", "fake:2", "-c", "SELECT nope FROM nowhere",
                 "-c", "SELECT 1 + 1 AS two");
         assertThat(code).isEqualTo(1);
-        assertThat(out.toString()).contains("ERROR [42P01]").contains("line 1, column 18").contains("two")
+        assertThat(cli.out()).contains("ERROR [42P01]").contains("line 1, column 18").contains("two")
                 .containsPattern("\\s2\\n");
     }
 
@@ -46,7 +39,7 @@ class SqlCommandTest {
             port = s.getLocalPort();
         }
         assertThat(run("sql", "jdbc:locusdb://127.0.0.1:" + port + "/", "-c", "SELECT 1")).isEqualTo(2);
-        assertThat(err.toString()).startsWith("locus: ").contains("could not connect to 127.0.0.1:" + port);
+        assertThat(cli.err()).startsWith("locus: ").contains("could not connect to 127.0.0.1:" + port);
     }
 
     @Test
