@@ -20,7 +20,8 @@ public final class Comparison extends Expr {
             this.symbol = symbol;
         }
 
-        boolean test(int c) {
+        /** Whether a comparison that ordered the operands {@code c} ({@code compareTo}'s sign) holds. */
+        public boolean test(int c) {
             return switch (this) {
                 case EQ -> c == 0;
                 case NE -> c != 0;

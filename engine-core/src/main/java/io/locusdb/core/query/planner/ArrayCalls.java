@@ -2,6 +2,7 @@ package io.locusdb.core.query.planner;
 
 import io.locusdb.core.query.expr.ArrayText;
 import io.locusdb.core.query.expr.Cast;
+import io.locusdb.core.query.expr.Comparison;
 import io.locusdb.core.query.expr.Expr;
 import io.locusdb.core.query.expr.Numerics;
 import io.locusdb.core.query.expr.RowFunction;
@@ -141,7 +142,16 @@ final class ArrayCalls {
      * is, else NULL if one is NULL, else true.
      */
     private Expr quantified(RexCall call, ColumnType type) {
-        SqlKind comparison = ((SqlQuantifyOperator) call.getOperator()).comparisonKind;
+        Comparison.Op comparison = switch (((SqlQuantifyOperator) call.getOperator()).comparisonKind) {
+            case EQUALS -> Comparison.Op.EQ;
+            case NOT_EQUALS -> Comparison.Op.NE;
+            case LESS_THAN -> Comparison.Op.LT;
+            case LESS_THAN_OR_EQUAL -> Comparison.Op.LE;
+            case GREATER_THAN -> Comparison.Op.GT;
+            case GREATER_THAN_OR_EQUAL -> Comparison.Op.GE;
+            default -> throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, call.getOperator().getName()
+                    + " over an array is not supported");
+        };
         boolean all = call.getKind() == SqlKind.ALL;
         Expr left = build.apply(call.getOperands().get(0));
         ColumnType leftType = left.type();
@@ -158,7 +168,7 @@ final class ArrayCalls {
                             sawNull = true;
                             continue;
                         }
-                        boolean holds = holds(comparison, compare(comparable(a[0], leftType),
+                        boolean holds = comparison.test(compare(comparable(a[0], leftType),
                                 comparable(value, elementType)));
                         if (holds != all) {
                             return all ? 0L : 1L;
@@ -186,19 +196,6 @@ final class ArrayCalls {
                     + " values with the elements of an array of another type");
         }
         return ((Comparable) a).compareTo(b);
-    }
-
-    private static boolean holds(SqlKind comparison, int order) {
-        return switch (comparison) {
-            case EQUALS -> order == 0;
-            case NOT_EQUALS -> order != 0;
-            case LESS_THAN -> order < 0;
-            case LESS_THAN_OR_EQUAL -> order <= 0;
-            case GREATER_THAN -> order > 0;
-            case GREATER_THAN_OR_EQUAL -> order >= 0;
-            default -> throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, comparison
-                    + " ANY/ALL over an array is not supported");
-        };
     }
 
     /**
