@@ -42,6 +42,27 @@ public final class TpchTablesForDuck {
         }
     }
 
+    /**
+     * One TPC-H table with the primary key its schema declares (DuckDB then keeps an ART index on it and answers
+     * lookups by key from it), from the same generator rows.
+     */
+    public static void loadKeyed(Statement duck, Path dir, TpchTable<?> table, double sf)
+            throws IOException, SQLException {
+        Path file = write(dir, table, sf);
+        StringJoiner read = new StringJoiner(", ");
+        StringJoiner create = new StringJoiner(", ");
+        for (ColumnDef c : TpchSchemas.schemaOf(table).columns()) {
+            read.add("'" + c.name() + "': '" + duckType(c.type()) + "'");
+            create.add(c.name() + " " + duckType(c.type()) + " NOT NULL");
+        }
+        read.add("'dummy': 'VARCHAR'");
+        create.add("PRIMARY KEY (" + String.join(", ", TpchSchemas.primaryKey(table)) + ")");
+        duck.execute("CREATE TABLE " + table.getTableName() + " (" + create + ")");
+        duck.execute("INSERT INTO " + table.getTableName() + " SELECT * EXCLUDE (dummy) FROM read_csv('" + file
+                + "', delim = '|', header = false, quote = '', escape = '', auto_detect = false, columns = {"
+                + read + "})");
+    }
+
     private static String duckType(ColumnType type) {
         return switch (type.kind()) {
             case BOOLEAN -> "BOOLEAN";

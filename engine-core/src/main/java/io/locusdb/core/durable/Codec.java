@@ -87,6 +87,35 @@ final class Codec {
         return new Schema(columns);
     }
 
+    /** A schema's primary key: the number of key columns, then their positions. */
+    static void writeKey(DataOutput out, Schema schema) throws IOException {
+        out.writeInt(schema.primaryKey().size());
+        for (int k : schema.primaryKey()) {
+            out.writeInt(k);
+        }
+    }
+
+    /** {@code schema} with the primary key written by {@link #writeKey}. */
+    static Schema readKey(DataInput in, Schema schema) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > schema.size()) {
+            throw new IOException("primary key of " + n + " columns in a table of " + schema.size());
+        }
+        List<Integer> key = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int k = in.readInt();
+            if (k < 0 || k >= schema.size()) {
+                throw new IOException("primary key column " + k + " out of range");
+            }
+            key.add(k);
+        }
+        try {
+            return schema.withPrimaryKey(key);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
     static void writeSpec(DataOutput out, PartitionSpec spec) throws IOException {
         switch (spec) {
             case PartitionSpec.None n -> out.writeByte(0);

@@ -66,6 +66,8 @@ public sealed interface LogRecord {
     byte PLACEMENT = 7;
     byte CREATE_VIEW = 8;
     byte DROP_VIEW = 9;
+    /** CREATE TABLE of a table with a primary key: CREATE_TABLE's fields, then the key's column positions. */
+    byte CREATE_KEYED_TABLE = 10;
 
     default byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
@@ -73,12 +75,15 @@ public sealed interface LogRecord {
         try {
             switch (this) {
                 case CreateTable c -> {
-                    out.writeByte(CREATE_TABLE);
+                    out.writeByte(c.schema().isKeyed() ? CREATE_KEYED_TABLE : CREATE_TABLE);
                     Codec.writeString(out, c.name());
                     Codec.writeSchema(out, c.schema());
                     Codec.writeSpec(out, c.spec());
                     Codec.writeNullableString(out, c.group());
                     Codec.writeLongs(out, c.rangeBounds());
+                    if (c.schema().isKeyed()) {
+                        Codec.writeKey(out, c.schema());
+                    }
                 }
                 case DropTable d -> {
                     out.writeByte(DROP_TABLE);
@@ -130,6 +135,14 @@ public sealed interface LogRecord {
         return switch (type) {
             case CREATE_TABLE -> new CreateTable(Codec.readString(in), Codec.readSchema(in), Codec.readSpec(in),
                     Codec.readNullableString(in), Codec.readLongs(in));
+            case CREATE_KEYED_TABLE -> {
+                String name = Codec.readString(in);
+                Schema schema = Codec.readSchema(in);
+                PartitionSpec spec = Codec.readSpec(in);
+                String group = Codec.readNullableString(in);
+                List<Long> bounds = Codec.readLongs(in);
+                yield new CreateTable(name, Codec.readKey(in, schema), spec, group, bounds);
+            }
             case DROP_TABLE -> new DropTable(Codec.readString(in));
             case CREATE_GROUP -> new CreateGroup(Codec.readString(in));
             case DROP_GROUP -> new DropGroup(Codec.readString(in));

@@ -79,6 +79,13 @@ record Manifest(long checkpoint, long logStart, long nextFileId, List<String> gr
             Codec.writeString(out, v.sql());
             Codec.writeSchema(out, v.columns());
         }
+        // Primary keys after the views, for the same reason: an older manifest ends before them (no keys).
+        List<TableEntry> keyed = tables.stream().filter(t -> t.schema().isKeyed()).toList();
+        out.writeInt(keyed.size());
+        for (TableEntry t : keyed) {
+            Codec.writeString(out, t.name());
+            Codec.writeKey(out, t.schema());
+        }
         out.flush();
         CRC32C crc = new CRC32C();
         crc.update(bytes.toByteArray());
@@ -147,6 +154,24 @@ record Manifest(long checkpoint, long logStart, long nextFileId, List<String> gr
                 int viewCount = in.readInt();
                 for (int i = 0; i < viewCount; i++) {
                     views.add(new ViewDefinition(Codec.readString(in), Codec.readString(in), Codec.readSchema(in)));
+                }
+            }
+            if (in.available() > 0) {
+                int keyedCount = in.readInt();
+                for (int i = 0; i < keyedCount; i++) {
+                    String name = Codec.readString(in);
+                    int at = -1;
+                    for (int t = 0; t < tables.size(); t++) {
+                        if (tables.get(t).name().equals(name)) {
+                            at = t;
+                        }
+                    }
+                    if (at < 0) {
+                        throw new IOException("primary key of an unknown table " + name);
+                    }
+                    TableEntry t = tables.get(at);
+                    tables.set(at, new TableEntry(t.name(), t.group(), Codec.readKey(in, t.schema()), t.spec(),
+                            t.rangeBounds(), t.parts()));
                 }
             }
             return new Manifest(checkpoint, logStart, nextFileId, groups, tables, views);

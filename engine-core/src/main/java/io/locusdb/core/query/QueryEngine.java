@@ -12,6 +12,8 @@ import io.locusdb.core.query.planner.ConstantFolder;
 import io.locusdb.core.query.pipeline.ExplainWriter;
 import io.locusdb.core.query.planner.JoinOrderRule;
 import io.locusdb.core.query.planner.ParameterBinder;
+import io.locusdb.core.query.lookup.KeyLookupPlan;
+import io.locusdb.core.query.scan.IndexScan;
 import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.query.planner.PhysicalPlanner;
 import io.locusdb.core.query.planner.SqlTypes;
@@ -203,15 +205,22 @@ public final class QueryEngine {
         private final SqlFrontEnd.LogicalQuery query;
         /** The text as the query log keeps it, made once: a prepared statement runs many times. */
         private final String logText;
+        /** The executor's name for its runs (task graphs, logs), made once for the same reason. */
+        private final String label;
+        /** Set when the statement reads one row by its whole primary key: it then runs without a plan. */
+        private final KeyLookupPlan lookup;
         private final int parameters;
         private final List<ResultColumn> columns;
 
         SelectPlan(SqlFrontEnd.LogicalQuery query) {
             this.query = query;
             this.logText = logText(query.sql());
+            this.label = label(query.sql());
             this.parameters = query.parameterCount();
             this.columns = query.explain() ? List.of(new ResultColumn("plan", ColumnType.VARCHAR))
                     : PhysicalPlanner.columns(query.plan(), query.columnNames());
+            this.lookup = KeyLookupPlan.match(query.plan(), query.explain()
+                    ? PhysicalPlanner.columns(query.plan(), query.columnNames()) : columns);
         }
 
         @Override
@@ -274,6 +283,15 @@ public final class QueryEngine {
                 throw new LocusSqlException(SqlState.INVALID_PARAMETER, "the statement has " + parameters
                         + " parameter(s), " + values.length + " given");
             }
+            if (lookup != null && query.explain() && IndexScan.enabled()) {
+                return text(lookup.explain(QueryEngine.this::current));
+            }
+            if (lookup != null && !query.explain()) {
+                QueryResult found = lookup.execute(values, QueryEngine.this::current);
+                if (found != null) {
+                    return found;
+                }
+            }
             long start = System.nanoTime();
             RelNode plan = query.plan();
             PhysicalPlan physical = PhysicalPlanner.plan(plan, query.columnNames(),
@@ -282,7 +300,7 @@ public final class QueryEngine {
             if (query.explain()) {
                 return text(ExplainWriter.explain(physical, batchRows));
             }
-            QueryContext context = QueryContext.create(label(query.sql()), options.priority(),
+            QueryContext context = QueryContext.create(label, options.priority(),
                     options.memoryBudgetBytes());
             try {
                 return runner.run(physical, context, new CopyOnWriteArrayList<>());

@@ -20,6 +20,7 @@ import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.CommitHook;
 import io.locusdb.core.storage.table.InitialPlacement;
+import io.locusdb.core.storage.table.KeyViolationException;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Replacement;
 import io.locusdb.core.storage.table.RowsChangedException;
@@ -158,6 +159,8 @@ final class StatementRunner {
             throw new LocusSqlException(SqlState.INVALID_CAST, e.getMessage(), 0, 0, e);
         } catch (RowsChangedException e) {
             throw new LocusSqlException(SqlState.INVALID_STATE, e.getMessage(), 0, 0, e);
+        } catch (KeyViolationException e) {
+            throw new LocusSqlException(SqlState.UNIQUE_VIOLATION, e.getMessage(), 0, 0, e);
         } catch (IllegalArgumentException e) {
             throw new LocusSqlException(SqlState.SEMANTIC_ERROR, e.getMessage(), 0, 0, e);
         }
@@ -276,6 +279,9 @@ final class StatementRunner {
                     + " (CREATE TABLE GROUP " + c.group() + " first)");
         }
         Schema schema = new Schema(c.columns());
+        if (!c.primaryKey().isEmpty()) {
+            schema = schema.withPrimaryKey(c.primaryKey().stream().map(schema::indexOf).toList());
+        }
         return catalog.createTable(c.name(), schema, c.spec(), new InitialPlacement.RoundRobin(), c.group(),
                 rangeBounds(c, schema));
     }
@@ -383,7 +389,7 @@ final class StatementRunner {
             }
             rows.add(bound);
         }
-        return new Statement.Insert(insert.table(), insert.columns(), rows, 0);
+        return new Statement.Insert(insert.table(), insert.columns(), rows, 0, insert.onConflict());
     }
 
     private Table table(String name) {
@@ -428,7 +434,7 @@ final class StatementRunner {
             }
             rows = result.toList();
         }
-        return write(table, target, rows);
+        return write(table, target, rows, insert.onConflict());
     }
 
     /**
@@ -486,11 +492,14 @@ final class StatementRunner {
 
     private long insert(Statement.Insert insert) {
         Table table = table(insert.table());
-        return write(table, targetColumns(table, insert.columns()), insert.rows());
+        return write(table, targetColumns(table, insert.columns()), insert.rows(), insert.onConflict());
     }
 
-    /** Converts the values of each row to the target columns' types and inserts them as one commit. */
-    private long write(Table table, int[] target, List<List<Object>> values) {
+    /**
+     * Converts the values of each row to the target columns' types and inserts them as one commit; with ON CONFLICT,
+     * as an upsert ({@link Upsert}).
+     */
+    private long write(Table table, int[] target, List<List<Object>> values, Statement.OnConflict onConflict) {
         Schema schema = table.schema();
         List<Object[]> rows = new ArrayList<>(values.size());
         for (int r = 0; r < values.size(); r++) {
@@ -506,6 +515,20 @@ final class StatementRunner {
             }
             rows.add(row);
         }
+        if (onConflict != null) {
+            Upsert upsert = new Upsert(table, onConflict, rows, queries);
+            if (store != null) {
+                return store.replace(table, upsert::compute).added().size();
+            }
+            table.maintenanceLock().lock();
+            try {
+                Replacement r = upsert.compute();
+                table.replace(r.removed(), r.added(), CommitHook.NONE);
+                return r.added().size();
+            } finally {
+                table.maintenanceLock().unlock();
+            }
+        }
         if (store == null) {
             table.insert(rows);
         } else {
@@ -515,7 +538,7 @@ final class StatementRunner {
     }
 
     /** A literal of the statement as the column's physical value. */
-    private static Object convert(Object v, ColumnDef def, int row) {
+    static Object convert(Object v, ColumnDef def, int row) {
         if (v == null) {
             return null;
         }
@@ -591,6 +614,12 @@ final class StatementRunner {
         long commit = existing.committed();
         Table loaded = new DelimitedFileLoader(catalog.memory(), loadThreads).load(file, name,
                 existing.schema(), existing.spec(), format, new InitialPlacement.RoundRobin(), LoadProgress.NONE);
+        try {
+            loaded.checkKeysUnique();
+        } catch (RuntimeException e) {
+            loaded.version().parts().forEach(TablePart::release);
+            throw e;
+        }
         // The empty table is replaced by the loaded one under the same name (and group), unless rows arrived
         // meanwhile: then the load is thrown away rather than those rows.
         try {

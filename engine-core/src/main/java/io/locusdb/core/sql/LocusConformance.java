@@ -5,7 +5,7 @@ import org.apache.calcite.sql.validate.SqlDelegatingConformance;
 
 /**
  * Standard SQL as Calcite validates it, plus what PostgreSQL and DuckDB users write every day: {@code GROUP BY 1}
- * (ordinals of the select list), {@code GROUP BY} and {@code HAVING} on a select-list alias (a column of the same
+ * (ordinals of the select list), {@code a % b}, {@code GROUP BY} and {@code HAVING} on a select-list alias (a column of the same
  * name wins, as in PostgreSQL), and {@code ORDER BY} on ordinals and aliases.
  */
 final class LocusConformance extends SqlDelegatingConformance {
@@ -18,6 +18,12 @@ final class LocusConformance extends SqlDelegatingConformance {
     /** {@code a != b} as PostgreSQL, DuckDB and most engines read it: {@code a <> b}. */
     @Override
     public boolean isBangEqualAllowed() {
+        return true;
+    }
+
+    /** {@code a % b} as PostgreSQL and DuckDB write {@code mod(a, b)}. */
+    @Override
+    public boolean isPercentRemainderAllowed() {
         return true;
     }
 

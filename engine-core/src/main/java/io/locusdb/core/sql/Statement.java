@@ -7,11 +7,14 @@ import java.util.List;
 /** The statements LocusDB runs besides queries (queries go through Calcite). */
 public sealed interface Statement {
     /**
+     * CREATE TABLE name (columns [PRIMARY KEY] ..., [[CONSTRAINT c] PRIMARY KEY (k, ...)]); {@code primaryKey} names
+     * the key's columns in key order (empty: no key).
+     * <p>
      * CREATE TABLE name (columns) [PARTITION BY ...] [IN GROUP group]; {@code rangeBounds} are the literals of
      * {@code PARTITION BY RANGE(c) BOUNDS (...)}: the lowest key of parts 1..n-1 (empty otherwise).
      */
     record CreateTable(String name, List<ColumnDef> columns, PartitionSpec spec, String group, boolean ifNotExists,
-                       List<Object> rangeBounds) implements Statement {
+                       List<Object> rangeBounds, List<String> primaryKey) implements Statement {
     }
 
     /**
@@ -50,12 +53,24 @@ public sealed interface Statement {
      * INSERT INTO name [(columns)] VALUES (...), ...: values as written (Long, BigDecimal, Double, String, Boolean,
      * {@link DateValue}, {@link Parameter}, or null), converted to the columns' types when executed.
      */
-    record Insert(String table, List<String> columns, List<List<Object>> rows, int parameterCount)
+    record Insert(String table, List<String> columns, List<List<Object>> rows, int parameterCount,
+                  OnConflict onConflict) implements Statement {
+    }
+
+    /** INSERT INTO name [(columns)] SELECT ... [ON CONFLICT ...]: the query's text, run as a query. */
+    record InsertSelect(String table, List<String> columns, String query, OnConflict onConflict)
             implements Statement {
     }
 
-    /** INSERT INTO name [(columns)] SELECT ...: the query's text, run as a query. */
-    record InsertSelect(String table, List<String> columns, String query) implements Statement {
+    /**
+     * An INSERT's {@code ON CONFLICT} clause: the conflict's columns (or a constraint's name), the table's alias in
+     * the expressions (null: its name), and DO NOTHING or DO UPDATE SET {@code columns} = {@code expressions} [WHERE
+     * {@code condition}]. Expressions are text over the conflicting row's columns and the proposed row's, the latter
+     * named {@link #EXCLUDED_PREFIX} + column.
+     */
+    record OnConflict(List<String> target, String constraint, String alias, boolean doNothing, List<String> columns,
+                      List<String> expressions, String condition) {
+        public static final String EXCLUDED_PREFIX = "locus_excluded_";
     }
 
     /** DELETE FROM name [WHERE condition]: the condition's text (null for every row). */

@@ -19,7 +19,7 @@ public final class StatementParser {
     private final List<Token> tokens;
     private int next;
 
-    private record Token(Kind kind, String text, int offset) {
+    private record Token(Kind kind, String text, int offset, int end) {
         boolean is(String keyword) {
             return kind == Kind.WORD && text.equalsIgnoreCase(keyword);
         }
@@ -144,7 +144,28 @@ public final class StatementParser {
         String name = identifier();
         expectSymbol("(");
         List<ColumnDef> columns = new ArrayList<>();
+        List<String> primaryKey = new ArrayList<>();
         do {
+            if (peek().is("PRIMARY") || peek().is("CONSTRAINT")) {
+                Token at = peek();
+                if (accept("CONSTRAINT")) {
+                    identifier();
+                }
+                expect("PRIMARY");
+                expect("KEY");
+                if (!primaryKey.isEmpty()) {
+                    throw error(at, "a table has one primary key; " + name + " names two");
+                }
+                primaryKey.addAll(optionalColumnList());
+                if (primaryKey.isEmpty()) {
+                    throw error(peek(), "expected the key's columns in parentheses after PRIMARY KEY");
+                }
+                continue;
+            }
+            if (peek().is("UNIQUE") || peek().is("FOREIGN") || peek().is("CHECK")) {
+                throw error(peek(), peek().text.toUpperCase(Locale.ROOT) + " table constraints are not supported"
+                        + " (PRIMARY KEY is)", SqlState.FEATURE_NOT_SUPPORTED);
+            }
             String column = identifier();
             ColumnType type = type();
             boolean nullable = true;
@@ -154,8 +175,16 @@ public final class StatementParser {
                     nullable = false;
                 } else if (accept("NULL")) {
                     nullable = true;
-                } else if (peek().is("PRIMARY") || peek().is("DEFAULT") || peek().is("UNIQUE")
-                        || peek().is("REFERENCES")) {
+                } else if (peek().is("PRIMARY")) {
+                    Token at = take();
+                    expect("KEY");
+                    if (!primaryKey.isEmpty()) {
+                        throw error(at, "a table has one primary key; " + name + " names two");
+                    }
+                    primaryKey.add(column);
+                    nullable = false;
+                } else if (peek().is("DEFAULT") || peek().is("UNIQUE")
+                        || peek().is("REFERENCES") || peek().is("CHECK")) {
                     throw error(peek(), peek().text.toUpperCase(Locale.ROOT) + " column constraints are not"
                             + " supported", SqlState.FEATURE_NOT_SUPPORTED);
                 } else {
@@ -165,6 +194,12 @@ public final class StatementParser {
             columns.add(new ColumnDef(column, type, nullable));
         } while (acceptSymbol(","));
         expectSymbol(")");
+        for (String key : primaryKey) {
+            if (columns.stream().noneMatch(c -> c.name().equalsIgnoreCase(key))) {
+                throw error(peek(), "the primary key column " + key + " is not a column of the table",
+                        SqlState.UNDEFINED_COLUMN);
+            }
+        }
         PartitionSpec spec = PartitionSpec.none();
         String group = null;
         List<Object> rangeBounds = new ArrayList<>();
@@ -224,7 +259,8 @@ public final class StatementParser {
                         + " GROUP");
             }
         }
-        return new Statement.CreateTable(name, columns, spec, group, ifNotExists, List.copyOf(rangeBounds));
+        return new Statement.CreateTable(name, columns, spec, group, ifNotExists, List.copyOf(rangeBounds),
+                List.copyOf(primaryKey));
     }
 
     private ColumnType type() {
@@ -291,9 +327,22 @@ public final class StatementParser {
     private Statement insert() {
         expect("INTO");
         String table = identifier();
+        String alias = null;
+        if (accept("AS")) {
+            alias = identifier();
+        }
         List<String> columns = optionalColumnList();
         if (peek().is("SELECT") || peek().is("WITH")) {
-            return new Statement.InsertSelect(table, columns, restOfStatement());
+            Token first = peek();
+            int depth = 0;
+            while (peek().kind != Kind.END && !(peek().kind == Kind.SYMBOL && peek().text.equals(";"))
+                    && !(depth == 0 && peek().is("ON") && tokens.get(next + 1).is("CONFLICT"))) {
+                Token t = take();
+                depth += t.kind == Kind.SYMBOL && t.text.equals("(") ? 1
+                        : t.kind == Kind.SYMBOL && t.text.equals(")") ? -1 : 0;
+            }
+            String query = sql.substring(first.offset, endOffset(peek())).strip();
+            return new Statement.InsertSelect(table, columns, query, onConflict(table, alias));
         }
         expect("VALUES");
         List<List<Object>> rows = new ArrayList<>();
@@ -311,7 +360,82 @@ public final class StatementParser {
             expectSymbol(")");
             rows.add(row);
         } while (acceptSymbol(","));
-        return new Statement.Insert(table, columns, rows, parameters);
+        return new Statement.Insert(table, columns, rows, parameters, onConflict(table, alias));
+    }
+
+    /**
+     * {@code ON CONFLICT [(columns) | ON CONSTRAINT name] DO NOTHING | DO UPDATE SET c = e, ... [WHERE cond]}, or
+     * null when the statement ends here. Expressions keep their text, with {@code EXCLUDED.c} written as the
+     * column {@link Statement.OnConflict#EXCLUDED_PREFIX}{@code c} of the row the upsert evaluates them on.
+     */
+    private Statement.OnConflict onConflict(String table, String alias) {
+        if (!accept("ON")) {
+            return null;
+        }
+        expect("CONFLICT");
+        List<String> target = List.of();
+        String constraint = null;
+        if (peek().kind == Kind.SYMBOL && peek().text.equals("(")) {
+            target = optionalColumnList();
+        } else if (accept("ON")) {
+            expect("CONSTRAINT");
+            constraint = identifier();
+        }
+        expect("DO");
+        if (accept("NOTHING")) {
+            return new Statement.OnConflict(target, constraint, alias, true, List.of(), List.of(), null);
+        }
+        Token update = peek();
+        expect("UPDATE");
+        if (target.isEmpty() && constraint == null) {
+            throw error(update, "ON CONFLICT DO UPDATE needs the conflict's columns, e.g. ON CONFLICT (key)",
+                    SqlState.SYNTAX_ERROR);
+        }
+        expect("SET");
+        List<String> columns = new ArrayList<>();
+        List<String> expressions = new ArrayList<>();
+        do {
+            columns.add(identifier());
+            expectSymbol("=");
+            int from = next;
+            expressionText();
+            expressions.add(excludedRewritten(from, next));
+        } while (acceptSymbol(","));
+        String where = null;
+        if (accept("WHERE")) {
+            int from = next;
+            restOfStatement();
+            where = excludedRewritten(from, next);
+        }
+        return new Statement.OnConflict(target, constraint, alias, false, columns, expressions, where);
+    }
+
+    /**
+     * The text of tokens {@code from..to-1} with each {@code EXCLUDED.c} replaced by the quoted column
+     * {@code locus_excluded_c}; a {@code ?} there is refused (the expressions run as a query of their own).
+     */
+    private String excludedRewritten(int from, int to) {
+        StringBuilder text = new StringBuilder();
+        int position = tokens.get(from).offset;
+        for (int i = from; i < to; i++) {
+            Token t = tokens.get(i);
+            if (t.kind == Kind.SYMBOL && t.text.equals("?")) {
+                throw error(t, "parameters in ON CONFLICT DO UPDATE are not supported: use EXCLUDED.column for the"
+                        + " proposed row's values", SqlState.FEATURE_NOT_SUPPORTED);
+            }
+            if (t.is("EXCLUDED") && i + 2 < to && tokens.get(i + 1).kind == Kind.SYMBOL
+                    && tokens.get(i + 1).text.equals(".")
+                    && (tokens.get(i + 2).kind == Kind.WORD || tokens.get(i + 2).kind == Kind.QUOTED)) {
+                Token column = tokens.get(i + 2);
+                String name = column.kind == Kind.WORD ? column.text.toLowerCase(Locale.ROOT) : column.text;
+                text.append(sql, position, t.offset).append('"').append(Statement.OnConflict.EXCLUDED_PREFIX)
+                        .append(name.replace("\"", "\"\"")).append('"');
+                position = column.end;
+                i += 2;
+            }
+        }
+        text.append(sql, position, tokens.get(to - 1).end);
+        return text.toString().strip();
     }
 
     private Statement update() {
@@ -619,7 +743,7 @@ public final class StatementParser {
             } else if (c == '/' && i + 1 < s.length() && s.charAt(i + 1) == '*') {
                 int end = s.indexOf("*/", i + 2);
                 if (end < 0) {
-                    throw error(new Token(Kind.END, "", i), "unterminated /* comment");
+                    throw error(new Token(Kind.END, "", i, i), "unterminated /* comment");
                 }
                 i = end + 2;
             } else if (c == '-' && i + 1 < s.length() && s.charAt(i + 1) == '-') {
@@ -631,7 +755,7 @@ public final class StatementParser {
                 while (i < s.length() && (Character.isLetterOrDigit(s.charAt(i)) || s.charAt(i) == '_')) {
                     i++;
                 }
-                out.add(new Token(Kind.WORD, s.substring(start, i), start));
+                out.add(new Token(Kind.WORD, s.substring(start, i), start, i));
             } else if (Character.isDigit(c) || (c == '.' && i + 1 < s.length() && Character.isDigit(s.charAt(i + 1)))) {
                 int start = i;
                 while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.')) {
@@ -646,13 +770,13 @@ public final class StatementParser {
                         i++;
                     }
                 }
-                out.add(new Token(Kind.NUMBER, s.substring(start, i), start));
+                out.add(new Token(Kind.NUMBER, s.substring(start, i), start, i));
             } else if (c == '\'' || c == '"') {
                 int start = i++;
                 StringBuilder text = new StringBuilder();
                 while (true) {
                     if (i >= s.length()) {
-                        throw error(new Token(Kind.END, "", start), "unterminated " + (c == '\'' ? "string"
+                        throw error(new Token(Kind.END, "", start, start), "unterminated " + (c == '\'' ? "string"
                                 : "quoted name"));
                     }
                     char d = s.charAt(i++);
@@ -667,13 +791,13 @@ public final class StatementParser {
                         text.append(d);
                     }
                 }
-                out.add(new Token(c == '\'' ? Kind.STRING : Kind.QUOTED, text.toString(), start));
+                out.add(new Token(c == '\'' ? Kind.STRING : Kind.QUOTED, text.toString(), start, i));
             } else {
-                out.add(new Token(Kind.SYMBOL, String.valueOf(c), i));
+                out.add(new Token(Kind.SYMBOL, String.valueOf(c), i, i + 1));
                 i++;
             }
         }
-        out.add(new Token(Kind.END, "", s.length()));
+        out.add(new Token(Kind.END, "", s.length(), s.length()));
         return out;
     }
 }

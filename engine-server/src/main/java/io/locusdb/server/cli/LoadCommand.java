@@ -82,6 +82,7 @@ public final class LoadCommand implements Callable<Integer> {
             Table loaded = new DelimitedFileLoader(memory, loaderThreads).load(file, tpch.getTableName(),
                     TpchSchemas.schemaOf(tpch), partitioning,
                     DelimitedFormat.forFile(file.getFileName().toString()), policy, progress);
+            loaded.checkKeysUnique();
             catalog.register(loaded);
         }
         long nanos = System.nanoTime() - start;

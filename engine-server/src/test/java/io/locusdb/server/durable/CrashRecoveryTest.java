@@ -26,9 +26,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Acceptance of the data directory: a server process under a stream of acknowledged inserts from several clients is
- * killed with SIGKILL at random moments; after every restart each acknowledged row is there exactly once and no
- * statement is there in part.
+ * Acceptance of the data directory: a server process under a stream of acknowledged inserts (or upserts into a keyed
+ * table) from several clients is killed with SIGKILL at random moments; after every restart each acknowledged row is
+ * there exactly once, each acknowledged upsert's values are the key's values (or the values of the one statement in
+ * flight at the kill), and no statement is there in part.
  */
 class CrashRecoveryTest {
     private static final int ROUNDS = 20;
@@ -81,6 +82,116 @@ class CrashRecoveryTest {
             server.waitFor(30, TimeUnit.SECONDS);
         }
         assertThat(acknowledged.size()).as("statements acknowledged over all rounds").isGreaterThan(ROUNDS);
+    }
+
+    @Test
+    void everyAcknowledgedUpsertSurvivesSigkill() throws Exception {
+        Path data = dir.resolve("keyed");
+        Random random = new Random(20261128);
+        Map<Integer, Long> acknowledged = new ConcurrentHashMap<>();
+        Map<Integer, Long> inFlight = new ConcurrentHashMap<>();
+        AtomicLong statements = new AtomicLong();
+        for (int round = 0; round <= UPSERT_ROUNDS; round++) {
+            Process server = start(data);
+            try {
+                String url = awaitUrl(server);
+                if (round == 0) {
+                    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+                        s.execute("CREATE TABLE counters (k INTEGER PRIMARY KEY, v BIGINT NOT NULL, client INTEGER)");
+                    }
+                }
+                verifyUpserts(url, acknowledged, inFlight);
+                if (round == UPSERT_ROUNDS) {
+                    break;
+                }
+                AtomicBoolean stop = new AtomicBoolean();
+                List<Thread> clients = new ArrayList<>();
+                for (int c = 0; c < CLIENTS; c++) {
+                    int client = c;
+                    clients.add(Thread.ofPlatform().start(() -> upsertUntilStopped(url, client, statements,
+                            acknowledged, inFlight, stop)));
+                }
+                Thread.sleep(150 + random.nextInt(600));
+                server.destroyForcibly(); // SIGKILL: no shutdown hook, no last checkpoint
+                server.waitFor(30, TimeUnit.SECONDS);
+                stop.set(true);
+                for (Thread t : clients) {
+                    t.join(30_000);
+                }
+            } finally {
+                server.destroyForcibly();
+                server.waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+        assertThat(statements.get()).as("upserts acknowledged over all rounds").isGreaterThan(UPSERT_ROUNDS);
+    }
+
+    private static final int UPSERT_ROUNDS = 8;
+    /** Keys each client upserts (its own: clients never touch each other's keys). */
+    private static final int KEYS_PER_CLIENT = 20;
+
+    /**
+     * One client's upserts: each statement sets three of its keys to the statement's number, half of them through
+     * DO UPDATE with the existing row; a statement's values are remembered as in flight until acknowledged.
+     */
+    private static void upsertUntilStopped(String url, int client, AtomicLong statements,
+                                           Map<Integer, Long> acknowledged, Map<Integer, Long> inFlight,
+                                           AtomicBoolean stop) {
+        Random random = new Random(client);
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            while (!stop.get()) {
+                long value = statements.incrementAndGet();
+                StringBuilder sql = new StringBuilder("INSERT INTO counters VALUES ");
+                List<Integer> keys = new ArrayList<>();
+                while (keys.size() < ROWS_PER_STATEMENT) {
+                    int k = client * KEYS_PER_CLIENT + random.nextInt(KEYS_PER_CLIENT);
+                    if (!keys.contains(k)) {
+                        keys.add(k);
+                    }
+                }
+                for (int k : keys) {
+                    sql.append(sql.charAt(sql.length() - 1) == ' ' ? "" : ", ").append('(').append(k).append(", ")
+                            .append(value).append(", ").append(client).append(')');
+                    inFlight.put(k, value);
+                }
+                sql.append(value % 2 == 0 ? " ON CONFLICT (k) DO UPDATE SET v = excluded.v"
+                        : " ON CONFLICT (k) DO UPDATE SET v = counters.v - counters.v + excluded.v");
+                s.executeUpdate(sql.toString());
+                for (int k : keys) {
+                    acknowledged.put(k, value);
+                    inFlight.remove(k);
+                }
+            }
+        } catch (SQLException e) {
+            // The server was killed: the statement in flight was not acknowledged, and need not be there.
+        }
+    }
+
+    /**
+     * Each key holds its last acknowledged value, or the value of the statement in flight when the server died;
+     * no key twice. What is there becomes the acknowledged state of the next round.
+     */
+    private static void verifyUpserts(String url, Map<Integer, Long> acknowledged, Map<Integer, Long> inFlight)
+            throws SQLException {
+        Map<Integer, Long> stored = new HashMap<>();
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT k, v FROM counters")) {
+            while (r.next()) {
+                assertThat(stored.put(r.getInt(1), r.getLong(2))).as("key %d twice", r.getInt(1)).isNull();
+            }
+        }
+        for (Map.Entry<Integer, Long> e : acknowledged.entrySet()) {
+            assertThat(stored.get(e.getKey())).as("key %d after its acknowledged upsert", e.getKey())
+                    .isIn(e.getValue(), inFlight.get(e.getKey()));
+        }
+        for (Map.Entry<Integer, Long> e : stored.entrySet()) {
+            if (!acknowledged.containsKey(e.getKey())) {
+                assertThat(e.getValue()).as("key %d never acknowledged", e.getKey())
+                        .isEqualTo(inFlight.get(e.getKey()));
+            }
+        }
+        acknowledged.putAll(stored);
+        inFlight.clear();
     }
 
     private static void insertUntilStopped(String url, int client, AtomicLong nextStatement, Set<Long> acknowledged,

@@ -2,6 +2,7 @@ package io.locusdb.core.query.pipeline;
 
 import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.query.scan.MaterializeJob;
+import io.locusdb.core.query.scan.IndexScan;
 import io.locusdb.core.query.scan.PartScanJob;
 import io.locusdb.core.query.scan.ScanPredicate;
 import io.locusdb.core.query.scan.ValueRange;
@@ -246,10 +247,12 @@ public final class ExplainWriter {
         }
         try (TableSnapshot snapshot = scan.table().snapshot()) {
             for (TablePart part : snapshot.parts()) {
+                boolean byKey = IndexScan.plan(snapshot, part, program.ranges()) != null;
                 lines.add(String.format(Locale.ROOT, "%s  part %d: %,d rows (+%d delta), %.1f MiB on node %d ->"
-                                + " %s task on node %d, then %s tasks on node %d", indent, part.index(), part.rows(),
-                        snapshot.deltaRows(part), part.byteSize() / 1048576.0, part.homeNode(),
-                        PartScanJob.TASK_CLASS, part.homeNode(), MaterializeJob.TASK_CLASS, part.homeNode()));
+                                + " %s task%s on node %d, then %s tasks on node %d", indent, part.index(),
+                        part.rows(), snapshot.deltaRows(part), part.byteSize() / 1048576.0, part.homeNode(),
+                        PartScanJob.TASK_CLASS, byKey ? " (" + IndexScan.describe(schema) + ")" : "",
+                        part.homeNode(), MaterializeJob.TASK_CLASS, part.homeNode()));
             }
         }
     }

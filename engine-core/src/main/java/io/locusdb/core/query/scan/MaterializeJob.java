@@ -156,7 +156,7 @@ public final class MaterializeJob {
             }
         }
         Chunk batch = new Chunk(vectors.toArray(ColumnVector[]::new), 0);
-        DecodeCache cache = new DecodeCache(sources);
+        DecodeCache cache = new DecodeCache(sources, chunkRows);
         IdFilter idFilter = consumer.idFilter();
         int[] rows = new int[batchRows];
         long bytes = 0;
@@ -246,6 +246,8 @@ public final class MaterializeJob {
 
     /** Dictionaries up to this many values are copied to the heap once per task, to decode without checks. */
     private static final int HEAP_DICTIONARY_VALUES = 1 << 16;
+    /** A dictionary is copied for decoding when it has at most this many values per decoded row. */
+    private static final long ROWS_PER_COPIED_VALUE = 16;
 
     /** Per task: small dictionaries as arrays indexed by code (slot 0, NULL, unused). */
     static final class DecodeCache {
@@ -268,16 +270,21 @@ public final class MaterializeJob {
             return codes;
         }
 
-        DecodeCache(Column[] columns) {
+        /**
+         * Dictionaries of up to {@link #HEAP_DICTIONARY_VALUES} values are copied to the heap when {@code rows}
+         * decoded rows repay the copy (a lookup of a few rows by key does not copy a dictionary of thousands).
+         */
+        DecodeCache(Column[] columns, long rows) {
             longs = new long[columns.length][];
             doubles = new double[columns.length][];
+            long worthCopying = Math.min(HEAP_DICTIONARY_VALUES, ROWS_PER_COPIED_VALUE * rows);
             for (int i = 0; i < columns.length; i++) {
                 switch (columns[i].dictionary()) {
-                    case LongDictionary d when d.size() <= HEAP_DICTIONARY_VALUES -> {
+                    case LongDictionary d when d.size() <= worthCopying -> {
                         longs[i] = new long[d.size() + 1];
                         MemorySegment.copy(d.segment(), ValueLayout.JAVA_LONG, 0, longs[i], 1, d.size());
                     }
-                    case DoubleDictionary d when d.size() <= HEAP_DICTIONARY_VALUES -> {
+                    case DoubleDictionary d when d.size() <= worthCopying -> {
                         doubles[i] = new double[d.size() + 1];
                         MemorySegment.copy(d.segment(), ValueLayout.JAVA_DOUBLE, 0, doubles[i], 1, d.size());
                     }
@@ -289,7 +296,7 @@ public final class MaterializeJob {
     }
 
     static long decode(Column column, int[] rows, int count, ColumnVector target) {
-        return decode(column, rows, count, target, new DecodeCache(new Column[] {column}), 0);
+        return decode(column, rows, count, target, new DecodeCache(new Column[] {column}, count), 0);
     }
 
     /**

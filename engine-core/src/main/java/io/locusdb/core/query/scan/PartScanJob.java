@@ -77,6 +77,10 @@ public final class PartScanJob {
 
     static PartResult scanPart(TaskContext ctx, TableSnapshot snapshot, TablePart part, int index,
                                        List<? extends ScanPredicate> conjunction, boolean keepSelection) {
+        IndexScan byKey = IndexScan.plan(snapshot, part, conjunction);
+        if (byKey != null) {
+            return byKey.run(ctx, snapshot, part, index, conjunction, keepSelection);
+        }
         long rows = part.rows();
         int words = (int) ((rows + 63) >>> 6);
         boolean deletions = part.delta().hasDeletions();

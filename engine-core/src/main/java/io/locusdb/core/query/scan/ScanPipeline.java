@@ -67,7 +67,7 @@ public final class ScanPipeline {
             int index = p;
             int chunks = Math.max(1, scanChunks.applyAsInt(part));
             UtilizationTarget target = targets.of(snapshot, p);
-            if (chunks > 1 && !ranges.isEmpty()) {
+            if (chunks > 1 && !ranges.isEmpty() && IndexScan.plan(snapshot, part, ranges) == null) {
                 chunkedScan(graph, fork, scan, materialize, snapshot, part, index, partCount, chunks, ranges,
                         columns, consumers, trace, target);
                 continue;

@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * The TPC-H schemas as LocusDB types: identifiers BIGINT, money and quantities DECIMAL(15,2) (exact, from the
- * generator's cents), dates DATE, text VARCHAR(n). Every TPC-H column is NOT NULL.
+ * generator's cents), dates DATE, text VARCHAR(n). Every TPC-H column is NOT NULL, and every table has the primary
+ * key the benchmark's schema gives it.
  */
 public final class TpchSchemas {
     private TpchSchemas() {
@@ -22,7 +23,23 @@ public final class TpchSchemas {
         for (TpchColumn<?> column : table.getColumns()) {
             columns.add(ColumnDef.notNull(column.getColumnName(), typeOf(column.getType())));
         }
-        return new Schema(columns);
+        Schema schema = new Schema(columns);
+        return schema.withPrimaryKey(primaryKey(table).stream().map(schema::indexOf).toList());
+    }
+
+    /** The primary key TPC-H's schema declares for the table (clause 1.4.2.2). */
+    public static List<String> primaryKey(TpchTable<?> table) {
+        return switch (table.getTableName()) {
+            case "lineitem" -> List.of("l_orderkey", "l_linenumber");
+            case "orders" -> List.of("o_orderkey");
+            case "customer" -> List.of("c_custkey");
+            case "part" -> List.of("p_partkey");
+            case "partsupp" -> List.of("ps_partkey", "ps_suppkey");
+            case "supplier" -> List.of("s_suppkey");
+            case "nation" -> List.of("n_nationkey");
+            case "region" -> List.of("r_regionkey");
+            default -> List.of();
+        };
     }
 
     static ColumnType typeOf(TpchColumnType type) {

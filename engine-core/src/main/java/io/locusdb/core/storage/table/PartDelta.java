@@ -1,6 +1,8 @@
 package io.locusdb.core.storage.table;
 
+import io.locusdb.core.storage.index.DeltaKeyIndex;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,8 +29,12 @@ public final class PartDelta {
     private record Chunks(Object[][][] rows, long[][] commits, int count) {
     }
 
-    /** Per key column: key → delta rows holding it (writer side only, for upserts). */
-    private final Map<Integer, Map<Object, List<Integer>>> keyIndexes = new java.util.HashMap<>();
+    /**
+     * Per indexed column: value → delta rows holding it, for key lookups by readers and uniqueness checks by the
+     * writer. Built on first use, then kept up to date by {@link #append}; guarded by {@code this} for changes.
+     */
+    private final Map<Integer, DeltaKeyIndex> keyIndexes = new HashMap<>();
+    private volatile Map<Integer, DeltaKeyIndex> publishedIndexes = Map.of();
 
     /**
      * A delta as a checkpoint recorded it: its rows and deletions visible to every snapshot of the restored table
@@ -59,9 +65,9 @@ public final class PartDelta {
     }
 
     /** Appends a row; invisible until {@link #commit}. */
-    void append(Object[] row) {
-        for (Map.Entry<Integer, Map<Object, List<Integer>>> index : keyIndexes.entrySet()) {
-            index.getValue().computeIfAbsent(row[index.getKey()], k -> new ArrayList<>(1)).add(appendedRows);
+    synchronized void append(Object[] row) {
+        for (Map.Entry<Integer, DeltaKeyIndex> index : keyIndexes.entrySet()) {
+            index.getValue().add(row[index.getKey()], appendedRows);
         }
         if (appendedRows % CHUNK == 0) {
             rowChunks.add(new Object[CHUNK][]);
@@ -83,9 +89,13 @@ public final class PartDelta {
     }
 
     /** Discards rows appended since the last commit (a failed statement). */
-    void rollback() {
-        for (Map<Object, List<Integer>> index : keyIndexes.values()) {
-            index.values().forEach(rows -> rows.removeIf(r -> r >= committedRows));
+    synchronized void rollback() {
+        for (Map.Entry<Integer, DeltaKeyIndex> index : keyIndexes.entrySet()) {
+            List<Object> values = new ArrayList<>();
+            for (int i = committedRows; i < appendedRows; i++) {
+                values.add(rowChunks.get(i / CHUNK)[i % CHUNK][index.getKey()]);
+            }
+            index.getValue().removeFrom(committedRows, values);
         }
         appendedRows = committedRows;
         while (rowChunks.size() > (committedRows + CHUNK - 1) / CHUNK) {
@@ -139,15 +149,35 @@ public final class PartDelta {
         return appendedRows;
     }
 
-    /** Delta rows (committed or pending) whose {@code keyColumn} equals {@code key}; writer side only. */
-    List<Integer> rowsWithKey(int keyColumn, Object key) {
-        Map<Object, List<Integer>> index = keyIndexes.computeIfAbsent(keyColumn, column -> {
-            Map<Object, List<Integer>> built = new java.util.HashMap<>();
-            for (int i = 0; i < appendedRows; i++) {
-                built.computeIfAbsent(rowChunks.get(i / CHUNK)[i % CHUNK][column], k -> new ArrayList<>(1)).add(i);
+    /**
+     * The index of the delta rows on {@code column}, built on first use. It lists committed and pending rows:
+     * readers keep those their snapshot sees ({@code row < visibleRows(commit)}, not deleted).
+     */
+    public DeltaKeyIndex keyIndex(int column) {
+        DeltaKeyIndex index = publishedIndexes.get(column);
+        if (index != null) {
+            return index;
+        }
+        synchronized (this) {
+            index = keyIndexes.get(column);
+            if (index == null) {
+                index = new DeltaKeyIndex();
+                for (int i = 0; i < appendedRows; i++) {
+                    index.add(rowChunks.get(i / CHUNK)[i % CHUNK][column], i);
+                }
+                keyIndexes.put(column, index);
+                publishedIndexes = Map.copyOf(keyIndexes);
             }
-            return built;
-        });
-        return index.getOrDefault(key, List.of());
+            return index;
+        }
+    }
+
+    /**
+     * Delta row {@code i}: a committed one for readers, and for the writer (under the table's write lock) also one
+     * appended by the statement it is running.
+     */
+    Object[] pendingOrVisibleRow(int i) {
+        Chunks chunks = published;
+        return i < chunks.count() ? chunks.rows()[i / CHUNK][i % CHUNK] : rowChunks.get(i / CHUNK)[i % CHUNK];
     }
 }

@@ -17,36 +17,47 @@ public final class RowValues {
         }
         Object[] out = new Object[row.length];
         for (int c = 0; c < row.length; c++) {
-            ColumnDef def = schema.column(c);
-            Object v = row[c];
-            if (v == null) {
-                if (!def.nullable()) {
-                    throw new IllegalArgumentException("NULL in NOT NULL column " + def.name());
-                }
-                continue;
-            }
-            out[c] = switch (def.type().physical()) {
-                case LONG -> toLong(def, v);
-                case DOUBLE -> {
-                    if (!(v instanceof Number n)) {
-                        throw mismatch(def, v);
-                    }
-                    double d = n.doubleValue();
-                    yield d == 0.0 ? 0.0 : d;
-                }
-                case STRING -> {
-                    if (!(v instanceof String s)) {
-                        throw mismatch(def, v);
-                    }
-                    try {
-                        yield ValueParser.checkString(s, def.type());
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("column " + def.name() + ": " + e.getMessage());
-                    }
-                }
-            };
+            out[c] = value(schema.column(c), row[c]);
         }
         return out;
+    }
+
+    /** The key columns' values of {@code row} checked and normalized (the other columns are left null). */
+    public static Object[] normalizeKey(Schema schema, Object[] row, int[] keyColumns) {
+        Object[] out = new Object[schema.size()];
+        for (int c : keyColumns) {
+            out[c] = value(schema.column(c), row[c]);
+        }
+        return out;
+    }
+
+    private static Object value(ColumnDef def, Object v) {
+        if (v == null) {
+            if (!def.nullable()) {
+                throw new IllegalArgumentException("NULL in NOT NULL column " + def.name());
+            }
+            return null;
+        }
+        return switch (def.type().physical()) {
+            case LONG -> toLong(def, v);
+            case DOUBLE -> {
+                if (!(v instanceof Number n)) {
+                    throw mismatch(def, v);
+                }
+                double d = n.doubleValue();
+                yield d == 0.0 ? 0.0 : d;
+            }
+            case STRING -> {
+                if (!(v instanceof String s)) {
+                    throw mismatch(def, v);
+                }
+                try {
+                    yield ValueParser.checkString(s, def.type());
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("column " + def.name() + ": " + e.getMessage());
+                }
+            }
+        };
     }
 
     private static Long toLong(ColumnDef def, Object v) {

@@ -1,5 +1,6 @@
 package io.locusdb.core.storage.table;
 
+import io.locusdb.core.storage.index.MainKeyIndex;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -21,6 +22,8 @@ public final class Table {
     private final Schema schema;
     private final AtomicReference<TableVersion> current;
     private final ReentrantLock maintenance = new ReentrantLock();
+    /** The primary key's column positions; empty for a table without one. */
+    private final int[] keyColumns;
     private volatile String group;
     private volatile long committed;
     private long roundRobin;
@@ -44,6 +47,7 @@ public final class Table {
         }
         this.name = name;
         this.schema = schema;
+        this.keyColumns = schema.primaryKey().stream().mapToInt(Integer::intValue).toArray();
         this.current = new AtomicReference<>(new TableVersion(1, spec, parts, rangeBounds));
     }
 
@@ -180,20 +184,20 @@ public final class Table {
             long commit = committed + 1;
             PendingCommit pending = new PendingCommit(version, commit);
             try {
+                int[] upsertKey = keyColumn < 0 ? null : new int[] {keyColumn};
                 for (Object[] row : normalized) {
                     TablePart part = version.parts().get(route(version, row));
-                    if (keyColumn >= 0) {
-                        // Only a key that is the partitioning column pins the old row to the routed part.
-                        String partitionColumn = version.spec().column();
-                        boolean routedByKey = partitionColumn != null
-                                && schema.indexOf(partitionColumn) == keyColumn;
-                        List<TablePart> candidates = routedByKey ? List.of(part) : version.parts();
-                        for (TablePart candidate : candidates) {
-                            for (long existing : KeyLookup.find(candidate, keyColumn, row[keyColumn], commit)) {
-                                pending.delete(candidate, existing);
+                    if (upsertKey != null) {
+                        for (TablePart candidate : partsHolding(version, upsertKey, row)) {
+                            List<Long> existing = new ArrayList<>(1);
+                            KeyLookup.find(candidate, upsertKey, new Object[] {row[keyColumn]}, commit,
+                                    candidate.delta().appendedRows(), existing::add);
+                            for (long r : existing) {
+                                pending.delete(candidate, r);
                             }
                         }
                     }
+                    checkKeyFree(version, row, commit);
                     pending.append(part, row);
                 }
                 return pending.publish(normalized, hook);
@@ -204,6 +208,137 @@ public final class Table {
         } finally {
             maintenance.unlock();
         }
+    }
+
+    /**
+     * The parts that may hold rows with {@code row}'s values in {@code columns}: the one the row routes to when the
+     * partitioning column is one of them (equal keys then route alike), else all.
+     */
+    private List<TablePart> partsHolding(TableVersion version, int[] columns, Object[] row) {
+        String partitionColumn = version.spec().column();
+        if (partitionColumn != null) {
+            int p = schema.indexOf(partitionColumn);
+            for (int c : columns) {
+                if (c == p) {
+                    return List.of(version.parts().get(route(version, row)));
+                }
+            }
+        }
+        return version.parts();
+    }
+
+    /**
+     * The parts of {@code version} that may hold rows with {@code key} (physical values) in {@code columns}: the
+     * one the key routes to when the partitioning column is among them, else all.
+     */
+    public List<TablePart> partsHoldingKey(TableVersion version, int[] columns, Object[] key) {
+        Object[] row = new Object[schema.size()];
+        for (int k = 0; k < columns.length; k++) {
+            row[columns[k]] = key[k];
+        }
+        return partsHolding(version, columns, row);
+    }
+
+    /**
+     * Throws {@link KeyViolationException} when a keyed table already holds {@code row}'s key in a row that the
+     * commit being staged does not delete (its own earlier rows included).
+     */
+    private void checkKeyFree(TableVersion version, Object[] row, long commit) {
+        if (keyColumns.length == 0) {
+            return;
+        }
+        Object[] key = keyOf(row);
+        for (TablePart part : partsHolding(version, keyColumns, row)) {
+            boolean[] found = new boolean[1];
+            KeyLookup.find(part, keyColumns, key, commit, part.delta().appendedRows(), r -> found[0] = true);
+            if (found[0]) {
+                throw new KeyViolationException(name, schema, row);
+            }
+        }
+    }
+
+    private Object[] keyOf(Object[] row) {
+        Object[] key = new Object[keyColumns.length];
+        for (int k = 0; k < key.length; k++) {
+            key[k] = row[keyColumns[k]];
+        }
+        return key;
+    }
+
+    /**
+     * The visible row of a keyed table whose primary key is {@code key} (physical values in key order), as of the
+     * latest commit, or null. Writers that decide on it hold {@link #maintenanceLock()} until they commit.
+     */
+    public Object[] rowWithKey(Object[] key) {
+        if (keyColumns.length == 0) {
+            throw new IllegalStateException("table " + name + " has no primary key");
+        }
+        Object[] probe = new Object[schema.size()];
+        for (int k = 0; k < keyColumns.length; k++) {
+            probe[keyColumns[k]] = key[k];
+        }
+        probe = RowValues.normalizeKey(schema, probe, keyColumns);
+        TableVersion version = current.get();
+        long visible = committed;
+        for (TablePart part : partsHolding(version, keyColumns, probe)) {
+            long[] found = {-1};
+            KeyLookup.find(part, keyColumns, keyOf(probe), visible, part.delta().visibleRows(visible),
+                    r -> found[0] = r);
+            if (found[0] >= 0) {
+                return rowOf(part, found[0]);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Checks that no two visible rows of a keyed table share a key (a bulk load's rows were never checked one by
+     * one); throws {@link KeyViolationException} naming one duplicate. Nothing to check without a key.
+     */
+    public void checkKeysUnique() {
+        if (keyColumns.length == 0) {
+            return;
+        }
+        try (TableSnapshot snapshot = snapshot()) {
+            List<TablePart> parts = snapshot.parts();
+            String partitionColumn = snapshot.version().spec().column();
+            boolean disjoint = parts.size() == 1 || partitionColumn != null
+                    && schema.primaryKey().contains(schema.indexOf(partitionColumn));
+            Set<List<Object>> seen = disjoint ? null : new HashSet<>();
+            for (TablePart part : parts) {
+                Set<List<Object>> inPart = new HashSet<>();
+                long total = part.rows() + snapshot.deltaRows(part);
+                MainKeyIndex index = part.rows() > 0 ? part.keyIndex(keyColumns[0]) : null;
+                boolean uniqueMain = index != null && keyColumns.length == 1 && index.unique()
+                        && !part.delta().hasDeletions() && total == part.rows();
+                for (long r = uniqueMain && seen == null ? part.rows() : 0; r < total; r++) {
+                    if (!snapshot.isVisible(part, r)) {
+                        continue;
+                    }
+                    Object[] row = new Object[schema.size()];
+                    for (int k : keyColumns) {
+                        row[k] = r < part.rows() ? part.column(k).boxedValue(r)
+                                : part.delta().row((int) (r - part.rows()))[k];
+                    }
+                    List<Object> key = Arrays.asList(keyOf(row));
+                    if (!inPart.add(key) || seen != null && !seen.add(key)) {
+                        throw new KeyViolationException(name, schema, row);
+                    }
+                }
+            }
+        }
+    }
+
+    /** A row's values (main rows first, then delta rows), schema order. */
+    private Object[] rowOf(TablePart part, long r) {
+        if (r >= part.rows()) {
+            return part.delta().row((int) (r - part.rows())).clone();
+        }
+        Object[] row = new Object[schema.size()];
+        for (int c = 0; c < row.length; c++) {
+            row[c] = part.column(c).boxedValue(r);
+        }
+        return row;
     }
 
     /**
@@ -233,7 +368,11 @@ public final class Table {
             long commit = visible + 1;
             List<long[]> found = new ArrayList<>();
             int remaining = removed.size();
-            for (TablePart part : version.parts()) {
+            if (keyColumns.length > 0) {
+                remaining -= findByKey(version, wanted, visible, found);
+            }
+            // A keyed table's rows are found by key or not there at all.
+            for (TablePart part : keyColumns.length > 0 ? List.<TablePart>of() : version.parts()) {
                 if (remaining == 0) {
                     break;
                 }
@@ -275,6 +414,7 @@ public final class Table {
                     pending.delete(version.parts().get((int) f[0]), f[1]);
                 }
                 for (Object[] row : normalized) {
+                    checkKeyFree(version, row, commit);
                     pending.append(version.parts().get(route(version, row)), row);
                 }
                 return pending.publish(normalized, hook);
@@ -285,6 +425,32 @@ public final class Table {
         } finally {
             maintenance.unlock();
         }
+    }
+
+    /**
+     * Finds the rows of a keyed table that {@code wanted} (row values → how many) names, through the key index, and
+     * takes them off {@code wanted}; returns how many were found.
+     */
+    private int findByKey(TableVersion version, Map<List<Object>, Integer> wanted, long visible, List<long[]> found) {
+        int count = 0;
+        for (Map.Entry<List<Object>, Integer> e : wanted.entrySet()) {
+            Object[] row = e.getValue() > 0 ? e.getKey().toArray() : null;
+            if (row == null) {
+                continue;
+            }
+            for (TablePart part : partsHolding(version, keyColumns, row)) {
+                List<Long> rows = new ArrayList<>(1);
+                KeyLookup.find(part, keyColumns, keyOf(row), visible, part.delta().visibleRows(visible), rows::add);
+                for (long r : rows) {
+                    if (e.getValue() > 0 && Arrays.asList(rowOf(part, r)).equals(e.getKey())) {
+                        e.setValue(e.getValue() - 1);
+                        found.add(new long[] {part.index(), r});
+                        count++;
+                    }
+                }
+            }
+        }
+        return count;
     }
 
     /**

@@ -2,7 +2,10 @@ package io.locusdb.core.storage.table;
 
 import io.locusdb.core.storage.column.Column;
 import io.locusdb.core.storage.column.PackedLayout;
+import io.locusdb.core.storage.index.MainKeyIndex;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -17,6 +20,8 @@ public final class TablePart {
     private final PartMemory memory;
     private final PartDelta delta;
     private final AtomicInteger references = new AtomicInteger(1);
+    /** Per indexed column, the index of the main rows: built on first use, freed with the part. */
+    private final Map<Integer, MainKeyIndex> keyIndexes = new ConcurrentHashMap<>();
     /** Null once every column is in memory: the common case costs one volatile read per column access. */
     private volatile ColumnLoader loader;
 
@@ -46,6 +51,17 @@ public final class TablePart {
         this.memory = memory;
         this.delta = delta;
         this.loader = loader;
+    }
+
+    /** The index of the main rows on column {@code i} (a key column), built the first time it is asked for. */
+    public MainKeyIndex keyIndex(int i) {
+        MainKeyIndex index = keyIndexes.get(i);
+        return index != null ? index : keyIndexes.computeIfAbsent(i, c -> MainKeyIndex.build(column(c)));
+    }
+
+    /** Whether the index on column {@code i} is built already (EXPLAIN says so). */
+    public boolean hasKeyIndex(int i) {
+        return keyIndexes.containsKey(i);
     }
 
     /** Inserted rows and deletions not yet merged into the main columns. */

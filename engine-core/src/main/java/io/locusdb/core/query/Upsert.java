@@ -1,0 +1,173 @@
+package io.locusdb.core.query;
+
+import io.locusdb.core.result.QueryResult;
+import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlState;
+import io.locusdb.core.sql.Statement;
+import io.locusdb.core.storage.table.KeyViolationException;
+import io.locusdb.core.storage.table.Replacement;
+import io.locusdb.core.storage.table.Schema;
+import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.type.PhysicalText;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * {@code INSERT ... ON CONFLICT}: which proposed rows go in, which existing rows they update (DO UPDATE) or leave
+ * alone (DO NOTHING), decided while the caller holds the table's write lock and applied by it as one commit
+ * (existing rows out, their updated copies and the new rows in). The SET expressions and the WHERE condition are
+ * evaluated by one query over the conflicting rows, each paired with its proposed row as {@code EXCLUDED}.
+ */
+final class Upsert {
+    private static final String ROW_NUMBER = "locus_row";
+    private final Table table;
+    private final Statement.OnConflict clause;
+    private final List<Object[]> rows;
+    private final Function<String, QueryResult> queries;
+
+    /** {@code rows}: the proposed rows, every column in schema order, converted to physical values. */
+    Upsert(Table table, Statement.OnConflict clause, List<Object[]> rows, Function<String, QueryResult> queries) {
+        this.table = table;
+        this.clause = clause;
+        this.rows = rows;
+        this.queries = queries;
+    }
+
+    Replacement compute() {
+        Schema schema = table.schema();
+        checkTarget(schema);
+        int[] set = new int[clause.columns().size()];
+        for (int i = 0; i < set.length; i++) {
+            String column = clause.columns().get(i);
+            if (!schema.hasColumn(column)) {
+                throw new LocusSqlException(SqlState.UNDEFINED_COLUMN, "column '" + column + "' of table '"
+                        + table.name() + "' does not exist (ON CONFLICT DO UPDATE SET)");
+            }
+            set[i] = schema.indexOf(column);
+        }
+        List<Integer> key = schema.primaryKey();
+        Set<List<Object>> proposed = new HashSet<>();
+        List<Object[]> added = new ArrayList<>();
+        List<Object[]> conflicting = new ArrayList<>();
+        List<Object[]> excluded = new ArrayList<>();
+        for (Object[] row : rows) {
+            Object[] values = new Object[key.size()];
+            for (int k = 0; k < values.length; k++) {
+                values[k] = row[key.get(k)];
+            }
+            if (!proposed.add(Arrays.asList(values))) {
+                if (clause.doNothing()) {
+                    continue;
+                }
+                throw new LocusSqlException(SqlState.CARDINALITY_VIOLATION, "ON CONFLICT DO UPDATE command cannot"
+                        + " affect row a second time: the statement proposes key (" + String.join(", ",
+                        schema.primaryKeyNames()) + ")=(" + text(schema, row) + ") twice");
+            }
+            Object[] existing = Arrays.stream(values).anyMatch(v -> v == null) ? null : table.rowWithKey(values);
+            if (existing == null) {
+                added.add(row);
+            } else if (!clause.doNothing()) {
+                conflicting.add(existing);
+                excluded.add(row);
+            }
+        }
+        List<Object[]> removed = new ArrayList<>();
+        if (!conflicting.isEmpty()) {
+            update(schema, set, conflicting, excluded, removed, added);
+        }
+        return new Replacement(removed, added);
+    }
+
+    /** The conflict target must name the primary key (in any order), or the key's constraint. */
+    private void checkTarget(Schema schema) {
+        if (!schema.isKeyed()) {
+            throw new LocusSqlException(SqlState.INVALID_COLUMN_REFERENCE, "there is no unique or exclusion"
+                    + " constraint matching the ON CONFLICT specification: table '" + table.name() + "' has no"
+                    + " primary key");
+        }
+        if (clause.constraint() != null) {
+            if (!clause.constraint().equalsIgnoreCase(KeyViolationException.constraintName(table.name()))) {
+                throw new LocusSqlException(SqlState.UNDEFINED_OBJECT, "constraint \"" + clause.constraint()
+                        + "\" for table \"" + table.name() + "\" does not exist (its primary key is \""
+                        + KeyViolationException.constraintName(table.name()) + "\")");
+            }
+            return;
+        }
+        if (clause.target().isEmpty()) {
+            return;
+        }
+        Set<Integer> target = new HashSet<>();
+        for (String column : clause.target()) {
+            if (!schema.hasColumn(column)) {
+                throw new LocusSqlException(SqlState.UNDEFINED_COLUMN, "column '" + column + "' of table '"
+                        + table.name() + "' does not exist (ON CONFLICT)");
+            }
+            target.add(schema.indexOf(column));
+        }
+        if (!target.equals(new HashSet<>(schema.primaryKey()))) {
+            throw new LocusSqlException(SqlState.INVALID_COLUMN_REFERENCE, "there is no unique or exclusion"
+                    + " constraint matching the ON CONFLICT specification: the primary key of '" + table.name()
+                    + "' is (" + String.join(", ", schema.primaryKeyNames()) + ")");
+        }
+    }
+
+    /** DO UPDATE: evaluates SET and WHERE on each conflicting row with its proposed row, in one query. */
+    private void update(Schema schema, int[] set, List<Object[]> conflicting, List<Object[]> excluded,
+                        List<Object[]> removed, List<Object[]> added) {
+        StringBuilder sql = new StringBuilder("SELECT ").append(quoted(ROW_NUMBER));
+        for (String e : clause.expressions()) {
+            sql.append(", (").append(e).append(')');
+        }
+        sql.append(clause.condition() == null ? ", TRUE" : ", CASE WHEN (" + clause.condition()
+                + ") THEN TRUE ELSE FALSE END");
+        sql.append(" FROM (VALUES ");
+        for (int r = 0; r < conflicting.size(); r++) {
+            sql.append(r == 0 ? "(" : ", (").append(r);
+            for (Object[] row : List.of(conflicting.get(r), excluded.get(r))) {
+                for (int c = 0; c < schema.size(); c++) {
+                    sql.append(", ").append(PhysicalText.literal(schema.column(c).type(), row[c]));
+                }
+            }
+            sql.append(')');
+        }
+        sql.append(") AS ").append(quoted(clause.alias() == null ? table.name() : clause.alias())).append('(')
+                .append(quoted(ROW_NUMBER));
+        for (String prefix : List.of("", Statement.OnConflict.EXCLUDED_PREFIX)) {
+            for (int c = 0; c < schema.size(); c++) {
+                sql.append(", ").append(quoted(prefix + schema.column(c).name()));
+            }
+        }
+        sql.append(')');
+        try (QueryResult result = queries.apply(sql.toString())) {
+            for (List<Object> values : result.toList()) {
+                int r = ((Number) values.get(0)).intValue();
+                if (!Boolean.TRUE.equals(values.get(set.length + 1))) {
+                    continue;
+                }
+                Object[] old = conflicting.get(r);
+                Object[] updated = old.clone();
+                for (int i = 0; i < set.length; i++) {
+                    updated[set[i]] = StatementRunner.convert(values.get(1 + i), schema.column(set[i]), r + 1);
+                }
+                removed.add(old);
+                added.add(updated);
+            }
+        }
+    }
+
+    private static String text(Schema schema, Object[] row) {
+        List<String> values = new ArrayList<>();
+        for (int k : schema.primaryKey()) {
+            values.add(PhysicalText.of(schema.column(k).type(), row[k]));
+        }
+        return String.join(", ", values);
+    }
+
+    private static String quoted(String name) {
+        return '"' + name.replace("\"", "\"\"") + '"';
+    }
+}

@@ -1,0 +1,324 @@
+package io.locusdb.core.query.lookup;
+
+import io.locusdb.core.query.scan.IndexScan;
+import io.locusdb.core.result.BatchSource;
+import io.locusdb.core.result.QueryResult;
+import io.locusdb.core.result.ResultBatch;
+import io.locusdb.core.result.ResultColumn;
+import io.locusdb.core.sql.CatalogSchema;
+import io.locusdb.core.storage.column.Column;
+import io.locusdb.core.storage.column.DoubleDictionary;
+import io.locusdb.core.storage.column.LongDictionary;
+import io.locusdb.core.storage.column.StringDictionary;
+import io.locusdb.core.storage.table.KeyLookup;
+import io.locusdb.core.storage.table.Schema;
+import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.table.TablePart;
+import io.locusdb.core.storage.table.TableSnapshot;
+import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.vector.ColumnVector;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.UnaryOperator;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Filter;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
+
+/**
+ * A query that reads one row by its whole primary key, {@code SELECT columns FROM t WHERE k = ? [AND k2 = ?]},
+ * run without physical planning or a task graph: the key routes to the part(s) that may hold it, the part's key
+ * index finds the row, and its columns are read straight into the result (ERIS's lookup data command; other engines
+ * call it a point get). Recognized once when the statement is prepared; per execution only the key is bound. The
+ * few cache lines a lookup reads cost less than handing it to a worker on the part's node, which is what a scan
+ * task would do. Anything else, and any parameter value it does not take as is, goes the general way.
+ */
+public final class KeyLookupPlan {
+    private static final BigDecimal LONG_RANGE = BigDecimal.valueOf(Long.MAX_VALUE);
+    private final Table planned;
+    private final int[] keyColumns;
+    /** Per key column: the parameter's index, or -1 when the key is a literal (then in {@link #literals}). */
+    private final int[] parameters;
+    private final Object[] literals;
+    /** Per output, the table column it reads, or {@link #CONSTANT} for the value in {@link #constants}. */
+    private final int[] outputs;
+    private final Object[] constants;
+    private final List<ResultColumn> columns;
+    private static final int CONSTANT = -1;
+
+    private KeyLookupPlan(Table planned, int[] keyColumns, int[] parameters, Object[] literals, int[] outputs,
+                          Object[] constants, List<ResultColumn> columns) {
+        this.planned = planned;
+        this.keyColumns = keyColumns;
+        this.parameters = parameters;
+        this.literals = literals;
+        this.outputs = outputs;
+        this.constants = constants;
+        this.columns = columns;
+    }
+
+    /** The lookup plan of {@code root}, or null when it is not a projection of one row by its whole key. */
+    public static KeyLookupPlan match(RelNode root, List<ResultColumn> columns) {
+        List<RelNode> chain = new ArrayList<>();
+        for (RelNode node = root; ; node = node.getInput(0)) {
+            chain.addFirst(node);
+            if (node.getInputs().size() != 1) {
+                break;
+            }
+        }
+        if (!(chain.getFirst() instanceof TableScan scan) || chain.size() < 2 || chain.size() > 3
+                || !(chain.get(1) instanceof Filter filter)
+                || chain.size() == 3 && !(chain.get(2) instanceof Project)) {
+            return null;
+        }
+        CatalogSchema.CatalogTable catalogTable = scan.getTable().unwrap(CatalogSchema.CatalogTable.class);
+        if (catalogTable == null || !catalogTable.table().schema().isKeyed()) {
+            return null;
+        }
+        Table table = catalogTable.table();
+        Schema schema = table.schema();
+        List<Integer> key = schema.primaryKey();
+        int[] keyColumns = key.stream().mapToInt(Integer::intValue).toArray();
+        int[] parameters = new int[keyColumns.length];
+        Object[] literals = new Object[keyColumns.length];
+        boolean[] bound = new boolean[keyColumns.length];
+        List<RexNode> conjuncts = RelOptUtil.conjunctions(filter.getCondition());
+        if (conjuncts.size() != keyColumns.length) {
+            return null;
+        }
+        for (RexNode conjunct : conjuncts) {
+            if (!(conjunct instanceof RexCall call) || call.getKind() != SqlKind.EQUALS) {
+                return null;
+            }
+            RexNode left = call.getOperands().get(0);
+            RexNode right = call.getOperands().get(1);
+            if (!(left instanceof RexInputRef)) {
+                RexNode swap = left;
+                left = right;
+                right = swap;
+            }
+            if (!(left instanceof RexInputRef ref)) {
+                return null;
+            }
+            int k = key.indexOf(ref.getIndex());
+            if (k < 0 || bound[k] || !lookupType(schema.column(ref.getIndex()).type())) {
+                return null;
+            }
+            RexNode value = right.getKind() == SqlKind.CAST ? ((RexCall) right).getOperands().getFirst() : right;
+            if (value instanceof RexDynamicParam param && right == value) {
+                parameters[k] = param.getIndex();
+            } else if (right instanceof RexLiteral literal) {
+                parameters[k] = -1;
+                literals[k] = physical(schema.column(ref.getIndex()).type(), literal.getValue2());
+                if (literals[k] == null && literal.getValue2() != null) {
+                    return null;
+                }
+            } else {
+                return null;
+            }
+            bound[k] = true;
+        }
+        int[] outputs;
+        Object[] constants = new Object[columns.size()];
+        if (chain.size() == 3) {
+            List<RexNode> projects = ((Project) chain.get(2)).getProjects();
+            outputs = new int[projects.size()];
+            constants = new Object[projects.size()];
+            for (int i = 0; i < outputs.length; i++) {
+                if (projects.get(i) instanceof RexInputRef ref) {
+                    outputs[i] = ref.getIndex();
+                } else if (projects.get(i) instanceof RexLiteral literal && lookupType(columns.get(i).type())) {
+                    // The planner writes the key column as the constant it was compared with.
+                    outputs[i] = CONSTANT;
+                    constants[i] = physical(columns.get(i).type(), literal.getValue2());
+                    if (constants[i] == null) {
+                        return null;
+                    }
+                } else {
+                    return null;
+                }
+            }
+        } else {
+            outputs = new int[schema.size()];
+            for (int i = 0; i < outputs.length; i++) {
+                outputs[i] = i;
+            }
+        }
+        if (outputs.length != columns.size()) {
+            return null;
+        }
+        for (int i = 0; i < outputs.length; i++) {
+            if (outputs[i] != CONSTANT && !columns.get(i).type().equals(schema.column(outputs[i]).type())) {
+                return null;
+            }
+        }
+        return new KeyLookupPlan(table, keyColumns, parameters, literals, outputs, constants, columns);
+    }
+
+    /** Keys whose SQL values are their stored values: integers and text. */
+    private static boolean lookupType(ColumnType type) {
+        return switch (type.kind()) {
+            case INTEGER, BIGINT, VARCHAR -> true;
+            default -> false;
+        };
+    }
+
+    /** A bound value as the key column stores it; null when it is not one this plan takes as is. */
+    private static Object physical(ColumnType type, Object value) {
+        return switch (type.kind()) {
+            case INTEGER, BIGINT -> switch (value) {
+                case Long l -> l;
+                case Integer i -> (long) i;
+                case Short s -> (long) s;
+                case Byte b -> (long) b;
+                case BigDecimal d when d.stripTrailingZeros().scale() <= 0
+                        && d.abs().compareTo(LONG_RANGE) < 0 -> d.longValueExact();
+                default -> null;
+            };
+            case VARCHAR -> value instanceof String s ? s : null;
+            default -> null;
+        };
+    }
+
+    /**
+     * The row with the key bound from {@code values}, as a result; null when this lookup cannot answer (a value
+     * of another kind than the key's, or the index switched off): then the statement runs as a query.
+     */
+    public QueryResult execute(Object[] values, UnaryOperator<Table> resolve) {
+        if (!IndexScan.enabled()) {
+            return null;
+        }
+        Object[] key = new Object[keyColumns.length];
+        boolean none = false;
+        for (int k = 0; k < key.length; k++) {
+            if (parameters[k] < 0) {
+                key[k] = literals[k];
+            } else {
+                Object value = values[parameters[k]];
+                if (value == null) {
+                    none = true;
+                    continue;
+                }
+                key[k] = physical(planned.schema().column(keyColumns[k]).type(), value);
+                if (key[k] == null) {
+                    return null;
+                }
+            }
+            none |= key[k] == null;
+        }
+        Table table = resolve.apply(planned);
+        if (table != planned && (!table.schema().primaryKey().equals(planned.schema().primaryKey())
+                || !table.schema().columns().equals(planned.schema().columns()))) {
+            return null;
+        }
+        ColumnVector[] vectors = new ColumnVector[outputs.length];
+        for (int i = 0; i < outputs.length; i++) {
+            vectors[i] = new ColumnVector(columns.get(i).type(), 1);
+        }
+        int rows = 0;
+        if (!none) {
+            try (TableSnapshot snapshot = table.snapshot()) {
+                for (TablePart part : table.partsHoldingKey(snapshot.version(), keyColumns, key)) {
+                    List<Long> found = new ArrayList<>(1);
+                    KeyLookup.find(part, keyColumns, key, snapshot.commit(), snapshot.deltaRows(part), found::add);
+                    for (long row : found) {
+                        for (int i = 0; i < outputs.length; i++) {
+                            vectors[i].ensureCapacity(rows + 1);
+                            if (outputs[i] == CONSTANT) {
+                                set(vectors[i], rows, constants[i]);
+                            } else {
+                                set(vectors[i], rows, part, outputs[i], row);
+                            }
+                        }
+                        rows++;
+                    }
+                }
+            }
+        }
+        for (ColumnVector v : vectors) {
+            v.setSize(rows);
+            v.refreshNulls();
+        }
+        ResultBatch batch = new ResultBatch(columns, List.of(vectors), rows);
+        return QueryResult.rows(columns, new BatchSource() {
+            private boolean sent;
+
+            @Override
+            public ResultBatch next() {
+                if (sent) {
+                    return null;
+                }
+                sent = true;
+                return batch;
+            }
+
+            @Override
+            public void close() {
+                sent = true;
+            }
+        });
+    }
+
+    /** What EXPLAIN prints for this statement. */
+    public List<String> explain(UnaryOperator<Table> resolve) {
+        Table table = resolve.apply(planned);
+        Schema schema = table.schema();
+        List<String> key = new ArrayList<>();
+        for (int k = 0; k < keyColumns.length; k++) {
+            key.add(schema.column(keyColumns[k]).name() + " = " + (parameters[k] < 0 ? String.valueOf(literals[k])
+                    : "$" + (parameters[k] + 1)));
+        }
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < outputs.length; i++) {
+            names.add(outputs[i] == CONSTANT ? String.valueOf(constants[i]) : schema.column(outputs[i]).name());
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add("Key lookup on " + table.name() + " (" + String.join(" AND ", key) + "): no physical plan and no"
+                + " tasks; the key routes to its part, whose key index finds the row" + (IndexScan.enabled() ? ""
+                : " (the index is switched off: runs as a scan)"));
+        lines.add("  output " + String.join(", ", names));
+        try (TableSnapshot snapshot = table.snapshot()) {
+            for (TablePart part : snapshot.parts()) {
+                lines.add(String.format(Locale.ROOT, "  part %d: %,d rows (+%d delta) on node %d",
+                        part.index(), part.rows(), snapshot.deltaRows(part), part.homeNode()));
+            }
+        }
+        return lines;
+    }
+
+    /** Row {@code row} (main rows, then delta rows) of column {@code column} into {@code target} at {@code at}. */
+    private static void set(ColumnVector target, int at, TablePart part, int column, long row) {
+        Object value;
+        if (row >= part.rows()) {
+            value = part.delta().row((int) (row - part.rows()))[column];
+        } else {
+            Column c = part.column(column);
+            int id = c.codes().get(row);
+            value = id == 0 ? null : switch (c.dictionary()) {
+                case LongDictionary d -> (Object) d.value(id);
+                case DoubleDictionary d -> (Object) d.value(id);
+                case StringDictionary d -> (Object) d.value(id);
+            };
+        }
+        set(target, at, value);
+    }
+
+    private static void set(ColumnVector target, int at, Object value) {
+        switch (value) {
+            case null -> target.setNull(at);
+            case Long l -> target.setLong(at, l);
+            case Double d -> target.setDouble(at, d);
+            case String s -> target.setString(at, s);
+            default -> throw new IllegalStateException("stored value of type " + value.getClass().getSimpleName());
+        }
+    }
+}

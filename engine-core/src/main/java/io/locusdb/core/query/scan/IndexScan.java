@@ -1,0 +1,166 @@
+package io.locusdb.core.query.scan;
+
+import io.locusdb.core.exec.TaskContext;
+import io.locusdb.core.storage.column.Column;
+import io.locusdb.core.storage.column.PackedCodes;
+import io.locusdb.core.storage.index.DeltaKeyIndex;
+import io.locusdb.core.storage.index.MainKeyIndex;
+import io.locusdb.core.storage.scan.IdRange;
+import io.locusdb.core.storage.table.Schema;
+import io.locusdb.core.storage.table.TablePart;
+import io.locusdb.core.storage.table.TableSnapshot;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Phase 1 of a scan of a keyed table through its key index instead of its packed codes: when the conjunction
+ * bounds the primary key's first column to a few of a part's values ({@code k = ?}, {@code k IN (...)},
+ * {@code k BETWEEN ? AND ?}), the part's {@link MainKeyIndex} names the main rows holding them and the delta's
+ * index the delta rows; the other predicates are checked on those rows only. The outcome has the shape of a code
+ * scan's, so phase 2 (materialize) does not know the difference.
+ */
+public final class IndexScan {
+    /** Above this share of a part's values a scan of the codes is cheaper than visiting rows one by one. */
+    private static final int MAX_SHARE_DENOMINATOR = 64;
+    private final int predicate;
+    private final List<IdRange> keyIds;
+
+    private IndexScan(int predicate, List<IdRange> keyIds) {
+        this.predicate = predicate;
+        this.keyIds = keyIds;
+    }
+
+    /** Whether the index is used at all ({@code -Dlocus.index=off} measures scans in its place). */
+    public static boolean enabled() {
+        return !"off".equals(System.getProperty("locus.index"));
+    }
+
+    /**
+     * The index scan of {@code part} for {@code conjunction}, or null when the table has no key, no predicate
+     * bounds its first column, or the predicate selects too large a share of the part's values for an index to pay.
+     */
+    public static IndexScan plan(TableSnapshot snapshot, TablePart part, List<? extends ScanPredicate> conjunction) {
+        Schema schema = snapshot.table().schema();
+        if (!schema.isKeyed() || conjunction.isEmpty() || !enabled()) {
+            return null;
+        }
+        int keyColumn = schema.primaryKey().getFirst();
+        for (int i = 0; i < conjunction.size(); i++) {
+            ScanPredicate p = conjunction.get(i);
+            if (p.column() != keyColumn) {
+                continue;
+            }
+            Column column = part.column(keyColumn);
+            List<IdRange> ids = p.idRanges(column.dictionary());
+            long values = 0;
+            for (IdRange r : ids) {
+                values += r.hi() - r.lo() + 1;
+            }
+            if (values * MAX_SHARE_DENOMINATOR > column.dictionary().size() && values > 1) {
+                return null;
+            }
+            return new IndexScan(i, ids);
+        }
+        return null;
+    }
+
+    /** The key column's name for EXPLAIN: how a part with this key predicate is read. */
+    public static String describe(Schema schema) {
+        return "index lookup on " + String.join(", ", schema.primaryKeyNames());
+    }
+
+    PartScanJob.PartResult run(TaskContext ctx, TableSnapshot snapshot, TablePart part, int index,
+                               List<? extends ScanPredicate> conjunction, boolean keepSelection) {
+        long rows = part.rows();
+        long[] selection = new long[(int) ((rows + 63) >>> 6)];
+        int others = conjunction.size() - 1;
+        PackedCodes[] otherCodes = new PackedCodes[others];
+        List<?>[] otherIds = new List<?>[others];
+        for (int i = 0, o = 0; i < conjunction.size(); i++) {
+            if (i != predicate) {
+                Column column = part.column(conjunction.get(i).column());
+                otherCodes[o] = column.codes();
+                otherIds[o++] = conjunction.get(i).idRanges(column.dictionary());
+            }
+        }
+        boolean deletions = part.delta().hasDeletions();
+        long matches = 0;
+        if (rows > 0 && !keyIds.isEmpty()) {
+            MainKeyIndex keys = part.keyIndex(conjunction.get(predicate).column());
+            for (IdRange ids : keyIds) {
+                for (int at = keys.from(ids.lo()), end = keys.to(ids.hi()); at < end; at++) {
+                    int r = keys.rowAt(at);
+                    if (passes(otherCodes, otherIds, r) && (!deletions || snapshot.isVisible(part, r))) {
+                        selection[r >>> 6] |= 1L << r;
+                        matches++;
+                    }
+                }
+                ctx.checkCancelled();
+            }
+        }
+        int[] delta = deltaMatches(snapshot, part, conjunction);
+        return new PartScanJob.PartResult(index, part.homeNode(), ctx.node(), ctx.stolen(), matches + delta.length,
+                keepSelection ? selection : null, delta, 0);
+    }
+
+    private static boolean passes(PackedCodes[] codes, List<?>[] ids, int row) {
+        for (int o = 0; o < codes.length; o++) {
+            int id = codes[o].get(row);
+            boolean in = false;
+            for (Object range : ids[o]) {
+                IdRange r = (IdRange) range;
+                if (id >= r.lo() && id <= r.hi()) {
+                    in = true;
+                    break;
+                }
+            }
+            if (!in) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The visible delta rows the key predicate's values hold that pass the whole conjunction, ascending. */
+    private int[] deltaMatches(TableSnapshot snapshot, TablePart part, List<? extends ScanPredicate> conjunction) {
+        int visible = snapshot.deltaRows(part);
+        if (visible == 0) {
+            return new int[0];
+        }
+        ScanPredicate key = conjunction.get(predicate);
+        DeltaKeyIndex index = part.delta().keyIndex(key.column());
+        List<ValueRange> ranges = switch (key) {
+            case ValueRange r -> List.of(r);
+            case ValueRangeUnion u -> u.ranges();
+        };
+        int[] candidates = new int[0];
+        for (ValueRange r : ranges) {
+            int[] found = index.rows(r.lo(), r.loInclusive(), r.hi(), r.hiInclusive());
+            int at = candidates.length;
+            candidates = Arrays.copyOf(candidates, at + found.length);
+            System.arraycopy(found, 0, candidates, at, found.length);
+        }
+        Arrays.sort(candidates);
+        int[] out = new int[candidates.length];
+        int n = 0;
+        long main = part.rows();
+        for (int c = 0; c < candidates.length; c++) {
+            int i = candidates[c];
+            if (i >= visible || c > 0 && candidates[c - 1] == i || !snapshot.isVisible(part, main + i)) {
+                continue;
+            }
+            Object[] row = part.delta().row(i);
+            boolean all = true;
+            for (ScanPredicate p : conjunction) {
+                if (!p.matches(row[p.column()])) {
+                    all = false;
+                    break;
+                }
+            }
+            if (all) {
+                out[n++] = i;
+            }
+        }
+        return Arrays.copyOf(out, n);
+    }
+}
