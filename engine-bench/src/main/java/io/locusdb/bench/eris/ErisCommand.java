@@ -4,12 +4,13 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code ./locus bench eris ...}: the keyed-table (ERIS) benchmarks on the real engine. */
-@Command(name = "eris", mixinStandardHelpOptions = true, subcommands = LookupBench.class,
-        description = "Keyed tables on the real engine: lookups (upserts, scans and balance are still to come)")
+@Command(name = "eris", mixinStandardHelpOptions = true, subcommands = {LookupBench.class, ScanSharingBench.class, UpsertBench.class, BalanceBench.class},
+        description = "ERIS on the real engine: lookups (SQL, over the wire), scans, upserts, balance (the ERIS"
+                + " runtime)")
 public final class ErisCommand implements Runnable {
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "name a benchmark: lookups");
+        throw new CommandLine.ParameterException(new CommandLine(this), "name a benchmark: lookups, scans, upserts or balance");
     }
 
     public static void main(String[] args) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -39,7 +40,7 @@ final class Aeu implements Runnable {
     private volatile Thread thread;
     private volatile boolean stopping;
     /** Data commands this AEU ran, per access-histogram bin of its range (the balancer reads them). */
-    final long[] accesses;
+    final AtomicLongArray accesses;
     private volatile long executed;
     private volatile long forwarded;
 
@@ -50,7 +51,7 @@ final class Aeu implements Runnable {
         this.incoming = new IncomingBuffers(incomingCapacity);
         this.outgoing = new Object[aeus][16];
         this.outgoingCount = new int[aeus];
-        this.accesses = new long[bins];
+        this.accesses = new AtomicLongArray(bins);
         this.lo = lo;
         this.hi = hi;
         this.oldLo = lo;
@@ -246,7 +247,9 @@ final class Aeu implements Runnable {
 
     private void count(long key) {
         executed++;
-        accesses[bin(key)]++;
+        int bin = bin(key);
+        // Only this thread writes; the balancer reads.
+        accesses.lazySet(bin, accesses.get(bin) + 1);
     }
 
     /** The access-histogram bin of {@code key}: bins split this AEU's range within the key domain evenly. */
@@ -257,7 +260,7 @@ final class Aeu implements Runnable {
             return 0;
         }
         double share = ((double) key - from) / ((double) to - from + 1);
-        return (int) Math.min(accesses.length - 1, Math.max(0, share * accesses.length));
+        return (int) Math.min(accesses.length() - 1, Math.max(0, share * accesses.length()));
     }
 
     /** Takes on a new range: hands the keys it gives up to their new owners and waits for those it receives. */
@@ -266,7 +269,9 @@ final class Aeu implements Runnable {
         oldHi = hi;
         lo = r.lo();
         hi = r.hi();
-        Arrays.fill(accesses, 0);
+        for (int b = 0; b < accesses.length(); b++) {
+            accesses.lazySet(b, 0);
+        }
         for (long[] giving : r.giving()) {
             long a = giving[0];
             long b = giving[1];

@@ -185,7 +185,10 @@ public final class ErisRuntime implements AutoCloseable {
     public long[][] accessHistograms() {
         long[][] out = new long[aeus.length][];
         for (int i = 0; i < aeus.length; i++) {
-            out[i] = aeus[i].accesses.clone();
+            out[i] = new long[aeus[i].accesses.length()];
+            for (int b = 0; b < out[i].length; b++) {
+                out[i][b] = aeus[i].accesses.get(b);
+            }
         }
         return out;
     }
