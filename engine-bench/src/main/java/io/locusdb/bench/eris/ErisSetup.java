@@ -4,9 +4,13 @@ import io.locusdb.core.eris.ErisRuntime;
 import io.locusdb.natives.thread.ThreadPinning;
 import io.locusdb.natives.topology.Topologies;
 import io.locusdb.natives.topology.Topology;
+import java.awt.Color;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.NumberAxis;
@@ -45,8 +49,7 @@ final class ErisSetup {
     }
 
     /** A line chart: one series per name, x and y per point. */
-    static void chart(java.nio.file.Path png, String title, String x, String y, java.util.Map<String, double[][]> lines)
-            throws java.io.IOException {
+    static void chart(Path png, String title, String x, String y, Map<String, double[][]> lines) throws IOException {
         XYSeriesCollection data = new XYSeriesCollection();
         for (var e : lines.entrySet()) {
             XYSeries s = new XYSeries(e.getKey());
@@ -57,7 +60,7 @@ final class ErisSetup {
         }
         XYPlot plot = new XYPlot(data, new NumberAxis(x), new NumberAxis(y), new XYLineAndShapeRenderer(true, false));
         JFreeChart chart = new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true);
-        chart.setBackgroundPaint(java.awt.Color.WHITE);
+        chart.setBackgroundPaint(Color.WHITE);
         ChartUtils.saveChartAsPNG(png.toFile(), chart, 1100, 600);
     }
 

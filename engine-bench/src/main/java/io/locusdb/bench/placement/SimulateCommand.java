@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import io.locusdb.bench.sim.eris.ErisFigures;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -37,7 +38,8 @@ import picocli.CommandLine.Parameters;
                 "and prints 'check NAME measured=X paper=Y ok|off' for each ratio of the paper's figure."})
 public final class SimulateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCENARIO",
-            description = "fig10, fig11, fig12, fig14, fig16, numa-effects, elastic, calibration, or a scenario file")
+            description = "fig10, fig11, fig12, fig14, fig16, numa-effects, elastic, calibration, eris-fig8,"
+                    + " eris-fig9, eris-fig13, or a scenario file")
     String scenarioName;
 
     @Option(names = "--machine", description = "4x15, 8x15, 32x18 or here (default: the scenario's)")
@@ -83,6 +85,10 @@ public final class SimulateCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--rows-scale and --time-scale must be positive");
         }
         PrintWriter console = spec.commandLine().getOut();
+        if (ErisFigures.handles(scenarioName)) {
+            ErisFigures.run(scenarioName, out, console);
+            return 0;
+        }
         Scenario declared = ScenarioParser.load(scenarioName, 0);
         if (realTopology != null && !declared.isSeedBenchmark()) {
             throw new IllegalArgumentException("--real runs the benchmark's TBLn tables and query types a, b and c;"
