@@ -11,6 +11,7 @@ import io.locusdb.core.placer.UtilizationTracker;
 import io.locusdb.core.query.planner.ConstantFolder;
 import io.locusdb.core.query.pipeline.ExplainWriter;
 import io.locusdb.core.query.planner.JoinOrderRule;
+import io.locusdb.core.query.planner.KeyLookupPlanning;
 import io.locusdb.core.query.planner.ParameterBinder;
 import io.locusdb.core.query.lookup.KeyLookupPlan;
 import io.locusdb.core.query.scan.IndexScan;
@@ -219,7 +220,7 @@ public final class QueryEngine {
             this.parameters = query.parameterCount();
             this.columns = query.explain() ? List.of(new ResultColumn("plan", ColumnType.VARCHAR))
                     : PhysicalPlanner.columns(query.plan(), query.columnNames());
-            this.lookup = KeyLookupPlan.match(query.plan(), query.explain()
+            this.lookup = KeyLookupPlanning.match(query.plan(), query.explain()
                     ? PhysicalPlanner.columns(query.plan(), query.columnNames()) : columns);
         }
 

@@ -5,6 +5,7 @@ import io.locusdb.core.sql.pg.PgOids;
 import io.locusdb.core.sql.pg.PgTypeInfo;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
+import io.locusdb.core.storage.table.KeyViolationException;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.table.ViewDefinition;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * PostgreSQL's catalogs, {@code pg_catalog} and {@code information_schema}, computed from LocusDB's catalog at each
@@ -118,11 +120,11 @@ public final class PgCatalogTables {
                 bool("indisexclusion"), bool("indimmediate"), bool("indisclustered"), bool("indisvalid"),
                 bool("indcheckxmin"), bool("indisready"), bool("indislive"), bool("indisreplident"), text("indkey"),
                 text("indcollation"), text("indclass"), text("indoption"), text("indexprs"), text("indpred"))));
-        all.add(empty("pg_constraint", cols(oid("oid"), text("conname"), oid("connamespace"), text("contype"),
+        all.add(table(PG_CATALOG, "pg_constraint", cols(oid("oid"), text("conname"), oid("connamespace"), text("contype"),
                 bool("condeferrable"), bool("condeferred"), bool("convalidated"), oid("conrelid"), oid("contypid"),
                 oid("conindid"), oid("conparentid"), oid("confrelid"), text("confupdtype"), text("confdeltype"),
                 text("confmatchtype"), bool("conislocal"), integer("coninhcount"), bool("connoinherit"),
-                text("conkey"), text("confkey"), text("conbin"))));
+                text("conkey"), text("confkey"), text("conbin")), this::constraints));
         all.add(empty("pg_attrdef", cols(oid("oid"), oid("adrelid"), integer("adnum"), text("adbin"))));
         all.add(empty("pg_description", cols(oid("objoid"), oid("classoid"), integer("objsubid"),
                 text("description"))));
@@ -205,14 +207,16 @@ public final class PgCatalogTables {
                 text("is_trigger_insertable_into")), () -> relations().stream().filter(r -> r.kind.equals("v"))
                 .map(r -> row(DATABASE, namespaceName(r.namespace), r.name, r.definition, "NONE", "NO", "NO", "NO",
                         "NO", "NO")).toList()));
-        all.add(SystemTable.empty(INFORMATION_SCHEMA, "key_column_usage", cols(text("constraint_catalog"),
+        all.add(table(INFORMATION_SCHEMA, "key_column_usage", cols(text("constraint_catalog"),
                 text("constraint_schema"), text("constraint_name"), text("table_catalog"), text("table_schema"),
                 text("table_name"), text("column_name"), integer("ordinal_position"),
-                integer("position_in_unique_constraint"))));
-        all.add(SystemTable.empty(INFORMATION_SCHEMA, "table_constraints", cols(text("constraint_catalog"),
+                integer("position_in_unique_constraint")), this::keyColumnUsage));
+        all.add(table(INFORMATION_SCHEMA, "table_constraints", cols(text("constraint_catalog"),
                 text("constraint_schema"), text("constraint_name"), text("table_catalog"), text("table_schema"),
                 text("table_name"), text("constraint_type"), text("is_deferrable"), text("initially_deferred"),
-                text("enforced"), text("nulls_distinct"))));
+                text("enforced"), text("nulls_distinct")), () -> keyedTables().stream().map(t -> row(DATABASE,
+                "public", KeyViolationException.constraintName(t.name()), DATABASE, "public", t.name(),
+                "PRIMARY KEY", "NO", "NO", "YES", null)).toList()));
         all.add(SystemTable.empty(INFORMATION_SCHEMA, "referential_constraints", cols(text("constraint_catalog"),
                 text("constraint_schema"), text("constraint_name"), text("unique_constraint_catalog"),
                 text("unique_constraint_schema"), text("unique_constraint_name"), text("match_option"),
@@ -220,6 +224,37 @@ public final class PgCatalogTables {
         all.add(SystemTable.empty(INFORMATION_SCHEMA, "routines", cols(text("specific_catalog"),
                 text("specific_schema"), text("specific_name"), text("routine_catalog"), text("routine_schema"),
                 text("routine_name"), text("routine_type"), text("data_type"))));
+    }
+
+    private List<Table> keyedTables() {
+        return catalog.tables().stream().filter(t -> t.schema().isKeyed()).toList();
+    }
+
+    /** A primary key per keyed table: contype 'p', conkey the key's attribute numbers (from 1) as an array. */
+    private List<Object[]> constraints() {
+        List<Object[]> rows = new ArrayList<>();
+        for (Table t : keyedTables()) {
+            String key = t.schema().primaryKey().stream().map(k -> String.valueOf(k + 1))
+                    .collect(Collectors.joining(",", "{", "}"));
+            String name = KeyViolationException.constraintName(t.name());
+            rows.add(row(PgOids.relation("public", name), name, PgOids.PUBLIC_NAMESPACE, "p", false, false, true,
+                    PgOids.relation("public", t.name()), 0L, 0L, 0L, 0L, " ", " ", " ", true, 0, true, key, null,
+                    null));
+        }
+        return rows;
+    }
+
+    /** The primary keys' columns, one row per column in key order. */
+    private List<Object[]> keyColumnUsage() {
+        List<Object[]> rows = new ArrayList<>();
+        for (Table t : keyedTables()) {
+            List<String> names = t.schema().primaryKeyNames();
+            for (int i = 0; i < names.size(); i++) {
+                rows.add(row(DATABASE, "public", KeyViolationException.constraintName(t.name()), DATABASE, "public",
+                        t.name(), names.get(i), i + 1, null));
+            }
+        }
+        return rows;
     }
 
     /** Every table and view the catalogs list: the user's, LocusDB's own, and the catalogs themselves. */

@@ -227,6 +227,21 @@ class KeyedTableTest {
     }
 
     @Test
+    void theCatalogsListThePrimaryKeysAsPostgreSqlDoes() {
+        try (LocusDB db = open(null)) {
+            execute(db, "CREATE TABLE lines (o BIGINT, n INTEGER, note VARCHAR(10), PRIMARY KEY (o, n))");
+            assertThat(rows(db, "SELECT conname, contype, conkey FROM pg_catalog.pg_constraint"
+                    + " WHERE conrelid = (SELECT oid FROM pg_catalog.pg_class WHERE relname = 'lines')"))
+                    .containsExactly(List.of("lines_pkey", "p", "{1,2}"));
+            assertThat(rows(db, "SELECT column_name, ordinal_position FROM information_schema.key_column_usage"
+                    + " WHERE table_name = 'lines' ORDER BY ordinal_position"))
+                    .containsExactly(List.of("o", 1), List.of("n", 2));
+            assertThat(rows(db, "SELECT constraint_type FROM information_schema.table_constraints"
+                    + " WHERE table_name = 'lines'")).containsExactly(List.of("PRIMARY KEY"));
+        }
+    }
+
+    @Test
     void theKeyLastsThroughARestartFromTheLogAndFromACheckpoint() {
         try (LocusDB db = open(dir)) {
             accounts(db);

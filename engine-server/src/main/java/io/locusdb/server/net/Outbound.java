@@ -76,6 +76,18 @@ final class Outbound {
         return channel.writeAndFlush(Unpooled.wrappedBuffer(w.array(), 0, w.size()));
     }
 
+    /**
+     * Sends a copy of the frames in {@code w}: the caller may reuse {@code w} at once, and need not wait for the
+     * write (a small result's batch, where waiting would cost more than copying).
+     */
+    synchronized ChannelFuture sendCopy(WireWriter w) {
+        if (sealed) {
+            return channel.newFailedFuture(new ClosedChannelException());
+        }
+        metrics.bytesSent(w.size());
+        return channel.writeAndFlush(Unpooled.copiedBuffer(w.array(), 0, w.size()));
+    }
+
     ChannelFuture error(String sqlState, String message) {
         return send(new Message.Error(sqlState, message, 0, 0));
     }

@@ -308,6 +308,9 @@ final class ServerSession implements ClientSession {
         ctx.metrics().queryFinished(sample);
     }
 
+    /** Encoded batches up to this size are sent as copies, without waiting for the write. */
+    private static final int COPIED_BATCH_BYTES = 16 * 1024;
+
     /** Rows sent so far and the batch write in flight, for the cleanup after a stop. */
     private static final class Streamed {
         long rows;
@@ -332,13 +335,20 @@ final class ServerSession implements ClientSession {
                 wanted = (int) Math.min(wanted, r.maxRows - streamed.rows);
             }
             int written = BatchFrames.encode(batchWriter, batch, types, offset, wanted, maxFrame);
-            ChannelFuture write = out.sendFrames(batchWriter);
-            streamed.pending = write;
-            write.await();
-            streamed.pending = null;
-            if (!write.isSuccess()) {
-                r.stop(ResultStream.Stop.DISCONNECT);
-                return null;
+            if (batchWriter.size() <= COPIED_BATCH_BYTES) {
+                // A small batch (a lookup's row, an aggregate) is copied and not waited for: waking this thread
+                // when the event loop has written it would cost more than the copy. A failed write closes the
+                // channel, which the next batch or the end of the result finds.
+                out.sendCopy(batchWriter);
+            } else {
+                ChannelFuture write = out.sendFrames(batchWriter);
+                streamed.pending = write;
+                write.await();
+                streamed.pending = null;
+                if (!write.isSuccess()) {
+                    r.stop(ResultStream.Stop.DISCONNECT);
+                    return null;
+                }
             }
             offset += written;
             streamed.rows += written;

@@ -5,7 +5,6 @@ import io.locusdb.core.result.BatchSource;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.result.ResultColumn;
-import io.locusdb.core.sql.CatalogSchema;
 import io.locusdb.core.storage.column.Column;
 import io.locusdb.core.storage.column.DoubleDictionary;
 import io.locusdb.core.storage.column.LongDictionary;
@@ -22,17 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
-import org.apache.calcite.plan.RelOptUtil;
-import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.core.Filter;
-import org.apache.calcite.rel.core.Project;
-import org.apache.calcite.rel.core.TableScan;
-import org.apache.calcite.rex.RexCall;
-import org.apache.calcite.rex.RexDynamicParam;
-import org.apache.calcite.rex.RexInputRef;
-import org.apache.calcite.rex.RexLiteral;
-import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.sql.SqlKind;
 
 /**
  * A query that reads one row by its whole primary key, {@code SELECT columns FROM t WHERE k = ? [AND k2 = ?]},
@@ -40,7 +28,8 @@ import org.apache.calcite.sql.SqlKind;
  * index finds the row, and its columns are read straight into the result (ERIS's lookup data command; other engines
  * call it a point get). Recognized once when the statement is prepared; per execution only the key is bound. The
  * few cache lines a lookup reads cost less than handing it to a worker on the part's node, which is what a scan
- * task would do. Anything else, and any parameter value it does not take as is, goes the general way.
+ * task would do. The planner recognizes such statements ({@code KeyLookupPlanning}); any parameter value this plan
+ * does not take as is sends the statement the general way.
  */
 public final class KeyLookupPlan {
     private static final BigDecimal LONG_RANGE = BigDecimal.valueOf(Long.MAX_VALUE);
@@ -53,9 +42,15 @@ public final class KeyLookupPlan {
     private final int[] outputs;
     private final Object[] constants;
     private final List<ResultColumn> columns;
-    private static final int CONSTANT = -1;
+    /** An output that is the constant in {@code constants} rather than a table column. */
+    public static final int CONSTANT = -1;
 
-    private KeyLookupPlan(Table planned, int[] keyColumns, int[] parameters, Object[] literals, int[] outputs,
+    /**
+     * @param keyColumns the key's columns in key order
+     * @param parameters per key column, the parameter it is bound to, or -1 for the literal in {@code literals}
+     * @param outputs    per result column, the table column read, or {@link #CONSTANT}
+     */
+    public KeyLookupPlan(Table planned, int[] keyColumns, int[] parameters, Object[] literals, int[] outputs,
                           Object[] constants, List<ResultColumn> columns) {
         this.planned = planned;
         this.keyColumns = keyColumns;
@@ -66,106 +61,8 @@ public final class KeyLookupPlan {
         this.columns = columns;
     }
 
-    /** The lookup plan of {@code root}, or null when it is not a projection of one row by its whole key. */
-    public static KeyLookupPlan match(RelNode root, List<ResultColumn> columns) {
-        List<RelNode> chain = new ArrayList<>();
-        for (RelNode node = root; ; node = node.getInput(0)) {
-            chain.addFirst(node);
-            if (node.getInputs().size() != 1) {
-                break;
-            }
-        }
-        if (!(chain.getFirst() instanceof TableScan scan) || chain.size() < 2 || chain.size() > 3
-                || !(chain.get(1) instanceof Filter filter)
-                || chain.size() == 3 && !(chain.get(2) instanceof Project)) {
-            return null;
-        }
-        CatalogSchema.CatalogTable catalogTable = scan.getTable().unwrap(CatalogSchema.CatalogTable.class);
-        if (catalogTable == null || !catalogTable.table().schema().isKeyed()) {
-            return null;
-        }
-        Table table = catalogTable.table();
-        Schema schema = table.schema();
-        List<Integer> key = schema.primaryKey();
-        int[] keyColumns = key.stream().mapToInt(Integer::intValue).toArray();
-        int[] parameters = new int[keyColumns.length];
-        Object[] literals = new Object[keyColumns.length];
-        boolean[] bound = new boolean[keyColumns.length];
-        List<RexNode> conjuncts = RelOptUtil.conjunctions(filter.getCondition());
-        if (conjuncts.size() != keyColumns.length) {
-            return null;
-        }
-        for (RexNode conjunct : conjuncts) {
-            if (!(conjunct instanceof RexCall call) || call.getKind() != SqlKind.EQUALS) {
-                return null;
-            }
-            RexNode left = call.getOperands().get(0);
-            RexNode right = call.getOperands().get(1);
-            if (!(left instanceof RexInputRef)) {
-                RexNode swap = left;
-                left = right;
-                right = swap;
-            }
-            if (!(left instanceof RexInputRef ref)) {
-                return null;
-            }
-            int k = key.indexOf(ref.getIndex());
-            if (k < 0 || bound[k] || !lookupType(schema.column(ref.getIndex()).type())) {
-                return null;
-            }
-            RexNode value = right.getKind() == SqlKind.CAST ? ((RexCall) right).getOperands().getFirst() : right;
-            if (value instanceof RexDynamicParam param && right == value) {
-                parameters[k] = param.getIndex();
-            } else if (right instanceof RexLiteral literal) {
-                parameters[k] = -1;
-                literals[k] = physical(schema.column(ref.getIndex()).type(), literal.getValue2());
-                if (literals[k] == null && literal.getValue2() != null) {
-                    return null;
-                }
-            } else {
-                return null;
-            }
-            bound[k] = true;
-        }
-        int[] outputs;
-        Object[] constants = new Object[columns.size()];
-        if (chain.size() == 3) {
-            List<RexNode> projects = ((Project) chain.get(2)).getProjects();
-            outputs = new int[projects.size()];
-            constants = new Object[projects.size()];
-            for (int i = 0; i < outputs.length; i++) {
-                if (projects.get(i) instanceof RexInputRef ref) {
-                    outputs[i] = ref.getIndex();
-                } else if (projects.get(i) instanceof RexLiteral literal && lookupType(columns.get(i).type())) {
-                    // The planner writes the key column as the constant it was compared with.
-                    outputs[i] = CONSTANT;
-                    constants[i] = physical(columns.get(i).type(), literal.getValue2());
-                    if (constants[i] == null) {
-                        return null;
-                    }
-                } else {
-                    return null;
-                }
-            }
-        } else {
-            outputs = new int[schema.size()];
-            for (int i = 0; i < outputs.length; i++) {
-                outputs[i] = i;
-            }
-        }
-        if (outputs.length != columns.size()) {
-            return null;
-        }
-        for (int i = 0; i < outputs.length; i++) {
-            if (outputs[i] != CONSTANT && !columns.get(i).type().equals(schema.column(outputs[i]).type())) {
-                return null;
-            }
-        }
-        return new KeyLookupPlan(table, keyColumns, parameters, literals, outputs, constants, columns);
-    }
-
     /** Keys whose SQL values are their stored values: integers and text. */
-    private static boolean lookupType(ColumnType type) {
+    public static boolean lookupType(ColumnType type) {
         return switch (type.kind()) {
             case INTEGER, BIGINT, VARCHAR -> true;
             default -> false;
@@ -173,7 +70,7 @@ public final class KeyLookupPlan {
     }
 
     /** A bound value as the key column stores it; null when it is not one this plan takes as is. */
-    private static Object physical(ColumnType type, Object value) {
+    public static Object physical(ColumnType type, Object value) {
         return switch (type.kind()) {
             case INTEGER, BIGINT -> switch (value) {
                 case Long l -> l;
