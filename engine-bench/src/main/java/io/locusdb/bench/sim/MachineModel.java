@@ -115,7 +115,8 @@ public record MachineModel(String name, int nodes, int threadsPerNode, int[][] h
         return socketBandwidth / Math.max(1, cores / 2.0);
     }
 
-    private static int[][] fullyConnected(int nodes) {
+    /** The hop levels of {@code nodes} nodes that are all one hop apart. */
+    public static int[][] fullyConnected(int nodes) {
         int[][] level = new int[nodes][nodes];
         for (int a = 0; a < nodes; a++) {
             for (int b = 0; b < nodes; b++) {

@@ -341,23 +341,7 @@ public final class QueryEngine {
         }
         v.setSize(lines.size());
         ResultBatch batch = new ResultBatch(columns, List.of(v), lines.size());
-        return QueryResult.rows(columns, new BatchSource() {
-            private boolean sent;
-
-            @Override
-            public ResultBatch next() {
-                if (sent) {
-                    return null;
-                }
-                sent = true;
-                return batch;
-            }
-
-            @Override
-            public void close() {
-                sent = true;
-            }
-        });
+        return QueryResult.rows(columns, BatchSource.of(batch));
     }
 
     /** The statement as the query log keeps it: on one line, at most 1000 characters. */

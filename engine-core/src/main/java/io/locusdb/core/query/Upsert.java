@@ -142,7 +142,7 @@ final class Upsert {
             }
         }
         sql.append(')');
-        try (QueryResult result = queries.apply(sql.toString())) {
+        try (QueryResult result = evaluate(sql.toString())) {
             for (List<Object> values : result.toList()) {
                 int r = ((Number) values.get(0)).intValue();
                 if (!Boolean.TRUE.equals(values.get(set.length + 1))) {
@@ -156,6 +156,21 @@ final class Upsert {
                 removed.add(old);
                 added.add(updated);
             }
+        }
+    }
+
+    /**
+     * Runs the query that evaluates SET and WHERE; its errors speak of the statement the user wrote: the proposed
+     * row's columns as {@code excluded.c}, no positions inside the query made here.
+     */
+    private QueryResult evaluate(String sql) {
+        try {
+            QueryResult result = queries.apply(sql);
+            result.columns();
+            return result;
+        } catch (LocusSqlException e) {
+            throw new LocusSqlException(e.state(), e.getMessage().replace(Statement.OnConflict.EXCLUDED_PREFIX,
+                    "excluded.") + " (in ON CONFLICT DO UPDATE)", 0, 0, e);
         }
     }
 

@@ -8,4 +8,25 @@ public interface BatchSource extends AutoCloseable {
     /** Stops producing (cancels the query if it still runs). */
     @Override
     void close();
+
+    /** A source of one batch computed already (none when it has no rows). */
+    static BatchSource of(ResultBatch batch) {
+        return new BatchSource() {
+            private boolean sent = batch.rows() == 0;
+
+            @Override
+            public ResultBatch next() {
+                if (sent) {
+                    return null;
+                }
+                sent = true;
+                return batch;
+            }
+
+            @Override
+            public void close() {
+                sent = true;
+            }
+        };
+    }
 }

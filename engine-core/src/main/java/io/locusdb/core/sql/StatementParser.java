@@ -394,13 +394,7 @@ public final class StatementParser {
         expect("SET");
         List<String> columns = new ArrayList<>();
         List<String> expressions = new ArrayList<>();
-        do {
-            columns.add(identifier());
-            expectSymbol("=");
-            int from = next;
-            expressionText();
-            expressions.add(excludedRewritten(from, next));
-        } while (acceptSymbol(","));
+        assignments(columns, expressions, true);
         String where = null;
         if (accept("WHERE")) {
             int from = next;
@@ -408,6 +402,20 @@ public final class StatementParser {
             where = excludedRewritten(from, next);
         }
         return new Statement.OnConflict(target, constraint, alias, false, columns, expressions, where);
+    }
+
+    /**
+     * {@code c = expression, ...} of a SET list into {@code columns} and {@code expressions} (the expressions' text;
+     * with {@code excluded}, {@code EXCLUDED.c} rewritten as {@link #excludedRewritten} does).
+     */
+    private void assignments(List<String> columns, List<String> expressions, boolean excluded) {
+        do {
+            columns.add(identifier());
+            expectSymbol("=");
+            int from = next;
+            String text = expressionText();
+            expressions.add(excluded ? excludedRewritten(from, next) : text);
+        } while (acceptSymbol(","));
     }
 
     /**
@@ -443,11 +451,7 @@ public final class StatementParser {
         expect("SET");
         List<String> columns = new ArrayList<>();
         List<String> expressions = new ArrayList<>();
-        do {
-            columns.add(identifier());
-            expectSymbol("=");
-            expressions.add(expressionText());
-        } while (acceptSymbol(","));
+        assignments(columns, expressions, false);
         String condition = accept("WHERE") ? restOfStatement() : null;
         return new Statement.Update(table, columns, expressions, condition);
     }

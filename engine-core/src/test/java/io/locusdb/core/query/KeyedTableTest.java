@@ -203,6 +203,13 @@ class KeyedTableTest {
                     + " DO NOTHING")).isEqualTo(SqlState.UNDEFINED_OBJECT);
             assertThat(stateOf(db, "INSERT INTO accounts VALUES (1, 'x', 0) ON CONFLICT DO UPDATE SET owner = 'z'"))
                     .isEqualTo(SqlState.SYNTAX_ERROR);
+            assertThatThrownBy(() -> execute(db, "INSERT INTO accounts VALUES (1, 'x', 0) ON CONFLICT (id) DO UPDATE"
+                    + " SET owner = excluded.nosuch")).isInstanceOfSatisfying(LocusSqlException.class, e -> {
+                        assertThat(e.state()).isEqualTo(SqlState.UNDEFINED_COLUMN);
+                        assertThat(e.getMessage()).contains("excluded.nosuch").doesNotContain("locus_excluded");
+                    });
+            assertThat(stateOf(db, "INSERT INTO accounts VALUES (1, 'x', 0) ON CONFLICT (id) DO UPDATE"
+                    + " SET nosuch = 1")).isEqualTo(SqlState.UNDEFINED_COLUMN);
             assertThat(stateOf(db, "CREATE TABLE two (a INTEGER PRIMARY KEY, b INTEGER, PRIMARY KEY (b))"))
                     .isEqualTo(SqlState.SYNTAX_ERROR);
             assertThat(stateOf(db, "CREATE TABLE bad (a INTEGER, PRIMARY KEY (c))"))

@@ -83,22 +83,6 @@ final class MetadataResults {
             vectors.add(v);
         }
         ResultBatch batch = new ResultBatch(columns, vectors, rows.size());
-        return QueryResult.rows(columns, new BatchSource() {
-            private boolean sent = rows.isEmpty();
-
-            @Override
-            public ResultBatch next() {
-                if (sent) {
-                    return null;
-                }
-                sent = true;
-                return batch;
-            }
-
-            @Override
-            public void close() {
-                sent = true;
-            }
-        });
+        return QueryResult.rows(columns, BatchSource.of(batch));
     }
 }

@@ -42,74 +42,52 @@ class CrashRecoveryTest {
 
     @Test
     void everyAcknowledgedRowSurvivesSigkillExactlyOnce() throws Exception {
-        Path data = dir.resolve("data");
-        Random random = new Random(20261126);
         Set<Long> acknowledged = ConcurrentHashMap.newKeySet();
         AtomicLong nextStatement = new AtomicLong();
-        for (int round = 0; round < ROUNDS; round++) {
-            Process server = start(data);
-            try {
-                String url = awaitUrl(server);
-                if (round == 0) {
-                    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-                        s.execute("CREATE TABLE acks (stmt BIGINT NOT NULL, k INTEGER NOT NULL, client INTEGER)");
-                    }
-                }
-                verify(url, acknowledged);
-                AtomicBoolean stop = new AtomicBoolean();
-                List<Thread> clients = new ArrayList<>();
-                for (int c = 0; c < CLIENTS; c++) {
-                    int client = c;
-                    clients.add(Thread.ofPlatform().start(() -> insertUntilStopped(url, client, nextStatement,
-                            acknowledged, stop)));
-                }
-                Thread.sleep(150 + random.nextInt(600));
-                server.destroyForcibly(); // SIGKILL: no shutdown hook, no last checkpoint
-                server.waitFor(30, TimeUnit.SECONDS);
-                stop.set(true);
-                for (Thread t : clients) {
-                    t.join(30_000);
-                }
-            } finally {
-                server.destroyForcibly();
-            }
-        }
-        Process server = start(data);
-        try {
-            verify(awaitUrl(server), acknowledged);
-        } finally {
-            server.destroyForcibly();
-            server.waitFor(30, TimeUnit.SECONDS);
-        }
+        killRepeatedly(dir.resolve("data"), ROUNDS, new Random(20261126),
+                "CREATE TABLE acks (stmt BIGINT NOT NULL, k INTEGER NOT NULL, client INTEGER)",
+                url -> verify(url, acknowledged),
+                (url, client, stop) -> insertUntilStopped(url, client, nextStatement, acknowledged, stop));
         assertThat(acknowledged.size()).as("statements acknowledged over all rounds").isGreaterThan(ROUNDS);
     }
 
-    @Test
-    void everyAcknowledgedUpsertSurvivesSigkill() throws Exception {
-        Path data = dir.resolve("keyed");
-        Random random = new Random(20261128);
-        Map<Integer, Long> acknowledged = new ConcurrentHashMap<>();
-        Map<Integer, Long> inFlight = new ConcurrentHashMap<>();
-        AtomicLong statements = new AtomicLong();
-        for (int round = 0; round <= UPSERT_ROUNDS; round++) {
+    /** Checks a restarted server's state. */
+    @FunctionalInterface
+    private interface Check {
+        void verify(String url) throws SQLException;
+    }
+
+    /** One client's writes until {@code stop}. */
+    @FunctionalInterface
+    private interface Client {
+        void run(String url, int client, AtomicBoolean stop);
+    }
+
+    /**
+     * {@code rounds} times: starts the server on {@code data} (creating the table in the first round), checks it,
+     * lets {@link #CLIENTS} clients write for a random while and kills the server with SIGKILL; then starts it once
+     * more and checks again.
+     */
+    private static void killRepeatedly(Path data, int rounds, Random random, String create, Check check,
+                                       Client client) throws Exception {
+        for (int round = 0; round <= rounds; round++) {
             Process server = start(data);
             try {
                 String url = awaitUrl(server);
                 if (round == 0) {
                     try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-                        s.execute("CREATE TABLE counters (k INTEGER PRIMARY KEY, v BIGINT NOT NULL, client INTEGER)");
+                        s.execute(create);
                     }
                 }
-                verifyUpserts(url, acknowledged, inFlight);
-                if (round == UPSERT_ROUNDS) {
+                check.verify(url);
+                if (round == rounds) {
                     break;
                 }
                 AtomicBoolean stop = new AtomicBoolean();
                 List<Thread> clients = new ArrayList<>();
                 for (int c = 0; c < CLIENTS; c++) {
-                    int client = c;
-                    clients.add(Thread.ofPlatform().start(() -> upsertUntilStopped(url, client, statements,
-                            acknowledged, inFlight, stop)));
+                    int id = c;
+                    clients.add(Thread.ofPlatform().start(() -> client.run(url, id, stop)));
                 }
                 Thread.sleep(150 + random.nextInt(600));
                 server.destroyForcibly(); // SIGKILL: no shutdown hook, no last checkpoint
@@ -123,6 +101,17 @@ class CrashRecoveryTest {
                 server.waitFor(30, TimeUnit.SECONDS);
             }
         }
+    }
+
+    @Test
+    void everyAcknowledgedUpsertSurvivesSigkill() throws Exception {
+        Map<Integer, Long> acknowledged = new ConcurrentHashMap<>();
+        Map<Integer, Long> inFlight = new ConcurrentHashMap<>();
+        AtomicLong statements = new AtomicLong();
+        killRepeatedly(dir.resolve("keyed"), UPSERT_ROUNDS, new Random(20261128),
+                "CREATE TABLE counters (k INTEGER PRIMARY KEY, v BIGINT NOT NULL, client INTEGER)",
+                url -> verifyUpserts(url, acknowledged, inFlight),
+                (url, client, stop) -> upsertUntilStopped(url, client, statements, acknowledged, inFlight, stop));
         assertThat(statements.get()).as("upserts acknowledged over all rounds").isGreaterThan(UPSERT_ROUNDS);
     }
 

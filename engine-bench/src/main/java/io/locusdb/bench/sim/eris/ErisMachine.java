@@ -1,5 +1,6 @@
 package io.locusdb.bench.sim.eris;
 
+import io.locusdb.bench.sim.MachineModel;
 import java.util.Locale;
 
 /**
@@ -18,7 +19,7 @@ public record ErisMachine(String name, int nodes, int coresPerNode, double llcBy
 
     /** 4 × Xeon E7-4860 (10 cores each), fully connected QPI. */
     public static ErisMachine intel() {
-        return new ErisMachine("Intel 4x10 (Xeon E7-4860)", 4, 10, 24 * MB, fullyConnected(4),
+        return new ErisMachine("Intel 4x10 (Xeon E7-4860)", 4, 10, 24 * MB, MachineModel.fullyConnected(4),
                 new double[] {26.7 * GB, 10.7 * GB}, new double[] {129, 193}, 3 * 12.8 * GB, 26.7 * GB / 5);
     }
 
@@ -95,15 +96,5 @@ public record ErisMachine(String name, int nodes, int coresPerNode, double llcBy
     /** One core's streaming bandwidth from memory on {@code to}. */
     public double coreBandwidth(int from, int to) {
         return coreBandwidth * latencyNanos[0] / latencyNanos[hops[from][to]];
-    }
-
-    private static int[][] fullyConnected(int n) {
-        int[][] hops = new int[n][n];
-        for (int a = 0; a < n; a++) {
-            for (int b = 0; b < n; b++) {
-                hops[a][b] = a == b ? 0 : 1;
-            }
-        }
-        return hops;
     }
 }

@@ -146,23 +146,7 @@ public final class KeyLookupPlan {
             v.refreshNulls();
         }
         ResultBatch batch = new ResultBatch(columns, List.of(vectors), rows);
-        return QueryResult.rows(columns, new BatchSource() {
-            private boolean sent;
-
-            @Override
-            public ResultBatch next() {
-                if (sent) {
-                    return null;
-                }
-                sent = true;
-                return batch;
-            }
-
-            @Override
-            public void close() {
-                sent = true;
-            }
-        });
+        return QueryResult.rows(columns, BatchSource.of(batch));
     }
 
     /** What EXPLAIN prints for this statement. */
