@@ -2,6 +2,8 @@ package io.locusdb.core.eris;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,7 +17,7 @@ class BalancingPolicyTest {
     private static long[][] figure6() {
         long[][] h = new long[8][4];
         for (int i = 2; i <= 5; i++) {
-            java.util.Arrays.fill(h[i], 250);
+            Arrays.fill(h[i], 250);
         }
         return h;
     }
@@ -53,7 +55,7 @@ class BalancingPolicyTest {
     void theBalancerRebalancesASkewedLoadOnItsOwn() throws Exception {
         try (ErisRuntime eris = new ErisRuntime(new int[] {0, 0, 1, 1}, 4000, 256, aeu -> { })) {
             ErisBalancer balancer = new ErisBalancer(eris, BalancingPolicy.oneShot(), 0.3, 100);
-            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(2000);
+            CountDownLatch done = new CountDownLatch(2000);
             for (int i = 0; i < 2000; i++) {
                 eris.submit(new Command.Upsert(i % 1000, 1, (c, v) -> done.countDown()));
             }
