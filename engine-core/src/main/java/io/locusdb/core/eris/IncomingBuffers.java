@@ -82,9 +82,12 @@ public final class IncomingBuffers {
     public int drain(Consumer<Object> consumer) {
         int b = writable;
         int other = 1 - b;
-        // The other buffer was drained last time: no writers, offset 0; make it the one writers find.
-        DESCRIPTORS.setVolatile(descriptors, other, ACTIVE);
+        // The other buffer was drained last time: no writers, offset 0. Writers are pointed at it first and find
+        // it active only then: a writer that read it as writable two swaps ago and kept its old descriptor could
+        // otherwise reserve in it while this buffer still takes the same writer's next run, and the two runs would
+        // come out in the wrong order.
         writable = other;
+        DESCRIPTORS.setVolatile(descriptors, other, ACTIVE);
         long d;
         do {
             d = (long) DESCRIPTORS.getVolatile(descriptors, b);
