@@ -9,6 +9,7 @@ import io.locusdb.core.PreparedQuery;
 import io.locusdb.core.Session;
 import io.locusdb.core.durable.Durability;
 import io.locusdb.core.result.QueryResult;
+import io.locusdb.core.result.TaskRecord;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.TestStorage;
@@ -230,6 +231,42 @@ class KeyedTableTest {
             execute(db, "INSERT INTO lines VALUES (1, 1, 'e') ON CONFLICT (o, n) DO UPDATE SET note = excluded.note");
             assertThat(rows(db, "SELECT o, n, note FROM lines WHERE o = 1 OR o = 2 ORDER BY o, n")).containsExactly(
                     List.of(1L, 1, "e"), List.of(1L, 2, "b"), List.of(2L, 1, "c"), List.of(2L, 2, "d"));
+        }
+    }
+
+    @Test
+    void aJoinProbingAKeyedTableWithFewKeysReadsOnlyTheirRowsThroughTheIndex() {
+        try (LocusDB db = open(null)) {
+            execute(db, "CREATE TABLE facts (id BIGINT PRIMARY KEY, grp INTEGER, amount DECIMAL(12,2))"
+                    + " PARTITION BY HASH(id) PARTITIONS 2");
+            execute(db, "INSERT INTO facts SELECT g, CAST(g % 10 AS INTEGER), CAST(g AS DECIMAL(12,2)) / 100"
+                    + " FROM generate_series(1, 20000) AS s(g)");
+            execute(db, "ALTER TABLE facts MERGE PARTS");
+            execute(db, "ALTER TABLE facts PARTITION INTO 2 PARTS");
+            // Delta rows, an upserted row and a deleted one: the index of both main and delta rows is read.
+            execute(db, "INSERT INTO facts VALUES (30001, 1, 1.00), (7, 7, 70.00) ON CONFLICT (id) DO UPDATE SET"
+                    + " amount = excluded.amount");
+            execute(db, "DELETE FROM facts WHERE id = 11");
+            execute(db, "CREATE TABLE wanted (k BIGINT, label VARCHAR(5))");
+            execute(db, "INSERT INTO wanted VALUES (7, 'a'), (7, 'b'), (11, 'c'), (30001, 'd'), (19999, 'e'),"
+                    + " (NULL, 'f'), (50000, 'g')");
+            String join = "SELECT w.label, f.id, f.amount FROM wanted w JOIN facts f ON f.id = w.k";
+            assertThat(explain(db, join)).contains("index join").contains("key index on id");
+            try (Session s = db.connect(); QueryResult r = s.execute(join + " ORDER BY w.label")) {
+                assertThat(r.toList()).containsExactly(List.of("a", 7L, new BigDecimal("70.00")),
+                        List.of("b", 7L, new BigDecimal("70.00")), List.of("d", 30001L, new BigDecimal("1.00")),
+                        List.of("e", 19999L, new BigDecimal("199.99")));
+                long scanned = r.tasks().stream().filter(t -> t.taskClass().equals("iv-scan"))
+                        .mapToLong(TaskRecord::rows).sum();
+                assertThat(scanned).as("rows phase 1 found in both tables").isLessThan(100);
+            }
+            // A join that keeps unmatched probe rows, or an anti join, reads the keyed table whole.
+            assertThat(explain(db, "SELECT f.id FROM facts f LEFT JOIN wanted w ON f.id = w.k"))
+                    .doesNotContain("index join");
+            assertThat(rows(db, "SELECT count(*) FROM facts f WHERE f.id NOT IN (SELECT k FROM wanted"
+                    + " WHERE k IS NOT NULL)")).containsExactly(List.of(19997L));
+            assertThat(rows(db, "SELECT count(*), sum(f.amount) FROM facts f WHERE f.id IN (SELECT k FROM wanted)"))
+                    .containsExactly(List.of(3L, new BigDecimal("270.99")));
         }
     }
 

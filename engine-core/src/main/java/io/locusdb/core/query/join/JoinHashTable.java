@@ -364,6 +364,14 @@ public final class JoinHashTable {
         return allowed;
     }
 
+    /**
+     * The distinct non-null values of key column {@code key} over the build rows, ascending; null when the key is
+     * not a LONG column. Computed once per key and kept.
+     */
+    public long[] distinctLongKeys(int key) {
+        return keys[key].physical() == TypeKind.Physical.LONG ? sortedDistinct(key) : null;
+    }
+
     private long[] sortedDistinct(int key) {
         synchronized (sortedKeys) {
             if (sortedKeys[key] == null) {

@@ -7,6 +7,7 @@ import io.locusdb.core.query.scan.PartScanJob;
 import io.locusdb.core.query.scan.ScanPredicate;
 import io.locusdb.core.query.scan.ValueRange;
 import io.locusdb.core.query.scan.ValueRangeUnion;
+import io.locusdb.core.query.scan.ValueSet;
 import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.TablePart;
@@ -151,6 +152,12 @@ public final class ExplainWriter {
                     : "collected, then probed by " + QueryRunner.JOIN_PROBE_TASK_CLASS
                     + " tasks over ranges of its rows"));
         }
+        if (probe.source() instanceof PhysicalPlan.Scan probeScan && probe.ops().isEmpty()) {
+            IndexJoin indexJoin = IndexJoin.of(probeScan, join);
+            if (indexJoin != null) {
+                lines.add(indent + "  " + IndexJoin.describe(probeScan, indexJoin));
+            }
+        }
         lines.add(indent + "  left:");
         explain(join.left(), batchRows, indent + "    ", lines);
         lines.add(indent + "  right:");
@@ -278,6 +285,7 @@ public final class ExplainWriter {
                 }
                 yield s.append(')').toString();
             }
+            case ValueSet v -> schema.column(v.column()).name() + " IN (" + v.size() + " values)";
         };
     }
 

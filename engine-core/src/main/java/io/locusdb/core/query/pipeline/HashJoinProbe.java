@@ -36,6 +36,15 @@ public final class HashJoinProbe implements PipelineOperator {
         this.buildTypes = (probeLeft ? join.right() : join.left()).types();
     }
 
+    PhysicalPlan.Join join() {
+        return join;
+    }
+
+    /** Every table built: one, or one per co-partitioned part. */
+    JoinHashTable[] tables() {
+        return tables;
+    }
+
     boolean keepsUnmatchedBuild() {
         return probeLeft ? join.type().keepsUnmatchedRight() : join.type().keepsUnmatchedLeft();
     }

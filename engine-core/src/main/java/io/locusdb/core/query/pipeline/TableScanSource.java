@@ -6,7 +6,9 @@ import io.locusdb.core.query.expr.InputRef;
 import io.locusdb.core.query.join.JoinHashTable;
 import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.query.scan.MaterializeJob;
+import io.locusdb.core.query.scan.ScanPredicate;
 import io.locusdb.core.query.scan.ScanPipeline;
+import io.locusdb.core.query.scan.ValueSet;
 import io.locusdb.core.storage.column.Column;
 import io.locusdb.core.storage.column.LongDictionary;
 import io.locusdb.core.storage.table.TablePart;
@@ -32,6 +34,9 @@ public final class TableScanSource implements PipelineSource {
     /** Per probe key the scan decodes: the key's number and the position of its column among those decoded. */
     private final List<int[]> probeKeyColumns = new ArrayList<>();
     private MaterializeJob.IdFilter[] idFilters;
+    /** The probe's key the scan may read through the table's key index instead of whole; null if none. */
+    private IndexJoin indexJoin;
+    private HashJoinProbe indexJoinProbe;
 
     /** A scan of {@code scan}'s table as it stands now, computing what {@code program} says. */
     TableScanSource(PipelineContext context, PhysicalPlan.Scan scan, ScanProgram program) {
@@ -55,6 +60,8 @@ public final class TableScanSource implements PipelineSource {
         if (!probe.dropsUnmatchedProbeRows()) {
             return;
         }
+        indexJoin = IndexJoin.of(scan, probe.join());
+        indexJoinProbe = indexJoin == null ? null : probe;
         int[] keys = probe.probeKeys();
         int[] decoded = program.tableColumns();
         for (int k = 0; k < keys.length; k++) {
@@ -119,7 +126,7 @@ public final class TableScanSource implements PipelineSource {
 
     /** Submits the scan's tasks without waiting for them. */
     GraphHandle start(IntFunction<TaskStep> chains) {
-        return ScanPipeline.submit(context.executor(), context.query(), snapshot, program.ranges(),
+        return ScanPipeline.submit(context.executor(), context.query(), snapshot, ranges(),
                 program.columns(true), part -> {
                     ScanProgram.Kernels kernels = program.kernels();
                     TaskStep head = chains.apply(part);
@@ -146,6 +153,18 @@ public final class TableScanSource implements PipelineSource {
                         }
                     };
                 }, context.trace(), context.partTargets());
+    }
+
+    /** The program's pushed-down ranges, led by the build keys when the scan serves an index join. */
+    private List<? extends ScanPredicate> ranges() {
+        ValueSet keys = indexJoin == null ? null : indexJoin.keys(indexJoinProbe.tables(), snapshot.visibleRows());
+        if (keys == null) {
+            return program.ranges();
+        }
+        List<ScanPredicate> ranges = new ArrayList<>();
+        ranges.add(keys);
+        ranges.addAll(program.ranges());
+        return ranges;
     }
 
     @Override

@@ -9,25 +9,31 @@ import io.locusdb.core.storage.scan.IdRange;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * Phase 1 of a scan of a keyed table through its key index instead of its packed codes: when the conjunction
  * bounds the primary key's first column to a few of a part's values ({@code k = ?}, {@code k IN (...)},
- * {@code k BETWEEN ? AND ?}), the part's {@link MainKeyIndex} names the main rows holding them and the delta's
+ * {@code k BETWEEN ? AND ?}, the build keys of a join probing the table: an index join), the part's {@link MainKeyIndex} names the main rows holding them and the delta's
  * index the delta rows; the other predicates are checked on those rows only. The outcome has the shape of a code
  * scan's, so phase 2 (materialize) does not know the difference.
  */
 public final class IndexScan {
     /** Above this share of a part's values a scan of the codes is cheaper than visiting rows one by one. */
-    private static final int MAX_SHARE_DENOMINATOR = 64;
+    public static final int MAX_SHARE_DENOMINATOR = 64;
     private final int predicate;
     private final List<IdRange> keyIds;
 
     private IndexScan(int predicate, List<IdRange> keyIds) {
         this.predicate = predicate;
         this.keyIds = keyIds;
+    }
+
+    /** Whether looking up {@code values} keys one by one beats a scan of {@code rows} rows (or values). */
+    public static boolean pays(long values, long rows) {
+        return values <= 1 || values * MAX_SHARE_DENOMINATOR <= rows;
     }
 
     /** Whether the index is used at all ({@code -Dlocus.index=off} measures scans in its place). */
@@ -56,7 +62,7 @@ public final class IndexScan {
             for (IdRange r : ids) {
                 values += r.hi() - r.lo() + 1;
             }
-            if (values * MAX_SHARE_DENOMINATOR > column.dictionary().size() && values > 1) {
+            if (!pays(values, column.dictionary().size())) {
                 return null;
             }
             return new IndexScan(i, ids);
@@ -129,16 +135,25 @@ public final class IndexScan {
         }
         ScanPredicate key = conjunction.get(predicate);
         DeltaKeyIndex index = part.delta().keyIndex(key.column());
-        List<ValueRange> ranges = switch (key) {
-            case ValueRange r -> List.of(r);
-            case ValueRangeUnion u -> u.ranges();
-        };
-        int[] candidates = new int[0];
-        for (ValueRange r : ranges) {
-            int[] found = index.rows(r.lo(), r.loInclusive(), r.hi(), r.hiInclusive());
-            int at = candidates.length;
-            candidates = Arrays.copyOf(candidates, at + found.length);
-            System.arraycopy(found, 0, candidates, at, found.length);
+        List<int[]> found = new ArrayList<>();
+        switch (key) {
+            case ValueRange r -> found.add(index.rows(r.lo(), r.loInclusive(), r.hi(), r.hiInclusive()));
+            case ValueRangeUnion u -> {
+                for (ValueRange r : u.ranges()) {
+                    found.add(index.rows(r.lo(), r.loInclusive(), r.hi(), r.hiInclusive()));
+                }
+            }
+            case ValueSet s -> {
+                for (int v = 0; v < s.size() && index.size() > 0; v++) {
+                    found.add(index.rows(s.value(v)));
+                }
+            }
+        }
+        int[] candidates = new int[found.stream().mapToInt(f -> f.length).sum()];
+        int at = 0;
+        for (int[] f : found) {
+            System.arraycopy(f, 0, candidates, at, f.length);
+            at += f.length;
         }
         Arrays.sort(candidates);
         int[] out = new int[candidates.length];

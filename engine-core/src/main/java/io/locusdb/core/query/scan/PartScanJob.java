@@ -86,7 +86,8 @@ public final class PartScanJob {
         boolean deletions = part.delta().hasDeletions();
         long[] selection = null;
         long matches;
-        if (conjunction.size() == 1 && !keepSelection && !deletions) {
+        if (conjunction.size() == 1 && !keepSelection && !deletions
+                && !(conjunction.getFirst() instanceof ValueSet)) {
             ScanPredicate range = conjunction.getFirst();
             Column column = part.column(range.column());
             // The ID ranges of a union are disjoint: their counts add up.
@@ -171,10 +172,57 @@ public final class PartScanJob {
      * sets them, the others OR into them; no range clears them.
      */
     private static void selectInto(PackedCodes codes, List<IdRange> ranges, long[] selection, ScanBytes bytes) {
+        if (ranges.size() > MANY_RANGES) {
+            selectIdsInto(codes, ranges, selection, bytes);
+            return;
+        }
         PackedRangeScan.selectInto(codes, ranges.isEmpty() ? IdRange.EMPTY : ranges.getFirst(), selection, bytes);
         for (int r = 1; r < ranges.size(); r++) {
             PackedRangeScan.select(codes, ranges.get(r), selection, bytes);
         }
+    }
+
+    /**
+     * Above this many ID ranges (a long IN list, a join's build keys) one pass testing each row's ID against a
+     * bitmap of the allowed IDs beats a pass per range.
+     */
+    private static final int MANY_RANGES = 8;
+
+    /** Rows decoded at a time by {@link #selectIdsInto}: a multiple of every layout's row granule. */
+    private static final int DECODE_ROWS = 4096;
+
+    /** {@link #selectInto} for many ranges: the codes decoded block by block, each ID looked up in a bitmap. */
+    private static void selectIdsInto(PackedCodes codes, List<IdRange> ranges, long[] selection, ScanBytes bytes) {
+        long[] allowed = new long[(ranges.getLast().hi() >>> 6) + 1];
+        for (IdRange r : ranges) {
+            for (int id = r.lo(); id <= r.hi(); id++) {
+                allowed[id >>> 6] |= 1L << id;
+            }
+        }
+        long rows = codes.count();
+        int limit = allowed.length << 6;
+        boolean vertical = codes.layout().isVertical();
+        int[] ids = vertical ? new int[DECODE_ROWS] : null;
+        for (long from = 0; from < rows; from += DECODE_ROWS) {
+            int n = (int) Math.min(DECODE_ROWS, rows - from);
+            if (vertical) {
+                codes.unpackVertical(from, n, ids);
+            }
+            // DECODE_ROWS is a multiple of 64: every block starts a selection word, and sets its words whole.
+            int word = (int) (from >>> 6);
+            long bits = 0;
+            for (int i = 0; i < n; i++) {
+                int id = vertical ? ids[i] : codes.get(from + i);
+                if (id < limit && (allowed[id >>> 6] & 1L << id) != 0) {
+                    bits |= 1L << i;
+                }
+                if ((i & 63) == 63 || i == n - 1) {
+                    selection[word++] = bits;
+                    bits = 0;
+                }
+            }
+        }
+        bytes.addPacked(codes.layout().wordsFor(rows) * Long.BYTES);
     }
 
     /**

@@ -5,11 +5,12 @@ import io.locusdb.core.storage.scan.IdRange;
 import java.util.List;
 
 /**
- * A predicate on one column that the packed-code scan evaluates: one range of values ({@link ValueRange}) or a
- * union of them ({@link ValueRangeUnion}: {@code IN} lists, ORs of ranges). On a table part it becomes ranges of
+ * A predicate on one column that the packed-code scan evaluates: one range of values ({@link ValueRange}), a
+ * union of them ({@link ValueRangeUnion}: {@code IN} lists, ORs of ranges) or a set of integers ({@link ValueSet}:
+ * a join's build keys). On a table part it becomes ranges of
  * the part's dictionary IDs, disjoint and ascending; the scan selects the first and ORs in the others.
  */
-public sealed interface ScanPredicate permits ValueRange, ValueRangeUnion {
+public sealed interface ScanPredicate permits ValueRange, ValueRangeUnion, ValueSet {
 
     int column();
 
