@@ -18,11 +18,13 @@ import io.locusdb.core.query.scan.IndexScan;
 import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.query.planner.PhysicalPlanner;
 import io.locusdb.core.query.planner.SqlTypes;
+import io.locusdb.core.query.pipeline.PipelineProfile;
 import io.locusdb.core.query.pipeline.QueryRunner;
 import io.locusdb.core.result.BatchSource;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.result.ResultColumn;
+import io.locusdb.core.result.TaskRecord;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.PlanningTime;
 import io.locusdb.core.sql.SqlFrontEnd;
@@ -33,6 +35,7 @@ import io.locusdb.core.storage.type.ColumnType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -285,7 +288,16 @@ public final class QueryEngine {
                         + " parameter(s), " + values.length + " given");
             }
             if (lookup != null && query.explain() && IndexScan.enabled()) {
-                return text(lookup.explain(QueryEngine.this::current));
+                List<String> lines = new ArrayList<>(lookup.explain(QueryEngine.this::current));
+                if (query.analyze()) {
+                    long start = System.nanoTime();
+                    QueryResult found = lookup.execute(values, QueryEngine.this::current);
+                    long rows = found == null ? -1 : drain(found, new long[1], start);
+                    lines.add(rows < 0 ? "Actual: the table changed since planning; the statement would run as a"
+                            + " scan" : String.format(Locale.ROOT, "Actual: %,d row%s in %.3f ms, no tasks", rows,
+                            rows == 1 ? "" : "s", (System.nanoTime() - start) / 1e6));
+                }
+                return text(lines);
             }
             if (lookup != null && !query.explain()) {
                 QueryResult found = lookup.execute(values, QueryEngine.this::current);
@@ -298,12 +310,15 @@ public final class QueryEngine {
             PhysicalPlan physical = PhysicalPlanner.plan(plan, query.columnNames(),
                     new ParameterBinder(plan.getCluster().getRexBuilder(), values), QueryEngine.this::current);
             physicalNanos[0] = System.nanoTime() - start;
-            if (query.explain()) {
+            if (query.explain() && !query.analyze()) {
                 return text(ExplainWriter.explain(physical, batchRows));
             }
             QueryContext context = QueryContext.create(label, options.priority(),
                     options.memoryBudgetBytes());
             try {
+                if (query.analyze()) {
+                    return analyze(physical, context, physicalNanos[0]);
+                }
                 return runner.run(physical, context, new CopyOnWriteArrayList<>());
             } catch (CancellationException e) {
                 // The calling thread was interrupted while the query ran (the server cancelling a statement): the
@@ -319,6 +334,44 @@ public final class QueryEngine {
                 throw e;
             }
         }
+    }
+
+    /**
+     * EXPLAIN ANALYZE: runs the plan, reading its rows to the end and throwing them away, then shows the plan with
+     * what happened: rows, time to the first batch and to the end, each pipeline's counts and the tasks by class
+     * and node.
+     */
+    private QueryResult analyze(PhysicalPlan physical, QueryContext context, long planningNanos) {
+        PipelineProfile profile = new PipelineProfile();
+        List<TaskRecord> tasks = new CopyOnWriteArrayList<>();
+        long start = System.nanoTime();
+        long[] firstBatch = {-1};
+        long rows;
+        try (QueryResult result = runner.profiled(profile).run(physical, context, tasks)) {
+            rows = drain(result, firstBatch, start);
+        }
+        long total = System.nanoTime() - start;
+        List<String> lines = new ArrayList<>(ExplainWriter.explain(physical, batchRows));
+        lines.add(String.format(Locale.ROOT, "Actual: %,d row%s; physical planning %.3f ms, execution %.3f ms"
+                        + " (first batch at %.3f ms)", rows, rows == 1 ? "" : "s", planningNanos / 1e6, total / 1e6,
+                firstBatch[0] < 0 ? total / 1e6 : firstBatch[0] / 1e6));
+        lines.addAll(profile.lines());
+        lines.addAll(PipelineProfile.taskLines(tasks));
+        return text(lines);
+    }
+
+    /** Reads a result to the end; returns its rows, and puts when the first batch came in {@code firstBatch}. */
+    private static long drain(QueryResult result, long[] firstBatch, long start) {
+        long rows = 0;
+        try (result) {
+            for (ResultBatch batch = result.nextBatch(); batch != null; batch = result.nextBatch()) {
+                if (firstBatch[0] < 0) {
+                    firstBatch[0] = System.nanoTime() - start;
+                }
+                rows += batch.rows();
+            }
+        }
+        return rows;
     }
 
     /** The table registered now under the name a statement was planned against, if it still has that schema. */

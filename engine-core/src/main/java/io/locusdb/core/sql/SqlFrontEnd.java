@@ -165,6 +165,9 @@ public final class SqlFrontEnd {
 
     private static final Pattern SHORT_EXPLAIN = Pattern.compile("\\s*explain\\s+(?!plan\\b)",
             Pattern.CASE_INSENSITIVE);
+    /** What may follow EXPLAIN to have the statement run and measured: ANALYZE, or PostgreSQL's option list. */
+    private static final Pattern ANALYZE = Pattern.compile("(analy[sz]e\\s+|\\(\\s*analy[sz]e(\\s+(true|on))?"
+            + "\\s*\\)\\s*)", Pattern.CASE_INSENSITIVE);
 
     private static final SqlParser.Config PARSER = SqlParser.config()
             // Babel's grammar reserves only the words SQL cannot do without, so that names PostgreSQL and DuckDB
@@ -250,14 +253,9 @@ public final class SqlFrontEnd {
      * marker in the text, in order, whether or not the optimizer kept it in the plan.
      */
     public record LogicalQuery(String sql, RelNode plan, List<String> columnNames, boolean explain,
-                               List<RelDataType> parameterTypes, PlanningTime planning) {
+                               boolean analyze, List<RelDataType> parameterTypes, PlanningTime planning) {
         public LogicalQuery {
             parameterTypes = List.copyOf(parameterTypes);
-        }
-
-        public LogicalQuery(String sql, RelNode plan, List<String> columnNames, boolean explain,
-                            List<RelDataType> parameterTypes) {
-            this(sql, plan, columnNames, explain, parameterTypes, PlanningTime.NONE);
         }
 
         public String planText() {
@@ -279,9 +277,16 @@ public final class SqlFrontEnd {
             Matcher shortExplain = SHORT_EXPLAIN.matcher(sql);
             boolean explain = false;
             String text = sql;
+            boolean analyze = false;
             if (shortExplain.lookingAt()) {
                 explain = true;
-                text = " ".repeat(shortExplain.end()) + sql.substring(shortExplain.end());
+                int end = shortExplain.end();
+                Matcher options = ANALYZE.matcher(sql).region(end, sql.length());
+                if (options.lookingAt()) {
+                    analyze = true;
+                    end = options.end();
+                }
+                text = " ".repeat(end) + sql.substring(end);
             }
             long started = System.nanoTime();
             SqlNode parsed = parse(text);
@@ -341,8 +346,7 @@ public final class SqlFrontEnd {
             PlanningTime planning = new PlanningTime(parsedAt - started, validatedAt - parsedAt,
                     convertedAt - validatedAt, System.nanoTime() - convertedAt);
             return new LogicalQuery(sql, simplified, ColumnNames.of(itemNames, root.validatedRowType.getFieldNames()),
-                    explain, parameterTypes,
-                    planning);
+                    explain, analyze, parameterTypes, planning);
         } catch (LocusSqlException e) {
             throw e;
         } catch (RuntimeException | AssertionError e) {

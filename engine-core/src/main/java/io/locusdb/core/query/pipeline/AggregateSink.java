@@ -42,6 +42,11 @@ public final class AggregateSink implements PipelineSink {
     }
 
     @Override
+    public String describe() {
+        return "hash aggregate into " + keys.length + " key" + (keys.length == 1 ? "" : "s") + " (local tables merged by bucket)";
+    }
+
+    @Override
     public TaskStep local() {
         AggregateMerge.Local local = merge.local(keys, calls);
         return new TaskStep() {

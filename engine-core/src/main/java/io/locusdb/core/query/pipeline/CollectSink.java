@@ -15,6 +15,11 @@ public final class CollectSink implements PipelineSink {
     }
 
     @Override
+    public String describe() {
+        return "collect the rows";
+    }
+
+    @Override
     public TaskStep local() {
         return new TaskStep() {
             @Override

@@ -9,6 +9,11 @@ import io.locusdb.core.vector.ColumnVector;
 /** Rows for which a condition is true. */
 public record FilterOperator(Expr condition) implements PipelineOperator {
     @Override
+    public String describe() {
+        return "filter " + condition;
+    }
+
+    @Override
     public TaskStep open(TaskStep next, int part) {
         ExprCopier copies = ExprCopier.forTask();
         Expr expr = copies.copy(condition);

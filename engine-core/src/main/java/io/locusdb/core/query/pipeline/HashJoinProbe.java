@@ -36,6 +36,12 @@ public final class HashJoinProbe implements PipelineOperator {
         this.buildTypes = (probeLeft ? join.right() : join.left()).types();
     }
 
+    @Override
+    public String describe() {
+        return "hash join probe (" + join.type() + ", " + tables.length + " table" + (tables.length == 1 ? "" : "s")
+                + ", " + tables[0].rows() + (tables.length == 1 ? "" : "+") + " build rows)";
+    }
+
     PhysicalPlan.Join join() {
         return join;
     }

@@ -7,7 +7,7 @@ package io.locusdb.core.query.pipeline;
  */
 public record Pipeline(OperatorChain chain, PipelineSink sink) {
     public Relation run() {
-        chain.run(part -> sink.local());
+        chain.run(part -> sink.local(), sink.describe());
         return sink.result();
     }
 }

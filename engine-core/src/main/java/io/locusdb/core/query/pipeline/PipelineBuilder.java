@@ -146,7 +146,7 @@ final class PipelineBuilder {
         try {
             Chained chained = chain(plan);
             StreamSink sink = new StreamSink(context.executor(), context.query(), target, columns, chained.types());
-            handle = chained.chain().start(part -> sink.local());
+            handle = chained.chain().start(part -> sink.local(), sink.describe());
             if (handle == null) {
                 throw new IllegalStateException("the plan does not stream: " + plan.source());
             }

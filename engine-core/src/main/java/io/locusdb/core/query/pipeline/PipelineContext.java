@@ -32,9 +32,18 @@ public final class PipelineContext implements AutoCloseable {
     private Arena arena;
     /** Index memory by node, made on first use: see {@link #indexMemory}. */
     private JoinHashTable.IndexMemory[] indexMemories;
+    /** Where EXPLAIN ANALYZE's counts go; null when the query is not analyzed. */
+    private final PipelineProfile profile;
 
     public PipelineContext(NumaExecutor executor, NodeMemory memory, int batchRows, PartTargets partTargets,
                            QueryContext query, Consumer<TaskRecord> trace) {
+        this(executor, memory, batchRows, partTargets, query, trace, null);
+    }
+
+    /** As above, counting rows and time of every pipeline into {@code profile} (null: not counted). */
+    public PipelineContext(NumaExecutor executor, NodeMemory memory, int batchRows, PartTargets partTargets,
+                           QueryContext query, Consumer<TaskRecord> trace, PipelineProfile profile) {
+        this.profile = profile;
         this.executor = executor;
         this.memory = memory;
         this.batchRows = batchRows;
@@ -53,6 +62,11 @@ public final class PipelineContext implements AutoCloseable {
 
     public Consumer<TaskRecord> trace() {
         return trace;
+    }
+
+    /** Where the pipelines' counts go under EXPLAIN ANALYZE; null otherwise. */
+    public PipelineProfile profile() {
+        return profile;
     }
 
     public int batchRows() {

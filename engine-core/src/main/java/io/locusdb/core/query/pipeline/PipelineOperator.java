@@ -10,4 +10,9 @@ public interface PipelineOperator {
      * source the task reads (-1 where the source has no parts), for operators whose state is per part.
      */
     TaskStep open(TaskStep next, int part);
+
+    /** What the operator does, as EXPLAIN ANALYZE names it. */
+    default String describe() {
+        return getClass().getSimpleName();
+    }
 }

@@ -11,4 +11,9 @@ public interface PipelineSink {
 
     /** The finished result; called once, after every task's step has finished. */
     Relation result();
+
+    /** What the sink makes of its rows, as EXPLAIN ANALYZE names it. */
+    default String describe() {
+        return getClass().getSimpleName();
+    }
 }

@@ -20,4 +20,9 @@ public interface PipelineSource {
 
     /** The node whose tasks read part {@code part} of the source, or -1 (a computed input's tasks). */
     int nodeOf(int part);
+
+    /** Where the rows come from, as EXPLAIN ANALYZE names it. */
+    default String describe() {
+        return getClass().getSimpleName();
+    }
 }

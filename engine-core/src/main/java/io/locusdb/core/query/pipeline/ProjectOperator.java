@@ -10,6 +10,11 @@ import java.util.List;
 /** Expressions over each row. */
 public record ProjectOperator(List<Expr> exprs) implements PipelineOperator {
     @Override
+    public String describe() {
+        return "project " + exprs.size() + " column" + (exprs.size() == 1 ? "" : "s");
+    }
+
+    @Override
     public TaskStep open(TaskStep next, int part) {
         ExprCopier copies = ExprCopier.forTask();
         List<Expr> compiled = copies.copyAll(exprs);

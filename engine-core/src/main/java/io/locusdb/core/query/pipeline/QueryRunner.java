@@ -40,6 +40,8 @@ public final class QueryRunner {
     private final int batchRows;
     private final PartTargets partTargets;
     private final NodeMemory memory;
+    /** Set on a runner made for one EXPLAIN ANALYZE: every pipeline it runs is counted there. */
+    private final PipelineProfile profile;
 
     public QueryRunner(NumaExecutor executor, int batchRows) {
         this(executor, batchRows, PartTargets.NONE);
@@ -52,10 +54,21 @@ public final class QueryRunner {
 
     /** As above, with hash-table indexes in {@code memory} of the nodes that read them (null: on the heap). */
     public QueryRunner(NumaExecutor executor, NodeMemory memory, int batchRows, PartTargets targets) {
+        this(executor, memory, batchRows, targets, null);
+    }
+
+    private QueryRunner(NumaExecutor executor, NodeMemory memory, int batchRows, PartTargets targets,
+                        PipelineProfile profile) {
+        this.profile = profile;
         this.executor = executor;
         this.memory = memory;
         this.batchRows = batchRows;
         this.partTargets = targets;
+    }
+
+    /** This runner, counting the rows and time of every pipeline it runs into {@code profile}. */
+    public QueryRunner profiled(PipelineProfile profile) {
+        return new QueryRunner(executor, memory, batchRows, partTargets, profile);
     }
 
     public QueryResult run(PhysicalPlan plan, QueryContext query, List<TaskRecord> tasks) {
@@ -76,7 +89,7 @@ public final class QueryRunner {
     }
 
     private PipelineContext context(QueryContext query, Consumer<TaskRecord> trace) {
-        return new PipelineContext(executor, memory, batchRows, partTargets, query, trace);
+        return new PipelineContext(executor, memory, batchRows, partTargets, query, trace, profile);
     }
 
     /** The whole result of a computed input of {@code context}'s pipelines (a join's build side, say). */

@@ -29,6 +29,11 @@ public final class RelationSource implements PipelineSource {
     }
 
     @Override
+    public String describe() {
+        return "computed rows (" + taskClass + " tasks)";
+    }
+
+    @Override
     public void run(IntFunction<TaskStep> chains) {
         int rows = relation.rows();
         if (rows == 0) {

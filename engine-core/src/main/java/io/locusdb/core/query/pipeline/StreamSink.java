@@ -34,6 +34,11 @@ public final class StreamSink implements PipelineSink {
     }
 
     @Override
+    public String describe() {
+        return "stream to the client";
+    }
+
+    @Override
     public TaskStep local() {
         return new TaskStep() {
             @Override

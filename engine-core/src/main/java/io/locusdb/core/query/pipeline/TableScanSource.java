@@ -131,7 +131,7 @@ public final class TableScanSource implements PipelineSource {
                     ScanProgram.Kernels kernels = program.kernels();
                     TaskStep head = chains.apply(part);
                     MaterializeJob.IdFilter joinFilter = idFilter(part);
-                    MaterializeJob.IdFilter filter = joinFilter == null && head instanceof TopNSink.Local topN
+                    MaterializeJob.IdFilter filter = joinFilter == null && PipelineProfile.unwrap(head) instanceof TopNSink.Local topN
                             ? topN.codeFilter(snapshot.parts().get(part), scan, program) : joinFilter;
                     return new MaterializeJob.BatchConsumer() {
                         @Override
@@ -165,6 +165,14 @@ public final class TableScanSource implements PipelineSource {
         ranges.add(keys);
         ranges.addAll(program.ranges());
         return ranges;
+    }
+
+    @Override
+    public String describe() {
+        return "scan of " + scan.table().name() + " (" + snapshot.parts().size() + " part"
+                + (snapshot.parts().size() == 1 ? "" : "s") + (indexJoin == null ? "" : ", index join on "
+                + scan.table().schema().column(indexJoin.tableColumn()).name() + " when the build keys are few")
+                + ")";
     }
 
     @Override

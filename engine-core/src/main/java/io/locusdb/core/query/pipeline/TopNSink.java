@@ -48,6 +48,11 @@ public final class TopNSink implements PipelineSink {
     }
 
     @Override
+    public String describe() {
+        return "top " + limit + " kept per task";
+    }
+
+    @Override
     public TaskStep local() {
         return new Local();
     }

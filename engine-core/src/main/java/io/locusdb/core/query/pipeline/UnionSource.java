@@ -18,6 +18,11 @@ public final class UnionSource implements PipelineSource {
     }
 
     @Override
+    public String describe() {
+        return "union of " + inputs.size() + " inputs";
+    }
+
+    @Override
     public void run(IntFunction<TaskStep> chains) {
         for (PipelineSource input : inputs) {
             input.run(part -> chains.apply(-1));

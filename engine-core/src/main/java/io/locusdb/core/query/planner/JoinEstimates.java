@@ -109,8 +109,9 @@ final class JoinEstimates {
     }
 
     /**
-     * The rows of {@code table} that {@code ranges} select: per part, its rows times, for each range, the share of
-     * the part's dictionary IDs in the range (values taken as equally frequent).
+     * The rows of {@code table} that {@code ranges} select: per part, its main rows times, for each range, the share
+     * of the part's dictionary IDs in the range (values taken as equally frequent), plus its delta rows times the
+     * share of a sample of them that the ranges match (a table filled by INSERTs has no dictionary yet).
      */
     static double selectedRows(Table table, List<ScanPredicate> ranges) {
         double rows = 0;
@@ -127,10 +128,37 @@ final class JoinEstimates {
                     }
                     share *= dictionary.size() == 0 ? 0 : (double) selected / dictionary.size();
                 }
-                rows += (part.rows() + part.delta().visibleRows(Long.MAX_VALUE)) * share;
+                rows += part.rows() * share + deltaRowsSelected(part, ranges);
             }
         }
         return rows;
+    }
+
+    /** Rows of a sample of the delta's matched by every range. */
+    private static final int DELTA_SAMPLE_ROWS = 1024;
+
+    /** The part's delta rows that {@code ranges} select, judged from up to {@link #DELTA_SAMPLE_ROWS} of them. */
+    private static double deltaRowsSelected(TablePart part, List<ScanPredicate> ranges) {
+        long delta = part.delta().visibleRows(Long.MAX_VALUE);
+        if (delta == 0 || ranges.isEmpty()) {
+            return delta;
+        }
+        long step = Math.max(1, delta / DELTA_SAMPLE_ROWS);
+        long sampled = 0;
+        long matched = 0;
+        for (long i = 0; i < delta; i += step) {
+            Object[] row = part.delta().row((int) i);
+            sampled++;
+            boolean all = true;
+            for (ScanPredicate range : ranges) {
+                if (!range.matches(row[range.column()])) {
+                    all = false;
+                    break;
+                }
+            }
+            matched += all ? 1 : 0;
+        }
+        return (double) delta * matched / sampled;
     }
 
     /** The rows of {@code table}: its parts' and their deltas' visible rows. */
