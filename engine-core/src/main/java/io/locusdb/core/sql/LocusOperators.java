@@ -17,6 +17,7 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.validate.SqlNameMatcher;
@@ -84,7 +85,31 @@ final class LocusOperators {
                 SqlFunctionCategory.SYSTEM));
         all.addAll(arrayOperators());
         all.add(GenerateSeries.INSTANCE);
+        all.addAll(scalarOperators());
         return List.copyOf(all);
+    }
+
+    /**
+     * PostgreSQL's scalar functions analysts write that the standard lacks: {@code length}, {@code greatest} and
+     * {@code least} (NULLs ignored), {@code split_part}, {@code regexp_replace(s, pattern, replacement[, flags])},
+     * and {@code date_trunc('unit', date)}, a DATE here (PostgreSQL's is a timestamp; LocusDB has no TIMESTAMP).
+     */
+    private static List<SqlOperator> scalarOperators() {
+        List<SqlOperator> all = new ArrayList<>(List.of(SqlLibraryOperators.LENGTH, SqlLibraryOperators.SPLIT_PART));
+        // Not Calcite's GREATEST and LEAST: those are NULL when any argument is (BigQuery's and Oracle's rule).
+        for (String name : List.of("GREATEST", "LEAST")) {
+            all.add(SqlBasicFunction.create(name, ReturnTypes.LEAST_RESTRICTIVE.andThen(SqlTypeTransforms.TO_NULLABLE),
+                    OperandTypes.SAME_VARIADIC, SqlFunctionCategory.SYSTEM));
+        }
+        all.add(SqlBasicFunction.create("REGEXP_REPLACE", ReturnTypes.explicit(SqlTypeName.VARCHAR)
+                        .andThen(SqlTypeTransforms.TO_NULLABLE),
+                OperandTypes.STRING_STRING_STRING.or(OperandTypes.family(SqlTypeFamily.STRING, SqlTypeFamily.STRING,
+                        SqlTypeFamily.STRING, SqlTypeFamily.STRING)), SqlFunctionCategory.STRING)
+                .withOperandTypeInference(InferTypes.VARCHAR_1024));
+        all.add(SqlBasicFunction.create("DATE_TRUNC", ReturnTypes.explicit(SqlTypeName.DATE)
+                        .andThen(SqlTypeTransforms.TO_NULLABLE),
+                OperandTypes.family(SqlTypeFamily.STRING, SqlTypeFamily.DATE), SqlFunctionCategory.TIMEDATE));
+        return all;
     }
 
     /**

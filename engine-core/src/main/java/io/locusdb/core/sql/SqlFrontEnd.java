@@ -288,6 +288,7 @@ public final class SqlFrontEnd {
                 }
                 text = " ".repeat(end) + sql.substring(end);
             }
+            text = IntervalLiterals.rewrite(text);
             long started = System.nanoTime();
             SqlNode parsed = parse(text);
             long parsedAt = System.nanoTime();

@@ -2,7 +2,10 @@ package io.locusdb.core.query.expr;
 
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlState;
 import java.time.LocalDate;
+import java.util.Locale;
 import java.time.temporal.ChronoField;
 import java.time.temporal.IsoFields;
 
@@ -16,6 +19,31 @@ public final class DateFunctions {
     }
 
     /** EXTRACT(field FROM date) as BIGINT. */
+    /**
+     * PostgreSQL's {@code date_trunc(unit, date)} on a DATE (epoch days): the first day of its millennium, century,
+     * decade, year, quarter, month or ISO week (a Monday), or the day itself for {@code day}; units are
+     * case-insensitive, as in PostgreSQL. Units below a day are refused: a DATE has none.
+     */
+    public static long truncate(String unit, long epochDay) {
+        LocalDate d = LocalDate.ofEpochDay(epochDay);
+        LocalDate t = switch (unit.strip().toLowerCase(Locale.ROOT)) {
+            case "millennium", "millennia" -> LocalDate.of((d.getYear() - 1) / 1000 * 1000 + 1, 1, 1);
+            case "century", "centuries" -> LocalDate.of((d.getYear() - 1) / 100 * 100 + 1, 1, 1);
+            case "decade", "decades" -> LocalDate.of(d.getYear() / 10 * 10, 1, 1);
+            case "year", "years" -> d.withDayOfYear(1);
+            case "quarter", "quarters" -> LocalDate.of(d.getYear(), (d.getMonthValue() - 1) / 3 * 3 + 1, 1);
+            case "month", "months" -> d.withDayOfMonth(1);
+            case "week", "weeks" -> d.minusDays(d.getDayOfWeek().getValue() - 1);
+            case "day", "days" -> d;
+            case "hour", "minute", "second", "milliseconds", "microseconds" -> throw new LocusSqlException(
+                    SqlState.FEATURE_NOT_SUPPORTED, "date_trunc('" + unit + "', date): LocusDB's DATE has no time of"
+                    + " day (there is no TIMESTAMP yet)");
+            default -> throw new LocusSqlException(SqlState.INVALID_PARAMETER, "date_trunc: unit '" + unit
+                    + "' not recognized (millennium, century, decade, year, quarter, month, week or day)");
+        };
+        return t.toEpochDay();
+    }
+
     public static final class Extract extends Expr {
         private final Field field;
         private final Expr input;

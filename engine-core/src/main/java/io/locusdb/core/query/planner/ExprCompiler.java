@@ -23,6 +23,7 @@ import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -30,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.Locale;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.apache.calcite.avatica.util.TimeUnitRange;
@@ -462,11 +464,137 @@ public final class ExprCompiler {
                     cast(ColumnType.DOUBLE, build(ops.get(1)))), false,
                     a -> Math.pow((Double) a[0], (Double) a[1]));
             case "ROUND", "FLOOR", "CEIL", "CEILING" -> rounding(name, call, type);
+            // Out of the domain (a logarithm of zero or less) is NULL, as division by zero is (see Expr).
+            case "LN" -> doubleFunction(name, type, ops, x -> x > 0 ? Math.log(x) : null);
+            case "LOG10" -> doubleFunction(name, type, ops, x -> x > 0 ? Math.log10(x) : null);
+            case "EXP" -> doubleFunction(name, type, ops, Math::exp);
+            case "SIGN" -> {
+                Expr x = build(ops.getFirst());
+                yield new RowFunction(name, type, List.of(cast(type, x)), false, a -> a[0] instanceof Double d
+                        ? (Object) Math.signum(d) : (Object) ((long) Long.signum((Long) a[0]) * unit(type)));
+            }
+            case "GREATEST", "LEAST" -> extreme(name, type, ops);
+            case "SPLIT_PART" -> new RowFunction(name, type, List.of(cast(ColumnType.VARCHAR, build(ops.get(0))),
+                    cast(ColumnType.VARCHAR, build(ops.get(1))), build(ops.get(2))), false,
+                    a -> splitPart((String) a[0], (String) a[1], ((Number) a[2]).longValue()));
+            case "REGEXP_REPLACE" -> regexpReplace(name, type, ops);
+            case "DATE_TRUNC" -> new RowFunction(name, type, List.of(cast(ColumnType.VARCHAR, build(ops.get(0))),
+                    build(ops.get(1))), false, a -> DateFunctions.truncate((String) a[0], (Long) a[1]));
+            case "CURRENT_DATE" -> new Literal(type, LocalDate.now().toEpochDay());
             case "DECIMAL_TEXT" -> new Cast(type, build(ops.getFirst()));
             case "POSIX REGEX CASE SENSITIVE", "POSIX REGEX CASE INSENSITIVE", "NEGATED POSIX REGEX CASE SENSITIVE",
                  "NEGATED POSIX REGEX CASE INSENSITIVE" -> regex(name, type, ops);
             default -> catalogFunction(name, call, type);
         };
+    }
+
+    private interface DoubleBody {
+        Double apply(double x);
+    }
+
+    private Expr doubleFunction(String name, ColumnType type, List<RexNode> ops, DoubleBody body) {
+        return new RowFunction(name, type, List.of(cast(ColumnType.DOUBLE, build(ops.getFirst()))), false,
+                a -> body.apply((Double) a[0]));
+    }
+
+    /** 1 in a DECIMAL's scaled representation, so that SIGN of a DECIMAL reads as -1, 0 or 1. */
+    private static long unit(ColumnType type) {
+        return Numerics.isExact(type) ? BigDecimal.ONE.scaleByPowerOfTen(Numerics.scale(type)).longValueExact() : 1;
+    }
+
+    /** GREATEST and LEAST as PostgreSQL has them: NULL arguments are skipped; NULL only when all are NULL. */
+    private Expr extreme(String name, ColumnType type, List<RexNode> ops) {
+        List<Expr> args = new ArrayList<>();
+        for (RexNode op : ops) {
+            args.add(cast(type, build(op)));
+        }
+        boolean greatest = name.equals("GREATEST");
+        return new RowFunction(name, type, args, true, a -> {
+            Object best = null;
+            for (Object v : a) {
+                if (v != null && (best == null || compareValues(v, best) * (greatest ? 1 : -1) > 0)) {
+                    best = v;
+                }
+            }
+            return best;
+        });
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static int compareValues(Object a, Object b) {
+        return ((Comparable) a).compareTo(b);
+    }
+
+    /** PostgreSQL's split_part: the n-th field (from 1; from the end when negative), empty past the last. */
+    static String splitPart(String text, String delimiter, long n) {
+        if (n == 0) {
+            throw new LocusSqlException(SqlState.INVALID_PARAMETER, "split_part: the field position must not be zero");
+        }
+        List<String> fields = new ArrayList<>();
+        if (delimiter.isEmpty()) {
+            fields.add(text);
+        } else {
+            int from = 0;
+            for (int at = text.indexOf(delimiter); at >= 0; at = text.indexOf(delimiter, from)) {
+                fields.add(text.substring(from, at));
+                from = at + delimiter.length();
+            }
+            fields.add(text.substring(from));
+        }
+        long index = n > 0 ? n - 1 : fields.size() + n;
+        return index < 0 || index >= fields.size() ? "" : fields.get((int) index);
+    }
+
+    /**
+     * PostgreSQL's regexp_replace: the first match replaced, or every match with flag {@code g}; {@code i} ignores
+     * case. {@code \1}..{@code \9} in the replacement name groups (Java's {@code $1}), {@code \&} the match.
+     */
+    private Expr regexpReplace(String name, ColumnType type, List<RexNode> ops) {
+        List<Expr> args = new ArrayList<>();
+        for (RexNode op : ops) {
+            args.add(cast(ColumnType.VARCHAR, build(op)));
+        }
+        return new RowFunction(name, type, args, false, a -> {
+            String flags = a.length > 3 ? (String) a[3] : "";
+            for (char f : flags.toCharArray()) {
+                if (f != 'g' && f != 'i') {
+                    throw new LocusSqlException(SqlState.INVALID_PARAMETER, "regexp_replace: unknown flag '" + f
+                            + "' (LocusDB knows g and i)");
+                }
+            }
+            Pattern pattern;
+            try {
+                pattern = Pattern.compile((String) a[1], flags.indexOf('i') >= 0
+                        ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
+            } catch (PatternSyntaxException e) {
+                throw new LocusSqlException(SqlState.INVALID_PARAMETER, "invalid regular expression '" + a[1]
+                        + "': " + e.getDescription());
+            }
+            String replacement = javaReplacement((String) a[2]);
+            Matcher m = pattern.matcher((String) a[0]);
+            return flags.indexOf('g') >= 0 ? m.replaceAll(replacement) : m.replaceFirst(replacement);
+        });
+    }
+
+    /** A PostgreSQL replacement string in Java's syntax: {@code \n} is {@code $n}, {@code \&} the whole match. */
+    private static String javaReplacement(String pg) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < pg.length(); i++) {
+            char c = pg.charAt(i);
+            if (c == '\\' && i + 1 < pg.length()) {
+                char next = pg.charAt(++i);
+                if (next >= '0' && next <= '9') {
+                    s.append('$').append(next);
+                } else if (next == '&') {
+                    s.append("$0");
+                } else {
+                    s.append(Matcher.quoteReplacement(String.valueOf(next)));
+                }
+            } else {
+                s.append(Matcher.quoteReplacement(String.valueOf(c)));
+            }
+        }
+        return s.toString();
     }
 
     /**

@@ -1,0 +1,110 @@
+package io.locusdb.core.sql.oracle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import io.locusdb.core.result.QueryResult;
+import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlState;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * PostgreSQL's scalar functions that analysts write, against DuckDB on random rows with NULLs: {@code length},
+ * {@code greatest} and {@code least} (NULL arguments skipped), {@code ln}, {@code log10}, {@code exp},
+ * {@code sign}, {@code split_part}, {@code regexp_replace} with and without flags, {@code date_trunc} on dates, and
+ * interval literals written PostgreSQL's way ({@code INTERVAL '3 days'}).
+ */
+class ScalarFunctionDifferentialTest {
+    private static final long SEED = 20_261_128L;
+    private static final String[] WORDS = {"apple", "Banana split", "cherry,pie", "date", "a,b,,c", "", "Éclair"};
+    private static OracleDatabases databases;
+
+    @BeforeAll
+    static void load() {
+        databases = OracleDatabases.open();
+        String create = "CREATE TABLE f (id INTEGER, n INTEGER, x DOUBLE, m DECIMAL(9,2), s VARCHAR, d DATE)";
+        databases.execute(create);
+        databases.duck.execute(create);
+        Random random = new Random(SEED);
+        List<String> rows = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            rows.add("(" + i + ", " + maybe(random, String.valueOf(random.nextInt(41) - 20)) + ", "
+                    + maybe(random, String.valueOf(random.nextInt(10_000) / 100.0 + 0.01)) + ", "
+                    + maybe(random, String.valueOf((random.nextInt(20_001) - 10_000) / 100.0)) + ", "
+                    + maybe(random, "'" + WORDS[random.nextInt(WORDS.length)] + "'") + ", "
+                    + maybe(random, "DATE '" + LocalDate.of(1998, 1, 1).plusDays(random.nextInt(3_000)) + "'") + ")");
+        }
+        String insert = "INSERT INTO f VALUES " + String.join(", ", rows);
+        databases.execute(insert);
+        databases.duck.execute(insert);
+    }
+
+    private static String maybe(Random random, String value) {
+        return random.nextInt(8) == 0 ? "NULL" : value;
+    }
+
+    @AfterAll
+    static void close() {
+        if (databases != null) {
+            databases.close();
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> scalarFunctionsAgreeWithDuckDb() {
+        return Stream.of(
+                "SELECT id, length(s), upper(s) FROM f",
+                "SELECT id, greatest(n, 3, id - 150), least(n, -3), greatest(x, m), least(m, n) FROM f",
+                "SELECT id, greatest(d, DATE '2002-01-01'), least(s, 'cherry') FROM f",
+                "SELECT id, ln(x), log10(x), exp(n / 10.0) FROM f WHERE x > 0",
+                "SELECT id, sign(n), sign(x - 50) FROM f",
+                "SELECT id, split_part(s, ',', 1), split_part(s, ',', 2), split_part(s, ' ', 3) FROM f",
+                "SELECT id, regexp_replace(s, '[aeiou]', '_'), regexp_replace(s, '[aeiou]', '_', 'g'),"
+                        + " regexp_replace(s, '(a)(p+)', '<\\2\\1>', 'gi') FROM f",
+                "SELECT id, CAST(date_trunc('month', d) AS DATE), CAST(date_trunc('quarter', d) AS DATE),"
+                        + " CAST(date_trunc('year', d) AS DATE), CAST(date_trunc('week', d) AS DATE),"
+                        + " CAST(date_trunc('decade', d) AS DATE) FROM f",
+                "SELECT CAST(date_trunc('month', d) AS DATE) AS mon, count(*), sum(m) FROM f GROUP BY 1",
+                "SELECT id, d + INTERVAL '3 days', d - INTERVAL '2 months', d + INTERVAL '1 year',"
+                        + " d + INTERVAL '2 weeks' FROM f WHERE d < DATE '2003-01-01' + INTERVAL '10 days'",
+                "SELECT count(*) FROM f WHERE d < current_date")
+                .map(sql -> dynamicTest(sql, () -> ResultComparison.assertAgrees(databases.session, databases.duck,
+                        sql, false)));
+    }
+
+    @Test
+    void badArgumentsAreErrorsThatNameTheProblem() {
+        assertThat(value("SELECT split_part('a,b,c', ',', -1)")).isEqualTo("c");
+        assertThat(value("SELECT split_part('a,b,c', ',', 5)")).isEqualTo("");
+        assertThatThrownBy(() -> value("SELECT split_part('a,b', ',', 0)"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.state()).isEqualTo(SqlState.INVALID_PARAMETER));
+        assertThatThrownBy(() -> value("SELECT date_trunc('fortnight', DATE '2024-01-01')"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.getMessage()).contains("fortnight"));
+        assertThatThrownBy(() -> value("SELECT date_trunc('hour', DATE '2024-01-01')"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.state()).isEqualTo(SqlState.FEATURE_NOT_SUPPORTED));
+        assertThatThrownBy(() -> value("SELECT regexp_replace('abc', '(', 'x')"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.getMessage()).contains("invalid regular expression"));
+        assertThatThrownBy(() -> value("SELECT regexp_replace('abc', 'b', 'x', 'q')"))
+                .isInstanceOfSatisfying(LocusSqlException.class, e -> assertThat(e.getMessage()).contains("'q'"));
+    }
+
+    private static Object value(String sql) {
+        try (QueryResult r = databases.session.execute(sql)) {
+            return r.toList().getFirst().getFirst();
+        }
+    }
+}
