@@ -324,7 +324,8 @@ public final class SqlFrontEnd {
                 removal.setRoot(flat);
                 flat = removal.findBestExp();
             }
-            RelNode converted = DecimalText.apply(RelDecorrelator.decorrelateQuery(flat, relBuilder));
+            RelNode converted = AllSetOperations.rewrite(DecimalText.apply(
+                    RelDecorrelator.decorrelateQuery(flat, relBuilder)), relBuilder);
             RelNode plan = root.withRel(converted).project();
             long convertedAt = System.nanoTime();
             if (hasJoin(converted)) {
