@@ -35,6 +35,21 @@ final class LocusOperators {
             OperandTypes.NUMERIC.or(OperandTypes.NUMERIC_INT32), SqlFunctionCategory.NUMERIC)
             .withOperandTypeInference(LocusOperators::roundOperandTypes);
 
+    /** {@code date + integer} (either order): the date that many days later (see {@code LocusValidator}). */
+    static final SqlOperator DATE_PLUS_DAYS = SqlBasicFunction.create("DATE_PLUS_DAYS",
+            ReturnTypes.explicit(SqlTypeName.DATE).andThen(SqlTypeTransforms.TO_NULLABLE), OperandTypes.ANY_ANY,
+            SqlFunctionCategory.TIMEDATE);
+
+    /** {@code date - integer}: the date that many days earlier. */
+    static final SqlOperator DATE_MINUS_DAYS = SqlBasicFunction.create("DATE_MINUS_DAYS",
+            ReturnTypes.explicit(SqlTypeName.DATE).andThen(SqlTypeTransforms.TO_NULLABLE), OperandTypes.ANY_ANY,
+            SqlFunctionCategory.TIMEDATE);
+
+    /** {@code date - date}: the days from the second to the first, an INTEGER as in PostgreSQL. */
+    static final SqlOperator DATE_DIFFERENCE = SqlBasicFunction.create("DATE_DIFFERENCE",
+            ReturnTypes.explicit(SqlTypeName.INTEGER).andThen(SqlTypeTransforms.TO_NULLABLE), OperandTypes.ANY_ANY,
+            SqlFunctionCategory.TIMEDATE);
+
     /**
      * {@code CAST(x AS regclass)} on an expression: the OID of the relation a text names, or the number itself
      * (LocusDB's relation OIDs are a function of the qualified name, see {@code PgOids}).
@@ -86,6 +101,8 @@ final class LocusOperators {
         all.addAll(arrayOperators());
         all.add(GenerateSeries.INSTANCE);
         all.addAll(scalarOperators());
+        // Found by name when the validator types the calls it put in place of + and -.
+        all.addAll(List.of(DATE_PLUS_DAYS, DATE_MINUS_DAYS, DATE_DIFFERENCE));
         return List.copyOf(all);
     }
 

@@ -4,12 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDynamicParam;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
@@ -29,11 +31,41 @@ import org.apache.calcite.sql.validate.SqlValidatorScope;
  *
  * <p>A {@code ?} that its surroundings type as a string is an unbounded VARCHAR, whatever the length of the
  * literal or column beside it.
+ *
+ * <p>PostgreSQL's date arithmetic on whole days, which the standard's operators refuse: {@code date + integer},
+ * {@code integer + date} and {@code date - integer} are a DATE, {@code date - date} the INTEGER number of days
+ * between. Such a {@code +} or {@code -} takes one of {@link LocusOperators}' date operators in place of the
+ * standard one once its operands' types are known.
  */
 final class LocusValidator extends SqlValidatorImpl {
     LocusValidator(SqlOperatorTable operators, SqlValidatorCatalogReader catalogReader,
                    RelDataTypeFactory typeFactory, Config config) {
         super(operators, catalogReader, typeFactory, config);
+    }
+
+    @Override
+    public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
+        if (expr instanceof SqlBasicCall call && call.operandCount() == 2
+                && (call.getOperator() == SqlStdOperatorTable.PLUS || call.getOperator() == SqlStdOperatorTable.MINUS)
+                && !(call.operand(0) instanceof SqlDynamicParam) && !(call.operand(1) instanceof SqlDynamicParam)) {
+            SqlTypeName left = super.deriveType(scope, call.operand(0)).getSqlTypeName();
+            SqlTypeName right = super.deriveType(scope, call.operand(1)).getSqlTypeName();
+            boolean plus = call.getOperator() == SqlStdOperatorTable.PLUS;
+            if (plus && (left == SqlTypeName.DATE && isWholeNumber(right) || isWholeNumber(left)
+                    && right == SqlTypeName.DATE)) {
+                call.setOperator(LocusOperators.DATE_PLUS_DAYS);
+            } else if (!plus && left == SqlTypeName.DATE && isWholeNumber(right)) {
+                call.setOperator(LocusOperators.DATE_MINUS_DAYS);
+            } else if (!plus && left == SqlTypeName.DATE && right == SqlTypeName.DATE) {
+                call.setOperator(LocusOperators.DATE_DIFFERENCE);
+            }
+        }
+        return super.deriveType(scope, expr);
+    }
+
+    private static boolean isWholeNumber(SqlTypeName type) {
+        return type == SqlTypeName.INTEGER || type == SqlTypeName.BIGINT || type == SqlTypeName.SMALLINT
+                || type == SqlTypeName.TINYINT;
     }
 
     @Override

@@ -481,11 +481,29 @@ public final class ExprCompiler {
             case "DATE_TRUNC" -> new RowFunction(name, type, List.of(cast(ColumnType.VARCHAR, build(ops.get(0))),
                     build(ops.get(1))), false, a -> DateFunctions.truncate((String) a[0], (Long) a[1]));
             case "CURRENT_DATE" -> new Literal(type, LocalDate.now().toEpochDay());
+            case "DATE_PLUS_DAYS", "DATE_MINUS_DAYS", "DATE_DIFFERENCE" -> dayArithmetic(name, type, ops);
             case "DECIMAL_TEXT" -> new Cast(type, build(ops.getFirst()));
             case "POSIX REGEX CASE SENSITIVE", "POSIX REGEX CASE INSENSITIVE", "NEGATED POSIX REGEX CASE SENSITIVE",
                  "NEGATED POSIX REGEX CASE INSENSITIVE" -> regex(name, type, ops);
             default -> catalogFunction(name, call, type);
         };
+    }
+
+    /**
+     * PostgreSQL's date arithmetic on whole days: a DATE is its epoch day, so a day count is added or subtracted as a
+     * BIGINT and the sum read as a DATE again; the difference of two dates is their epoch days' difference.
+     */
+    private Expr dayArithmetic(String name, ColumnType type, List<RexNode> ops) {
+        Expr a = build(ops.get(0));
+        Expr b = build(ops.get(1));
+        if (name.equals("DATE_DIFFERENCE")) {
+            return cast(type, new Arithmetic(ColumnType.BIGINT, Arithmetic.Op.SUBTRACT,
+                    new Retyped(ColumnType.BIGINT, a), new Retyped(ColumnType.BIGINT, b)));
+        }
+        Expr date = a.type().kind() == TypeKind.DATE ? a : b;
+        Expr days = cast(ColumnType.BIGINT, date == a ? b : a);
+        Arithmetic.Op op = name.equals("DATE_PLUS_DAYS") ? Arithmetic.Op.ADD : Arithmetic.Op.SUBTRACT;
+        return new Retyped(type, new Arithmetic(ColumnType.BIGINT, op, new Retyped(ColumnType.BIGINT, date), days));
     }
 
     private interface DoubleBody {

@@ -22,7 +22,8 @@ import org.junit.jupiter.api.TestFactory;
  * PostgreSQL's scalar functions that analysts write, against DuckDB on random rows with NULLs: {@code length},
  * {@code greatest} and {@code least} (NULL arguments skipped), {@code ln}, {@code log10}, {@code exp},
  * {@code sign}, {@code split_part}, {@code regexp_replace} with and without flags, {@code date_trunc} on dates, and
- * interval literals written PostgreSQL's way ({@code INTERVAL '3 days'}).
+ * interval literals written PostgreSQL's way ({@code INTERVAL '3 days'}), and date arithmetic on whole days
+ * ({@code date + integer}, {@code date - integer}, {@code date - date}).
  */
 class ScalarFunctionDifferentialTest {
     private static final long SEED = 20_261_128L;
@@ -77,7 +78,10 @@ class ScalarFunctionDifferentialTest {
                 "SELECT CAST(date_trunc('month', d) AS DATE) AS mon, count(*), sum(m) FROM f GROUP BY 1",
                 "SELECT id, d + INTERVAL '3 days', d - INTERVAL '2 months', d + INTERVAL '1 year',"
                         + " d + INTERVAL '2 weeks' FROM f WHERE d < DATE '2003-01-01' + INTERVAL '10 days'",
-                "SELECT count(*) FROM f WHERE d < current_date")
+                "SELECT count(*) FROM f WHERE d < current_date",
+                "SELECT id, d + 30, 7 + d, d - 1, d + n, d - n, d - DATE '2000-01-01' FROM f",
+                "SELECT a.id, a.d - b.d FROM f a JOIN f b ON b.id = a.id + 1 WHERE a.d - b.d > 100",
+                "SELECT count(*) FROM f WHERE d + 365 > DATE '2003-06-30'")
                 .map(sql -> dynamicTest(sql, () -> ResultComparison.assertAgrees(databases.session, databases.duck,
                         sql, false)));
     }
