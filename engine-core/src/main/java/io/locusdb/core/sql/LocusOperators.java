@@ -4,14 +4,17 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlBasicFunction;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorBinding;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSyntax;
+import org.apache.calcite.sql.fun.SqlBasicAggFunction;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.InferTypes;
@@ -21,6 +24,7 @@ import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.validate.SqlNameMatcher;
+import org.apache.calcite.util.Optionality;
 import org.checkerframework.checker.nullness.qual.Nullable;
 
 /**
@@ -34,6 +38,17 @@ final class LocusOperators {
             ReturnTypes.cascade(LocusOperators::roundType, SqlTypeTransforms.TO_NULLABLE),
             OperandTypes.NUMERIC.or(OperandTypes.NUMERIC_INT32), SqlFunctionCategory.NUMERIC)
             .withOperandTypeInference(LocusOperators::roundOperandTypes);
+
+    /**
+     * {@code PERCENTILE_CONT(f) WITHIN GROUP (ORDER BY x)} typed as PostgreSQL types it, a DOUBLE (an interpolated
+     * value between two of x's), where Calcite's keeps x's type and would cut 2.5 to 2 over integers.
+     */
+    static final SqlAggFunction PERCENTILE_CONT = SqlBasicAggFunction.create(SqlKind.PERCENTILE_CONT,
+                    ReturnTypes.DOUBLE.andThen(SqlTypeTransforms.FORCE_NULLABLE),
+                    OperandTypes.UNIT_INTERVAL_NUMERIC_LITERAL)
+            .withFunctionType(SqlFunctionCategory.SYSTEM)
+            .withGroupOrder(Optionality.MANDATORY)
+            .withPercentile(true);
 
     /** {@code date + integer} (either order): the date that many days later (see {@code LocusValidator}). */
     static final SqlOperator DATE_PLUS_DAYS = SqlBasicFunction.create("DATE_PLUS_DAYS",
@@ -216,6 +231,9 @@ final class LocusOperators {
     }
 
     private static SqlOperator replaced(SqlOperator standard) {
+        if (standard == SqlStdOperatorTable.PERCENTILE_CONT) {
+            return PERCENTILE_CONT;
+        }
         return standard == SqlStdOperatorTable.ROUND ? ROUND : standard;
     }
 

@@ -414,13 +414,19 @@ public final class SqlFrontEnd {
 
     /**
      * PostgreSQL's {@code x::type} as the standard {@code CAST(x AS type)}, which Calcite types fully (a {@code ?}
-     * cast so takes the target type, as PostgreSQL gives it).
+     * cast so takes the target type, as PostgreSQL gives it); and {@code PERCENTILE_CONT} as PostgreSQL types it
+     * ({@link LocusOperators#PERCENTILE_CONT}).
      */
     private static SqlNode standardCasts(SqlNode node) {
         SqlNode rewritten = node.accept(new SqlShuttle() {
             @Override
             public @Nullable SqlNode visit(SqlCall call) {
                 SqlCall visited = (SqlCall) super.visit(call);
+                if (visited != null && visited.getOperator() == SqlStdOperatorTable.PERCENTILE_CONT) {
+                    // The grammar names Calcite's own PERCENTILE_CONT, which no operator table lookup replaces.
+                    return LocusOperators.PERCENTILE_CONT.createCall(visited.getFunctionQuantifier(),
+                            visited.getParserPosition(), visited.getOperandList());
+                }
                 if (visited != null && (visited.getOperator() == SqlLibraryOperators.INFIX_CAST
                         || visited.getOperator() == SqlStdOperatorTable.CAST)) {
                     SqlNode value = visited.operand(0);

@@ -79,6 +79,10 @@ public abstract class Accumulator {
                 || call.function() == AggregateCall.Function.ARRAY_AGG) {
             return new CollectValues(call);
         }
+        if (call.function() == AggregateCall.Function.PERCENTILE_CONT
+                || call.function() == AggregateCall.Function.PERCENTILE_DISC) {
+            return new Percentile(call);
+        }
         if (call.distinct() && call.function() != AggregateCall.Function.MIN
                 && call.function() != AggregateCall.Function.MAX) {
             return new Distinct(call);
@@ -95,6 +99,7 @@ public abstract class Accumulator {
             case MIN, MAX -> new Extreme(call.function() == AggregateCall.Function.MAX, arg, false);
             case SINGLE_VALUE -> new Extreme(false, arg, true);
             case STRING_AGG, ARRAY_AGG -> new CollectValues(call);
+            case PERCENTILE_CONT, PERCENTILE_DISC -> new Percentile(call);
         };
     }
 

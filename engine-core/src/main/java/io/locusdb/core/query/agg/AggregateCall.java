@@ -4,19 +4,21 @@ import io.locusdb.core.storage.type.ColumnType;
 
 /**
  * One aggregate of an aggregation: its function, the input column it reads ({@code -1} for COUNT(*)), whether
- * DISTINCT, the argument's and the result's types; for STRING_AGG the separator, and for the aggregates that
- * collect values the order of the argument they are collected in.
+ * DISTINCT, the argument's and the result's types; for STRING_AGG the separator, for the aggregates that
+ * collect values the order of the argument they are collected in, and for the percentiles the fraction (their
+ * argument is the WITHIN GROUP order key).
  */
 public record AggregateCall(Function function, int argument, boolean distinct, ColumnType argumentType,
-                            ColumnType resultType, String name, String separator, Order order) {
+                            ColumnType resultType, String name, String separator, Order order, double fraction) {
     public AggregateCall(Function function, int argument, boolean distinct, ColumnType argumentType,
                          ColumnType resultType, String name) {
-        this(function, argument, distinct, argumentType, resultType, name, null, Order.NONE);
+        this(function, argument, distinct, argumentType, resultType, name, null, Order.NONE, 0);
     }
 
     /** This call reading its argument from another input column. */
     public AggregateCall withArgument(int column) {
-        return new AggregateCall(function, column, distinct, argumentType, resultType, name, separator, order);
+        return new AggregateCall(function, column, distinct, argumentType, resultType, name, separator, order,
+                fraction);
     }
 
     /**
@@ -55,7 +57,11 @@ public record AggregateCall(Function function, int argument, boolean distinct, C
         /** The values joined with the separator, NULLs skipped. */
         STRING_AGG,
         /** The values as an array ({@code ArrayText}), NULLs included. */
-        ARRAY_AGG
+        ARRAY_AGG,
+        /** The value at a fraction of the sorted values, interpolated (see {@code Percentile}). */
+        PERCENTILE_CONT,
+        /** The first sorted value whose cumulative share reaches the fraction. */
+        PERCENTILE_DISC
     }
 
     @Override

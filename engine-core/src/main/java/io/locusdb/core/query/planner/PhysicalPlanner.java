@@ -460,6 +460,10 @@ public final class PhysicalPlanner {
                 throw unsupported("FILTER (WHERE ...) on aggregates is");
             }
             SqlKind kind = call.getAggregation().getKind();
+            if (kind == SqlKind.PERCENTILE_CONT || kind == SqlKind.PERCENTILE_DISC) {
+                calls.add(percentile(a, call));
+                continue;
+            }
             if (call.getArgList().size() > 1 && kind != SqlKind.STRING_AGG && kind != SqlKind.LISTAGG) {
                 throw unsupported(call.getAggregation().getName() + " with several arguments is");
             }
@@ -480,10 +484,46 @@ public final class PhysicalPlanner {
                     : SqlTypes.of(a.getInput().getRowType().getFieldList().get(argument).getType());
             calls.add(new AggregateCall(function, argument, call.isDistinct(), argType, SqlTypes.of(call.getType()),
                     call.getName(), function == AggregateCall.Function.STRING_AGG ? separator(a, call) : null,
-                    collectOrder(call, argument)));
+                    collectOrder(call, argument), 0));
         }
         List<ColumnType> types = a.getRowType().getFieldList().stream().map(f -> SqlTypes.of(f.getType())).toList();
         return new PlanDraft.Aggregate(keys, calls, types, names);
+    }
+
+    /**
+     * {@code PERCENTILE_CONT(f)} or {@code PERCENTILE_DISC(f) WITHIN GROUP (ORDER BY x)}: the call reads x (its
+     * order key), the fraction is a constant between 0 and 1 that the aggregate's input computes as a column.
+     */
+    private static AggregateCall percentile(Aggregate a, org.apache.calcite.rel.core.AggregateCall call) {
+        String name = call.getAggregation().getName();
+        List<RelFieldCollation> keys = call.getCollation().getFieldCollations();
+        if (keys.size() != 1 || call.getArgList().size() != 1) {
+            throw unsupported(name + " needs WITHIN GROUP (ORDER BY one expression); this form");
+        }
+        if (call.isDistinct()) {
+            throw unsupported(name + " with DISTINCT is");
+        }
+        int argument = keys.getFirst().getFieldIndex();
+        ColumnType argType = SqlTypes.of(a.getInput().getRowType().getFieldList().get(argument).getType());
+        boolean continuous = call.getAggregation().getKind() == SqlKind.PERCENTILE_CONT;
+        boolean numeric = argType.kind() == TypeKind.INTEGER || argType.kind() == TypeKind.BIGINT
+                || argType.kind() == TypeKind.DECIMAL || argType.kind() == TypeKind.DOUBLE;
+        if (!numeric && (continuous || argType.kind() != TypeKind.DATE)) {
+            throw unsupported(name + " over " + argType + " is");
+        }
+        int column = call.getArgList().getFirst();
+        RexNode value = a.getInput() instanceof Project p ? p.getProjects().get(column) : null;
+        if (!(value instanceof RexLiteral literal) || literal.isNull()) {
+            throw unsupported(name + " with a fraction that is not a constant is");
+        }
+        double fraction = literal.getValueAs(BigDecimal.class).doubleValue();
+        if (fraction < 0 || fraction > 1) {
+            throw new LocusSqlException(SqlState.INVALID_PARAMETER, name + ": the fraction " + fraction
+                    + " is not between 0 and 1");
+        }
+        return new AggregateCall(continuous ? AggregateCall.Function.PERCENTILE_CONT
+                : AggregateCall.Function.PERCENTILE_DISC, argument, false, argType, SqlTypes.of(call.getType()),
+                call.getName(), null, collectOrder(call, argument), fraction);
     }
 
     /**

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.TestFactory;
  * column: {@code FILTER (WHERE ...)} on plain and DISTINCT aggregates, with and without GROUP BY;
  * {@code VAR_POP}, {@code VAR_SAMP}, {@code STDDEV_POP}, {@code STDDEV_SAMP}, {@code VARIANCE}, {@code STDDEV} over
  * integers and decimals, including groups of one row and of none; {@code BOOL_AND} and {@code BOOL_OR};
- * {@code ROLLUP}, {@code CUBE} and {@code GROUPING SETS} with {@code GROUPING(...)}; and the string functions
+ * {@code ROLLUP}, {@code CUBE} and {@code GROUPING SETS} with {@code GROUPING(...)}; {@code PERCENTILE_CONT} and
+ * {@code PERCENTILE_DISC} ascending and descending, on groups with NULLs and on none; and the string functions
  * {@code replace}, {@code position} and {@code starts_with}.
  */
 class AggregateFunctionDifferentialTest {
@@ -59,7 +60,14 @@ class AggregateFunctionDifferentialTest {
                 "SELECT k, s, min(d) FROM u2 GROUP BY GROUPING SETS ((k), (s), ())",
                 "SELECT k, count(DISTINCT s) FROM u0 GROUP BY ROLLUP (k)",
                 "SELECT k, sum(d) FROM u0 WHERE k > 1000 GROUP BY ROLLUP (k)",
-                "SELECT replace(s, 'a', 'xy'), position('b' IN s), starts_with(s, 'a'), upper(s) FROM u0")
+                "SELECT replace(s, 'a', 'xy'), position('b' IN s), starts_with(s, 'a'), upper(s) FROM u0",
+                "SELECT s, percentile_cont(0.5) WITHIN GROUP (ORDER BY k), percentile_disc(0.5) WITHIN GROUP"
+                        + " (ORDER BY k), percentile_cont(0.9) WITHIN GROUP (ORDER BY id) FROM u0 GROUP BY s",
+                "SELECT k, percentile_disc(0.25) WITHIN GROUP (ORDER BY d), percentile_cont(0.1) WITHIN GROUP"
+                        + " (ORDER BY k DESC), percentile_disc(0.75) WITHIN GROUP (ORDER BY id DESC) FROM u1 GROUP BY k",
+                "SELECT percentile_cont(0) WITHIN GROUP (ORDER BY d), percentile_cont(1) WITHIN GROUP (ORDER BY d),"
+                        + " percentile_disc(0) WITHIN GROUP (ORDER BY k) FROM u2",
+                "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY k) FROM u2 WHERE k > 1000")
                 .map(sql -> dynamicTest(sql, () -> ResultComparison.assertAgrees(session, duck, sql, false)));
     }
 }
