@@ -158,7 +158,8 @@ class EmbeddedDatabaseTest {
                         assertThat(e.line()).isEqualTo(1);
                         assertThat(e.column()).isEqualTo(8);
                     });
-            assertThatThrownBy(() -> s.execute("SELECT id FROM t INTERSECT ALL SELECT id FROM t"))
+            assertThatThrownBy(() -> s.execute("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY id)"
+                    + " FILTER (WHERE id > 1) FROM t"))
                     .isInstanceOfSatisfying(LocusSqlException.class,
                             e -> assertThat(e.sqlState()).isEqualTo("0A000"));
             assertThatThrownBy(() -> s.execute("CREATE TABLE t (x INT)")).isInstanceOfSatisfying(
