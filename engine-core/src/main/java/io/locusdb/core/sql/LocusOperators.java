@@ -50,6 +50,10 @@ final class LocusOperators {
             .withGroupOrder(Optionality.MANDATORY)
             .withPercentile(true);
 
+    /** DuckDB's {@code MEDIAN(x)}: {@code PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY x)}, a DOUBLE. */
+    static final SqlAggFunction MEDIAN = SqlBasicAggFunction.create("MEDIAN", SqlKind.OTHER_FUNCTION,
+            ReturnTypes.DOUBLE.andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.NUMERIC);
+
     /** {@code date + integer} (either order): the date that many days later (see {@code LocusValidator}). */
     static final SqlOperator DATE_PLUS_DAYS = SqlBasicFunction.create("DATE_PLUS_DAYS",
             ReturnTypes.explicit(SqlTypeName.DATE).andThen(SqlTypeTransforms.TO_NULLABLE), OperandTypes.ANY_ANY,
@@ -118,6 +122,7 @@ final class LocusOperators {
         all.addAll(scalarOperators());
         // Found by name when the validator types the calls it put in place of + and -.
         all.addAll(List.of(DATE_PLUS_DAYS, DATE_MINUS_DAYS, DATE_DIFFERENCE));
+        all.add(MEDIAN);
         return List.copyOf(all);
     }
 

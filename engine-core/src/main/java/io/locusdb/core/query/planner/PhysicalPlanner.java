@@ -460,6 +460,10 @@ public final class PhysicalPlanner {
                 throw unsupported("FILTER (WHERE ...) on aggregates is");
             }
             SqlKind kind = call.getAggregation().getKind();
+            if (call.getAggregation().getName().equalsIgnoreCase("MEDIAN")) {
+                calls.add(median(a, call));
+                continue;
+            }
             if (kind == SqlKind.PERCENTILE_CONT || kind == SqlKind.PERCENTILE_DISC) {
                 calls.add(percentile(a, call));
                 continue;
@@ -524,6 +528,17 @@ public final class PhysicalPlanner {
         return new AggregateCall(continuous ? AggregateCall.Function.PERCENTILE_CONT
                 : AggregateCall.Function.PERCENTILE_DISC, argument, false, argType, SqlTypes.of(call.getType()),
                 call.getName(), null, collectOrder(call, argument), fraction);
+    }
+
+    /** {@code MEDIAN(x)}: the continuous percentile 0.5 of x. */
+    private static AggregateCall median(Aggregate a, org.apache.calcite.rel.core.AggregateCall call) {
+        if (call.isDistinct()) {
+            throw unsupported("MEDIAN with DISTINCT is");
+        }
+        int argument = call.getArgList().getFirst();
+        ColumnType argType = SqlTypes.of(a.getInput().getRowType().getFieldList().get(argument).getType());
+        return new AggregateCall(AggregateCall.Function.PERCENTILE_CONT, argument, false, argType,
+                SqlTypes.of(call.getType()), call.getName(), null, AggregateCall.Order.ASCENDING, 0.5);
     }
 
     /**

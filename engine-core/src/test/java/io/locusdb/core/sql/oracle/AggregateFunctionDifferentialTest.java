@@ -14,8 +14,8 @@ import org.junit.jupiter.api.TestFactory;
  * column: {@code FILTER (WHERE ...)} on plain and DISTINCT aggregates, with and without GROUP BY;
  * {@code VAR_POP}, {@code VAR_SAMP}, {@code STDDEV_POP}, {@code STDDEV_SAMP}, {@code VARIANCE}, {@code STDDEV} over
  * integers and decimals, including groups of one row and of none; {@code BOOL_AND} and {@code BOOL_OR};
- * {@code ROLLUP}, {@code CUBE} and {@code GROUPING SETS} with {@code GROUPING(...)}; {@code PERCENTILE_CONT} and
- * {@code PERCENTILE_DISC} ascending and descending, on groups with NULLs and on none; and the string functions
+ * {@code ROLLUP}, {@code CUBE} and {@code GROUPING SETS} with {@code GROUPING(...)}; {@code PERCENTILE_CONT},
+ * {@code PERCENTILE_DISC} ascending and descending and {@code MEDIAN}, on groups with NULLs and on none; and the string functions
  * {@code replace}, {@code position} and {@code starts_with}.
  */
 class AggregateFunctionDifferentialTest {
@@ -67,7 +67,8 @@ class AggregateFunctionDifferentialTest {
                         + " (ORDER BY k DESC), percentile_disc(0.75) WITHIN GROUP (ORDER BY id DESC) FROM u1 GROUP BY k",
                 "SELECT percentile_cont(0) WITHIN GROUP (ORDER BY d), percentile_cont(1) WITHIN GROUP (ORDER BY d),"
                         + " percentile_disc(0) WITHIN GROUP (ORDER BY k) FROM u2",
-                "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY k) FROM u2 WHERE k > 1000")
+                "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY k) FROM u2 WHERE k > 1000",
+                "SELECT s, median(k), median(id) FROM u0 GROUP BY s")
                 .map(sql -> dynamicTest(sql, () -> ResultComparison.assertAgrees(session, duck, sql, false)));
     }
 }
