@@ -103,13 +103,21 @@ class KeyedTableTest {
             execute(db, "INSERT INTO items VALUES (6001, 'new', 1), (6002, 'new', 2)");
             execute(db, "DELETE FROM items WHERE id = 42");
             assertThat(explain(db, "SELECT * FROM items WHERE id = 17")).contains("Key lookup on items (id = 17)");
-            assertThat(explain(db, "SELECT * FROM items WHERE id IN (17, 19)")).contains("index lookup on id");
+            assertThat(explain(db, "SELECT * FROM items WHERE id IN (17, 19)"))
+                    .contains("Key lookup on items (id = 17 OR id = 19)");
+            assertThat(explain(db, "SELECT * FROM items WHERE id IN (17, 19) AND qty > 3"))
+                    .contains("index lookup on id");
             assertThat(explain(db, "SELECT * FROM items WHERE id > 10")).doesNotContain("index lookup");
             assertThat(rows(db, "SELECT id, tag, qty FROM items WHERE id = 17")).containsExactly(
                     List.of(17, "t3", 17));
             assertThat(rows(db, "SELECT id FROM items WHERE id = 42")).isEmpty();
             assertThat(rows(db, "SELECT id FROM items WHERE id IN (5, 42, 6002, 9999) ORDER BY id"))
                     .containsExactly(List.of(5), List.of(6002));
+            // A multi-get without ORDER BY: each distinct key once, NULLs and absent keys match nothing.
+            assertThat(rows(db, "SELECT id, qty FROM items WHERE id IN (5, 42, 6002, 9999, 5)"))
+                    .containsExactlyInAnyOrder(List.of(5, 5), List.of(6002, 2));
+            assertThat(rows(db, "SELECT id FROM items WHERE id IN (7, 5, 7, 3) AND qty > 4"))
+                    .containsExactlyInAnyOrder(List.of(7), List.of(5));
             assertThat(rows(db, "SELECT id FROM items WHERE id BETWEEN 40 AND 44 AND qty <> 43 ORDER BY id"))
                     .containsExactly(List.of(40), List.of(41), List.of(44));
             assertThat(rows(db, "SELECT count(*) FROM items WHERE id BETWEEN 4990 AND 6001"))

@@ -18,13 +18,17 @@ import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.vector.ColumnVector;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * A query that reads one row by its whole primary key, {@code SELECT columns FROM t WHERE k = ? [AND k2 = ?]},
- * run without physical planning or a task graph: the key routes to the part(s) that may hold it, the part's key
+ * A query that reads rows by their whole primary key, {@code SELECT columns FROM t WHERE k = ? [AND k2 = ?]} or, on
+ * a key of one column, {@code WHERE k IN (?, ?, ...)} (a multi-get: each distinct key looked up once, in list
+ * order), run without physical planning or a task graph: the key routes to the part(s) that may hold it, the part's key
  * index finds the row, and its columns are read straight into the result (ERIS's lookup data command; other engines
  * call it a point get). Recognized once when the statement is prepared; per execution only the key is bound. The
  * few cache lines a lookup reads cost less than handing it to a worker on the part's node, which is what a scan
@@ -35,22 +39,28 @@ public final class KeyLookupPlan {
     private static final BigDecimal LONG_RANGE = BigDecimal.valueOf(Long.MAX_VALUE);
     private final Table planned;
     private final int[] keyColumns;
-    /** Per key column: the parameter's index, or -1 when the key is a literal (then in {@link #literals}). */
-    private final int[] parameters;
-    private final Object[] literals;
+    /**
+     * Per key looked up (one, or one per IN-list element), per key column: the parameter's index, or -1 when the
+     * value is a literal (then in {@link #literals}).
+     */
+    private final int[][] parameters;
+    private final Object[][] literals;
     /** Per output, the table column it reads, or {@link #CONSTANT} for the value in {@link #constants}. */
     private final int[] outputs;
     private final Object[] constants;
     private final List<ResultColumn> columns;
     /** An output that is the constant in {@code constants} rather than a table column. */
     public static final int CONSTANT = -1;
+    /** The most keys one statement looks up this way; a longer IN list runs as a scan through the index. */
+    public static final int MAX_KEYS = 1024;
 
     /**
      * @param keyColumns the key's columns in key order
-     * @param parameters per key column, the parameter it is bound to, or -1 for the literal in {@code literals}
+     * @param parameters per key looked up, per key column, the parameter it is bound to, or -1 for the literal in
+     *                   {@code literals}
      * @param outputs    per result column, the table column read, or {@link #CONSTANT}
      */
-    public KeyLookupPlan(Table planned, int[] keyColumns, int[] parameters, Object[] literals, int[] outputs,
+    public KeyLookupPlan(Table planned, int[] keyColumns, int[][] parameters, Object[][] literals, int[] outputs,
                           Object[] constants, List<ResultColumn> columns) {
         this.planned = planned;
         this.keyColumns = keyColumns;
@@ -94,23 +104,30 @@ public final class KeyLookupPlan {
         if (!IndexScan.enabled()) {
             return null;
         }
-        Object[] key = new Object[keyColumns.length];
-        boolean none = false;
-        for (int k = 0; k < key.length; k++) {
-            if (parameters[k] < 0) {
-                key[k] = literals[k];
-            } else {
-                Object value = values[parameters[k]];
-                if (value == null) {
-                    none = true;
-                    continue;
+        // Each distinct key once: k IN (1, 1) reads the row once. A key with a NULL matches nothing.
+        Set<List<Object>> keys = new LinkedHashSet<>();
+        for (int p = 0; p < parameters.length; p++) {
+            Object[] key = new Object[keyColumns.length];
+            boolean none = false;
+            for (int k = 0; k < key.length; k++) {
+                if (parameters[p][k] < 0) {
+                    key[k] = literals[p][k];
+                } else {
+                    Object value = values[parameters[p][k]];
+                    if (value == null) {
+                        none = true;
+                        continue;
+                    }
+                    key[k] = physical(planned.schema().column(keyColumns[k]).type(), value);
+                    if (key[k] == null) {
+                        return null;
+                    }
                 }
-                key[k] = physical(planned.schema().column(keyColumns[k]).type(), value);
-                if (key[k] == null) {
-                    return null;
-                }
+                none |= key[k] == null;
             }
-            none |= key[k] == null;
+            if (!none) {
+                keys.add(Arrays.asList(key));
+            }
         }
         Table table = resolve.apply(planned);
         if (table != planned && (!table.schema().primaryKey().equals(planned.schema().primaryKey())
@@ -122,8 +139,9 @@ public final class KeyLookupPlan {
             vectors[i] = new ColumnVector(columns.get(i).type(), 1);
         }
         int rows = 0;
-        if (!none) {
-            try (TableSnapshot snapshot = table.snapshot()) {
+        try (TableSnapshot snapshot = table.snapshot()) {
+            for (List<Object> keyValues : keys) {
+                Object[] key = keyValues.toArray();
                 for (TablePart part : table.partsHoldingKey(snapshot.version(), keyColumns, key)) {
                     List<Long> found = new ArrayList<>(1);
                     KeyLookup.find(part, keyColumns, key, snapshot.commit(), snapshot.deltaRows(part), found::add);
@@ -153,18 +171,23 @@ public final class KeyLookupPlan {
     public List<String> explain(UnaryOperator<Table> resolve) {
         Table table = resolve.apply(planned);
         Schema schema = table.schema();
-        List<String> key = new ArrayList<>();
-        for (int k = 0; k < keyColumns.length; k++) {
-            key.add(schema.column(keyColumns[k]).name() + " = " + (parameters[k] < 0 ? String.valueOf(literals[k])
-                    : "$" + (parameters[k] + 1)));
+        List<String> probes = new ArrayList<>();
+        for (int p = 0; p < parameters.length; p++) {
+            List<String> key = new ArrayList<>();
+            for (int k = 0; k < keyColumns.length; k++) {
+                key.add(schema.column(keyColumns[k]).name() + " = " + (parameters[p][k] < 0
+                        ? String.valueOf(literals[p][k]) : "$" + (parameters[p][k] + 1)));
+            }
+            probes.add(String.join(" AND ", key));
         }
         List<String> names = new ArrayList<>();
         for (int i = 0; i < outputs.length; i++) {
             names.add(outputs[i] == CONSTANT ? String.valueOf(constants[i]) : schema.column(outputs[i]).name());
         }
         List<String> lines = new ArrayList<>();
-        lines.add("Key lookup on " + table.name() + " (" + String.join(" AND ", key) + "): no physical plan and no"
-                + " tasks; the key routes to its part, whose key index finds the row" + (IndexScan.enabled() ? ""
+        lines.add("Key lookup on " + table.name() + " (" + String.join(" OR ", probes) + "): no physical plan and no"
+                + " tasks; " + (probes.size() == 1 ? "the key routes to its part, whose key index finds the row"
+                : "each distinct key routes to its part, whose key index finds its row") + (IndexScan.enabled() ? ""
                 : " (the index is switched off: runs as a scan)"));
         lines.add("  output " + String.join(", ", names));
         try (TableSnapshot snapshot = table.snapshot()) {

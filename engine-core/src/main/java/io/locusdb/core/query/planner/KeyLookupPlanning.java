@@ -1,5 +1,6 @@
 package io.locusdb.core.query.planner;
 
+import com.google.common.collect.Range;
 import io.locusdb.core.query.lookup.KeyLookupPlan;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.sql.CatalogSchema;
@@ -18,11 +19,15 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.util.NlsString;
+import org.apache.calcite.util.Sarg;
 
 /**
- * Recognizes, in Calcite's plan of a statement, a read of one row by its whole primary key: a scan of a keyed table,
- * a filter that is exactly one equality per key column with a parameter or a literal, and a projection of columns
- * (or of the constant the planner put in place of a key column). Such statements get a {@link KeyLookupPlan}.
+ * Recognizes, in Calcite's plan of a statement, a read of rows by their whole primary key: a scan of a keyed table,
+ * a filter that is exactly one equality per key column with a parameter or a literal, or on a key of one column an
+ * IN list of them ({@code k IN (?, ?)}, which Calcite writes as an OR of equalities, or with literals only as a
+ * SEARCH of points), and a projection of columns (or of the constant the planner put in place of a key column).
+ * Such statements get a {@link KeyLookupPlan}.
  */
 public final class KeyLookupPlanning {
     private KeyLookupPlanning() {
@@ -50,44 +55,31 @@ public final class KeyLookupPlanning {
         Schema schema = table.schema();
         List<Integer> key = schema.primaryKey();
         int[] keyColumns = key.stream().mapToInt(Integer::intValue).toArray();
-        int[] parameters = new int[keyColumns.length];
-        Object[] literals = new Object[keyColumns.length];
-        boolean[] bound = new boolean[keyColumns.length];
+        int[][] probes;
+        Object[][] probeLiterals;
         List<RexNode> conjuncts = RelOptUtil.conjunctions(filter.getCondition());
-        if (conjuncts.size() != keyColumns.length) {
-            return null;
-        }
-        for (RexNode conjunct : conjuncts) {
-            if (!(conjunct instanceof RexCall call) || call.getKind() != SqlKind.EQUALS) {
+        if (keyColumns.length == 1 && conjuncts.size() == 1 && (conjuncts.getFirst().getKind() == SqlKind.OR
+                || conjuncts.getFirst().getKind() == SqlKind.SEARCH)) {
+            List<Object> values = inList(conjuncts.getFirst(), keyColumns[0], schema);
+            if (values == null || values.size() > KeyLookupPlan.MAX_KEYS) {
                 return null;
             }
-            RexNode left = call.getOperands().get(0);
-            RexNode right = call.getOperands().get(1);
-            if (!(left instanceof RexInputRef)) {
-                RexNode swap = left;
-                left = right;
-                right = swap;
-            }
-            if (!(left instanceof RexInputRef ref)) {
-                return null;
-            }
-            int k = key.indexOf(ref.getIndex());
-            if (k < 0 || bound[k] || !KeyLookupPlan.lookupType(schema.column(ref.getIndex()).type())) {
-                return null;
-            }
-            RexNode value = right.getKind() == SqlKind.CAST ? ((RexCall) right).getOperands().getFirst() : right;
-            if (value instanceof RexDynamicParam param && right == value) {
-                parameters[k] = param.getIndex();
-            } else if (right instanceof RexLiteral literal) {
-                parameters[k] = -1;
-                literals[k] = KeyLookupPlan.physical(schema.column(ref.getIndex()).type(), literal.getValue2());
-                if (literals[k] == null && literal.getValue2() != null) {
-                    return null;
+            probes = new int[values.size()][1];
+            probeLiterals = new Object[values.size()][1];
+            for (int p = 0; p < values.size(); p++) {
+                if (values.get(p) instanceof RexDynamicParam param) {
+                    probes[p][0] = param.getIndex();
+                } else {
+                    probes[p][0] = -1;
+                    probeLiterals[p][0] = values.get(p);
                 }
-            } else {
+            }
+        } else {
+            probes = new int[][] {new int[keyColumns.length]};
+            probeLiterals = new Object[][] {new Object[keyColumns.length]};
+            if (!equalities(conjuncts, key, schema, probes[0], probeLiterals[0])) {
                 return null;
             }
-            bound[k] = true;
         }
         int[] outputs;
         Object[] constants = new Object[columns.size()];
@@ -123,7 +115,110 @@ public final class KeyLookupPlanning {
                 return null;
             }
         }
-        return new KeyLookupPlan(table, keyColumns, parameters, literals, outputs, constants, columns);
+        return new KeyLookupPlan(table, keyColumns, probes, probeLiterals, outputs, constants, columns);
     }
 
+    /**
+     * The conjuncts as one equality per key column with a parameter or a literal, into {@code parameters} and
+     * {@code literals}; false when they are anything else.
+     */
+    private static boolean equalities(List<RexNode> conjuncts, List<Integer> key, Schema schema, int[] parameters,
+                                      Object[] literals) {
+        boolean[] bound = new boolean[key.size()];
+        if (conjuncts.size() != key.size()) {
+            return false;
+        }
+        for (RexNode conjunct : conjuncts) {
+            if (!(conjunct instanceof RexCall call) || call.getKind() != SqlKind.EQUALS) {
+                return false;
+            }
+            RexNode left = call.getOperands().get(0);
+            RexNode right = call.getOperands().get(1);
+            if (!(left instanceof RexInputRef)) {
+                RexNode swap = left;
+                left = right;
+                right = swap;
+            }
+            if (!(left instanceof RexInputRef ref)) {
+                return false;
+            }
+            int k = key.indexOf(ref.getIndex());
+            if (k < 0 || bound[k] || !KeyLookupPlan.lookupType(schema.column(ref.getIndex()).type())) {
+                return false;
+            }
+            RexNode value = right.getKind() == SqlKind.CAST ? ((RexCall) right).getOperands().getFirst() : right;
+            if (value instanceof RexDynamicParam param && right == value) {
+                parameters[k] = param.getIndex();
+            } else if (right instanceof RexLiteral literal) {
+                parameters[k] = -1;
+                literals[k] = KeyLookupPlan.physical(schema.column(ref.getIndex()).type(), literal.getValue2());
+                if (literals[k] == null && literal.getValue2() != null) {
+                    return false;
+                }
+            } else {
+                return false;
+            }
+            bound[k] = true;
+        }
+        return true;
+    }
+
+    /**
+     * The values of {@code k IN (...)} on {@code column}: a parameter ({@link RexDynamicParam}) or a literal as the
+     * column stores it, per element; null when the condition is anything else.
+     */
+    private static List<Object> inList(RexNode condition, int column, Schema schema) {
+        if (!KeyLookupPlan.lookupType(schema.column(column).type())) {
+            return null;
+        }
+        List<Object> values = new ArrayList<>();
+        if (condition.getKind() == SqlKind.SEARCH) {
+            RexCall search = (RexCall) condition;
+            if (!(search.getOperands().get(0) instanceof RexInputRef ref) || ref.getIndex() != column
+                    || !(search.getOperands().get(1) instanceof RexLiteral literal)) {
+                return null;
+            }
+            Sarg<?> sarg = literal.getValueAs(Sarg.class);
+            if (sarg == null || !sarg.isPoints()) {
+                return null;
+            }
+            for (Range<?> range : sarg.rangeSet.asRanges()) {
+                Object point = range.lowerEndpoint() instanceof NlsString text ? text.getValue()
+                        : range.lowerEndpoint();
+                Object value = KeyLookupPlan.physical(schema.column(column).type(), point);
+                if (value == null) {
+                    return null;
+                }
+                values.add(value);
+            }
+            return values;
+        }
+        for (RexNode disjunct : RelOptUtil.disjunctions(condition)) {
+            if (!(disjunct instanceof RexCall call) || call.getKind() != SqlKind.EQUALS) {
+                return null;
+            }
+            RexNode left = call.getOperands().get(0);
+            RexNode right = call.getOperands().get(1);
+            if (!(left instanceof RexInputRef)) {
+                RexNode swap = left;
+                left = right;
+                right = swap;
+            }
+            if (!(left instanceof RexInputRef ref) || ref.getIndex() != column) {
+                return null;
+            }
+            if (right instanceof RexDynamicParam param) {
+                values.add(param);
+            } else if (right instanceof RexLiteral literal) {
+                Object value = KeyLookupPlan.physical(schema.column(column).type(), literal.getValue2());
+                if (value == null) {
+                    return null;
+                }
+                values.add(value);
+            } else {
+                return null;
+            }
+        }
+        return values;
+    }
 }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
  * Keyed tables against DuckDB, which has PRIMARY KEY and ON CONFLICT too: the same random sequence of inserts,
  * upserts (DO UPDATE with the existing and the proposed row, DO NOTHING), updates and deletes runs in both, and
  * after every step both agree on which statements were refused for a duplicate key and on point, IN-list and
- * range lookups, prepared lookups and a join probing the keyed table. LocusDB's tables are hash-partitioned over
+ * range lookups, prepared lookups (one key, and an IN list of parameters with a repeated key and a NULL) and a join
+ * probing the keyed table. LocusDB's tables are hash-partitioned over
  * the fake two nodes and folded into main parts now and then, so lookups read both main rows' and delta rows'
  * indexes. {@value #STEPS} steps; every difference fails.
  */
@@ -156,6 +157,10 @@ class KeyedTableDifferentialTest {
         ResultComparison.assertAgreesPrepared(databases.session, databases.duck,
                 "SELECT tag, n FROM kv WHERE id = ?", false,
                 List.of(new Object[] {(long) random.nextInt(KEYS)}, new Object[] {(long) k}));
+        ResultComparison.assertAgreesPrepared(databases.session, databases.duck,
+                "SELECT id, tag, amount FROM kv WHERE id IN (?, ?, ?)", false,
+                List.of(new Object[] {(long) random.nextInt(KEYS), (long) k, (long) k},
+                        new Object[] {(long) random.nextInt(KEYS), null, (long) random.nextInt(KEYS)}));
         ResultComparison.assertAgrees(databases.session, databases.duck, "SELECT kl.a, kl.b, kv.tag FROM kl JOIN"
                 + " kv ON kv.id = kl.a WHERE kl.a < " + random.nextInt(30), false);
         ResultComparison.assertAgrees(databases.session, databases.duck, "SELECT note FROM kl WHERE a = "
