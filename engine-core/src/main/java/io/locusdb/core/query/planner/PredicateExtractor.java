@@ -3,6 +3,7 @@ package io.locusdb.core.query.planner;
 import io.locusdb.core.query.scan.ScanPredicate;
 import io.locusdb.core.query.scan.ValueRange;
 import io.locusdb.core.query.scan.ValueRangeUnion;
+import io.locusdb.core.query.scan.ValueSet;
 import com.google.common.collect.BoundType;
 import com.google.common.collect.Range;
 import io.locusdb.core.storage.table.Schema;
@@ -26,7 +27,8 @@ import org.apache.calcite.util.Sarg;
 
 /**
  * Splits a filter condition over a table scan into the conjuncts the packed-code scan evaluates (a column compared
- * with a constant; a SEARCH, i.e. BETWEEN, an IN list or an OR of ranges on one column) and a residual for the rest, which later operators
+ * with a constant; a SEARCH, i.e. BETWEEN, an IN list or an OR of ranges on one column; an OR of such comparisons on
+ * one column, as a bound {@code k IN (?, ?)} is) and a residual for the rest, which later operators
  * evaluate on materialized rows. Constants become the column's physical values: scaled longs for DECIMAL (a bound
  * with more fractional digits than the column rounds inward and becomes inclusive), epoch days for DATE.
  */
@@ -56,6 +58,30 @@ public final class PredicateExtractor {
         return new Extracted(List.copyOf(ranges), rest.isEmpty() ? null : RexUtil.composeConjunction(rex, rest));
     }
 
+    /**
+     * An OR whose every branch is a range on one and the same column (what {@code k IN (?, ?)} becomes once its
+     * parameters are bound: Calcite folds only literals into a SEARCH) as one union; null otherwise.
+     */
+    private static ScanPredicate union(RexCall or, Schema schema) {
+        List<ValueRange> ranges = new ArrayList<>();
+        int column = -1;
+        for (RexNode disjunct : RelOptUtil.disjunctions(or)) {
+            ScanPredicate branch = toRange(disjunct, schema);
+            if (branch == null || column >= 0 && branch.column() != column) {
+                return null;
+            }
+            column = branch.column();
+            switch (branch) {
+                case ValueRange r -> ranges.add(r);
+                case ValueRangeUnion u -> ranges.addAll(u.ranges());
+                case ValueSet set -> {
+                    return null;
+                }
+            }
+        }
+        return ranges.size() == 1 ? ranges.getFirst() : new ValueRangeUnion(column, ranges);
+    }
+
     private static ScanPredicate toRange(RexNode node, Schema schema) {
         if (!(node instanceof RexCall call)) {
             return null;
@@ -78,6 +104,9 @@ public final class PredicateExtractor {
                 ranges.add(r);
             }
             return ranges.size() == 1 ? ranges.getFirst() : new ValueRangeUnion(ref.getIndex(), ranges);
+        }
+        if (call.getKind() == SqlKind.OR) {
+            return union(call, schema);
         }
         SqlKind kind = call.getKind();
         if (!(kind == SqlKind.EQUALS || kind == SqlKind.LESS_THAN || kind == SqlKind.LESS_THAN_OR_EQUAL
