@@ -118,6 +118,22 @@ public final class KeyLookupPlanning {
         return new KeyLookupPlan(table, keyColumns, probes, probeLiterals, outputs, constants, columns);
     }
 
+    /** {@code column = value} in either order. */
+    private record ColumnEquality(RexInputRef column, RexNode value) {
+        /** The equality {@code node} is, or null when it is not one of a column and something else. */
+        static ColumnEquality of(RexNode node) {
+            if (!(node instanceof RexCall call) || call.getKind() != SqlKind.EQUALS) {
+                return null;
+            }
+            RexNode left = call.getOperands().get(0);
+            RexNode right = call.getOperands().get(1);
+            if (left instanceof RexInputRef ref) {
+                return new ColumnEquality(ref, right);
+            }
+            return right instanceof RexInputRef ref ? new ColumnEquality(ref, left) : null;
+        }
+    }
+
     /**
      * The conjuncts as one equality per key column with a parameter or a literal, into {@code parameters} and
      * {@code literals}; false when they are anything else.
@@ -129,19 +145,12 @@ public final class KeyLookupPlanning {
             return false;
         }
         for (RexNode conjunct : conjuncts) {
-            if (!(conjunct instanceof RexCall call) || call.getKind() != SqlKind.EQUALS) {
+            ColumnEquality equality = ColumnEquality.of(conjunct);
+            if (equality == null) {
                 return false;
             }
-            RexNode left = call.getOperands().get(0);
-            RexNode right = call.getOperands().get(1);
-            if (!(left instanceof RexInputRef)) {
-                RexNode swap = left;
-                left = right;
-                right = swap;
-            }
-            if (!(left instanceof RexInputRef ref)) {
-                return false;
-            }
+            RexInputRef ref = equality.column();
+            RexNode right = equality.value();
             int k = key.indexOf(ref.getIndex());
             if (k < 0 || bound[k] || !KeyLookupPlan.lookupType(schema.column(ref.getIndex()).type())) {
                 return false;
@@ -194,19 +203,11 @@ public final class KeyLookupPlanning {
             return values;
         }
         for (RexNode disjunct : RelOptUtil.disjunctions(condition)) {
-            if (!(disjunct instanceof RexCall call) || call.getKind() != SqlKind.EQUALS) {
+            ColumnEquality equality = ColumnEquality.of(disjunct);
+            if (equality == null || equality.column().getIndex() != column) {
                 return null;
             }
-            RexNode left = call.getOperands().get(0);
-            RexNode right = call.getOperands().get(1);
-            if (!(left instanceof RexInputRef)) {
-                RexNode swap = left;
-                left = right;
-                right = swap;
-            }
-            if (!(left instanceof RexInputRef ref) || ref.getIndex() != column) {
-                return null;
-            }
+            RexNode right = equality.value();
             if (right instanceof RexDynamicParam param) {
                 values.add(param);
             } else if (right instanceof RexLiteral literal) {
