@@ -270,7 +270,7 @@ public final class QueryEngine {
             PlanningTime front = source == QueryLog.PlanSource.PLANNED ? query.planning() : PlanningTime.NONE;
             long[] physicalNanos = {0};
             try {
-                QueryResult result = bindAndRun(values, options, physicalNanos);
+                QueryResult result = bindAndRun(values, options, physicalNanos, front);
                 long runStart = start + physicalNanos[0];
                 return result.whenComplete((rows, failure) -> log.add(started, logText, source, front,
                         physicalNanos[0], System.nanoTime() - runStart, rows, describe(failure)));
@@ -282,7 +282,8 @@ public final class QueryEngine {
             }
         }
 
-        private QueryResult bindAndRun(Object[] values, ExecutionOptions options, long[] physicalNanos) {
+        private QueryResult bindAndRun(Object[] values, ExecutionOptions options, long[] physicalNanos,
+                                       PlanningTime front) {
             if (values.length != parameters) {
                 throw new LocusSqlException(SqlState.INVALID_PARAMETER, "the statement has " + parameters
                         + " parameter(s), " + values.length + " given");
@@ -317,7 +318,7 @@ public final class QueryEngine {
                     options.memoryBudgetBytes());
             try {
                 if (query.analyze()) {
-                    return analyze(physical, context, physicalNanos[0]);
+                    return analyze(physical, context, front, physicalNanos[0]);
                 }
                 return runner.run(physical, context, new CopyOnWriteArrayList<>());
             } catch (CancellationException e) {
@@ -338,10 +339,11 @@ public final class QueryEngine {
 
     /**
      * EXPLAIN ANALYZE: runs the plan, reading its rows to the end and throwing them away, then shows the plan with
-     * what happened: rows, time to the first batch and to the end, each pipeline's counts and the tasks by class
-     * and node.
+     * what happened: rows, planning time by stage (the front end's is zero when the plan came from the cache or
+     * was prepared), time to the first batch and to the end, each pipeline's counts and the tasks by class and node.
      */
-    private QueryResult analyze(PhysicalPlan physical, QueryContext context, long planningNanos) {
+    private QueryResult analyze(PhysicalPlan physical, QueryContext context, PlanningTime front,
+                                long planningNanos) {
         PipelineProfile profile = new PipelineProfile();
         List<TaskRecord> tasks = new CopyOnWriteArrayList<>();
         long start = System.nanoTime();
@@ -352,8 +354,11 @@ public final class QueryEngine {
         }
         long total = System.nanoTime() - start;
         List<String> lines = new ArrayList<>(ExplainWriter.explain(physical, batchRows));
-        lines.add(String.format(Locale.ROOT, "Actual: %,d row%s; physical planning %.3f ms, execution %.3f ms"
-                        + " (first batch at %.3f ms)", rows, rows == 1 ? "" : "s", planningNanos / 1e6, total / 1e6,
+        lines.add(String.format(Locale.ROOT, "Actual: %,d row%s; planning %.3f ms (parse %.3f, validate %.3f,"
+                        + " convert %.3f, rewrite and join order %.3f, physical %.3f), execution %.3f ms (first batch"
+                        + " at %.3f ms)", rows, rows == 1 ? "" : "s", (front.totalNanos() + planningNanos) / 1e6,
+                front.parseNanos() / 1e6, front.validateNanos() / 1e6, front.convertNanos() / 1e6,
+                front.rewriteNanos() / 1e6, planningNanos / 1e6, total / 1e6,
                 firstBatch[0] < 0 ? total / 1e6 : firstBatch[0] / 1e6));
         lines.addAll(profile.lines());
         lines.addAll(PipelineProfile.taskLines(tasks));

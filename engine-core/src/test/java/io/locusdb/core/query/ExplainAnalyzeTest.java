@@ -67,6 +67,8 @@ class ExplainAnalyzeTest {
         String analyzed = text("EXPLAIN ANALYZE " + sql);
         assertThat(analyzed).startsWith(plain);
         assertThat(count(analyzed, "^Actual: (\\d+) rows")).isEqualTo(3);
+        assertThat(analyzed).containsPattern("planning [\\d.]+ ms \\(parse [\\d.]+, validate [\\d.]+, convert"
+                + " [\\d.]+, rewrite and join order [\\d.]+, physical [\\d.]+\\), execution [\\d.]+ ms");
         // 5,000 sales rows pass the filter; 3,000 of them have a region in the build side.
         assertThat(count(analyzed, "source scan of sales \\(2 parts\\): ([\\d,]+) rows")).isEqualTo(5000);
         assertThat(count(analyzed, "^\\s+hash join probe \\(INNER.*: ([\\d,]+) rows in")).isEqualTo(5000);
