@@ -348,10 +348,7 @@ public final class QueryEngine {
         List<TaskRecord> tasks = new CopyOnWriteArrayList<>();
         long start = System.nanoTime();
         long[] firstBatch = {-1};
-        long rows;
-        try (QueryResult result = runner.profiled(profile).run(physical, context, tasks)) {
-            rows = drain(result, firstBatch, start);
-        }
+        long rows = drain(runner.profiled(profile).run(physical, context, tasks), firstBatch, start);
         long total = System.nanoTime() - start;
         List<String> lines = new ArrayList<>(ExplainWriter.explain(physical, batchRows));
         lines.add(String.format(Locale.ROOT, "Actual: %,d row%s; planning %.3f ms (parse %.3f, validate %.3f,"
@@ -365,7 +362,10 @@ public final class QueryEngine {
         return text(lines);
     }
 
-    /** Reads a result to the end; returns its rows, and puts when the first batch came in {@code firstBatch}. */
+    /**
+     * Reads a result to the end and closes it; returns its rows, and puts when the first batch came in
+     * {@code firstBatch}.
+     */
     private static long drain(QueryResult result, long[] firstBatch, long start) {
         long rows = 0;
         try (result) {

@@ -76,7 +76,8 @@ class ExplainAnalyzeTest {
         assertThat(count(analyzed, "source scan of regions \\(1 part\\): ([\\d,]+) rows")).isEqualTo(3);
         assertThat(count(analyzed, "^\\s+tasks iv-scan: (\\d+) ")).isEqualTo(3);
         // Which node each task ran on depends on stealing; that every task is counted on some node does not.
-        assertThat(analyzed).containsPattern("tasks materialize: \\d+ \\(node [01]: \\d+(, node 1: \\d+)?\\), \\d+ stolen");
+        assertThat(analyzed).containsPattern(
+                "tasks materialize: \\d+ \\(node [01]: \\d+(, node 1: \\d+)?\\), \\d+ stolen");
         assertThat(text("EXPLAIN (ANALYZE) " + sql)).startsWith(plain).contains("Actual: 3 rows");
     }
 

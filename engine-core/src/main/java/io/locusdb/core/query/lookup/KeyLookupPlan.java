@@ -26,14 +26,14 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * A query that reads rows by their whole primary key, {@code SELECT columns FROM t WHERE k = ? [AND k2 = ?]} or, on
- * a key of one column, {@code WHERE k IN (?, ?, ...)} (a multi-get: each distinct key looked up once, in the
- * list's order, which for literals is ascending: the planner sorts them), run without physical planning or a task graph: the key routes to the part(s) that may hold it, the part's key
- * index finds the row, and its columns are read straight into the result (ERIS's lookup data command; other engines
- * call it a point get). Recognized once when the statement is prepared; per execution only the key is bound. The
- * few cache lines a lookup reads cost less than handing it to a worker on the part's node, which is what a scan
- * task would do. The planner recognizes such statements ({@code KeyLookupPlanning}); any parameter value this plan
- * does not take as is sends the statement the general way.
+ * A query that reads rows by their whole primary key, {@code SELECT columns FROM t WHERE k = ? [AND k2 = ?]} or, on a
+ * key of one column, {@code WHERE k IN (?, ?, ...)} (a multi-get: each distinct key looked up once, in the list's
+ * order, which for literals is ascending: the planner sorts them), run without physical planning or a task graph: the
+ * key routes to the part(s) that may hold it, the part's key index finds the row, and its columns are read straight
+ * into the result (ERIS's lookup data command; other engines call it a point get). Recognized once when the statement
+ * is prepared; per execution only the key is bound. The few cache lines a lookup reads cost less than handing it to a
+ * worker on the part's node, which is what a scan task would do. The planner recognizes such statements ({@code
+ * KeyLookupPlanning}); any parameter value this plan does not take as is sends the statement the general way.
  */
 public final class KeyLookupPlan {
     private static final BigDecimal LONG_RANGE = BigDecimal.valueOf(Long.MAX_VALUE);

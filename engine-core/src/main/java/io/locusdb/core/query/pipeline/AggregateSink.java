@@ -43,7 +43,8 @@ public final class AggregateSink implements PipelineSink {
 
     @Override
     public String describe() {
-        return "hash aggregate into " + keys.length + " key" + (keys.length == 1 ? "" : "s") + " (local tables merged by bucket)";
+        return "hash aggregate into " + keys.length + " key" + (keys.length == 1 ? "" : "s")
+                + " (local tables merged by bucket)";
     }
 
     @Override

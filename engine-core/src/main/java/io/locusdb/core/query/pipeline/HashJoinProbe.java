@@ -57,7 +57,13 @@ public final class HashJoinProbe implements PipelineOperator {
 
     /** Whether a probe row that matches no build row leaves the join (not null-extended, not anti-joined). */
     boolean dropsUnmatchedProbeRows() {
-        boolean keepsProbe = probeLeft ? join.type().keepsUnmatchedLeft() : join.type().keepsUnmatchedRight();
+        return dropsUnmatchedProbeRows(join);
+    }
+
+    /** Whether {@code join}'s probe rows that match nothing leave it (the condition for filtering them early). */
+    static boolean dropsUnmatchedProbeRows(PhysicalPlan.Join join) {
+        boolean keepsProbe = join.probesLeft() ? join.type().keepsUnmatchedLeft()
+                : join.type().keepsUnmatchedRight();
         return !keepsProbe && join.type() != JoinType.ANTI;
     }
 

@@ -2,13 +2,13 @@ package io.locusdb.core.query.pipeline;
 
 import io.locusdb.core.query.expr.InputRef;
 import io.locusdb.core.query.join.JoinHashTable;
-import io.locusdb.core.query.join.JoinType;
 import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.query.scan.IndexScan;
 import io.locusdb.core.query.scan.ValueSet;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.type.TypeKind;
+import java.util.Arrays;
 
 /**
  * A hash join whose probe side is the scan of a keyed table, probed on the first column of its primary key: once
@@ -24,17 +24,15 @@ record IndexJoin(int probeKey, int tableColumn) {
      * keeps probe rows that match nothing.
      */
     static IndexJoin of(PhysicalPlan.Scan scan, PhysicalPlan.Join join) {
-        boolean probeLeft = join.probesLeft();
-        boolean keepsProbe = probeLeft ? join.type().keepsUnmatchedLeft() : join.type().keepsUnmatchedRight();
         Schema schema = scan.table().schema();
-        if (keepsProbe || join.type() == JoinType.ANTI || !schema.isKeyed() || !IndexScan.enabled()) {
+        if (!HashJoinProbe.dropsUnmatchedProbeRows(join) || !schema.isKeyed() || !IndexScan.enabled()) {
             return null;
         }
         int keyColumn = schema.primaryKey().getFirst();
         if (schema.column(keyColumn).type().physical() != TypeKind.Physical.LONG) {
             return null;
         }
-        int[] keys = probeLeft ? join.leftKeys() : join.rightKeys();
+        int[] keys = join.probesLeft() ? join.leftKeys() : join.rightKeys();
         for (int k = 0; k < keys.length; k++) {
             if (scan.outputs().get(keys[k]) instanceof InputRef ref && ref.index() == keyColumn) {
                 return new IndexJoin(k, keyColumn);
@@ -55,18 +53,17 @@ record IndexJoin(int probeKey, int tableColumn) {
         if (!pays(buildRows, tableRows)) {
             return null;
         }
-        long[] all = new long[0];
+        long[] all = new long[(int) buildRows];
+        int n = 0;
         for (JoinHashTable table : tables) {
             long[] distinct = table.distinctLongKeys(probeKey);
             if (distinct == null) {
                 return null;
             }
-            long[] grown = new long[all.length + distinct.length];
-            System.arraycopy(all, 0, grown, 0, all.length);
-            System.arraycopy(distinct, 0, grown, all.length, distinct.length);
-            all = grown;
+            System.arraycopy(distinct, 0, all, n, distinct.length);
+            n += distinct.length;
         }
-        return ValueSet.of(tableColumn, all);
+        return ValueSet.of(tableColumn, Arrays.copyOf(all, n));
     }
 
     /**
@@ -76,8 +73,13 @@ record IndexJoin(int probeKey, int tableColumn) {
      * the scan, a few thousand won), a lookup costs about 8 steps per level of the dictionary's search.
      */
     static boolean pays(long keys, long tableRows) {
+        return keys <= maxKeys(tableRows);
+    }
+
+    /** The most keys for which lookups beat a scan of {@code tableRows} rows (see {@link #pays}). */
+    static long maxKeys(long tableRows) {
         long levels = 64 - Long.numberOfLeadingZeros(Math.max(1, tableRows));
-        return keys * levels * LOOKUP_STEPS_PER_LEVEL <= tableRows;
+        return tableRows / (levels * LOOKUP_STEPS_PER_LEVEL);
     }
 
     private static final int LOOKUP_STEPS_PER_LEVEL = 8;
@@ -88,11 +90,9 @@ record IndexJoin(int probeKey, int tableColumn) {
         try (TableSnapshot snapshot = scan.table().snapshot()) {
             rows = snapshot.visibleRows();
         }
-        long levels = 64 - Long.numberOfLeadingZeros(Math.max(1, rows));
-        return "index join: when the build side holds at most " + rows / (levels * LOOKUP_STEPS_PER_LEVEL)
-                + " keys (" + scan.table().name() + " has " + rows + " rows), the scan of " + scan.table().name()
-                + " visits only"
-                + " the rows of those keys, found per part in its key index on "
+        return "index join: when the build side holds at most " + maxKeys(rows) + " keys (" + scan.table().name()
+                + " has " + rows + " rows), the scan of " + scan.table().name() + " visits only the rows of those"
+                + " keys, found per part in its key index on "
                 + scan.table().schema().column(join.tableColumn()).name();
     }
 }

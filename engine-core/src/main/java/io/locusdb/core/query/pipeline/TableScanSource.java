@@ -131,7 +131,8 @@ public final class TableScanSource implements PipelineSource {
                     ScanProgram.Kernels kernels = program.kernels();
                     TaskStep head = chains.apply(part);
                     MaterializeJob.IdFilter joinFilter = idFilter(part);
-                    MaterializeJob.IdFilter filter = joinFilter == null && PipelineProfile.unwrap(head) instanceof TopNSink.Local topN
+                    MaterializeJob.IdFilter filter = joinFilter == null
+                            && PipelineProfile.unwrap(head) instanceof TopNSink.Local topN
                             ? topN.codeFilter(snapshot.parts().get(part), scan, program) : joinFilter;
                     return new MaterializeJob.BatchConsumer() {
                         @Override

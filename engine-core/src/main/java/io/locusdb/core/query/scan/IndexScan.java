@@ -14,15 +14,15 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Phase 1 of a scan of a keyed table through its key index instead of its packed codes: when the conjunction
- * bounds the primary key's first column to a few of a part's values ({@code k = ?}, {@code k IN (...)},
- * {@code k BETWEEN ? AND ?}, the build keys of a join probing the table: an index join), the part's {@link MainKeyIndex} names the main rows holding them and the delta's
- * index the delta rows; the other predicates are checked on those rows only. The outcome has the shape of a code
- * scan's, so phase 2 (materialize) does not know the difference.
+ * Phase 1 of a scan of a keyed table through its key index instead of its packed codes: when the conjunction bounds the
+ * primary key's first column to a few of a part's values ({@code k = ?}, {@code k IN (...)}, {@code k BETWEEN ? AND ?},
+ * the build keys of a join probing the table: an index join), the part's {@link MainKeyIndex} names the main rows
+ * holding them and the delta's index the delta rows; the other predicates are checked on those rows only. The outcome
+ * has the shape of a code scan's, so phase 2 (materialize) does not know the difference.
  */
 public final class IndexScan {
     /** Above this share of a part's values a scan of the codes is cheaper than visiting rows one by one. */
-    public static final int MAX_SHARE_DENOMINATOR = 64;
+    private static final int MAX_SHARE_DENOMINATOR = 64;
     private final int predicate;
     private final List<IdRange> keyIds;
 

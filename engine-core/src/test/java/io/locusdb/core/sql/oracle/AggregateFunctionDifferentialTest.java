@@ -15,8 +15,8 @@ import org.junit.jupiter.api.TestFactory;
  * {@code VAR_POP}, {@code VAR_SAMP}, {@code STDDEV_POP}, {@code STDDEV_SAMP}, {@code VARIANCE}, {@code STDDEV} over
  * integers and decimals, including groups of one row and of none; {@code BOOL_AND} and {@code BOOL_OR};
  * {@code ROLLUP}, {@code CUBE} and {@code GROUPING SETS} with {@code GROUPING(...)}; {@code PERCENTILE_CONT},
- * {@code PERCENTILE_DISC} ascending and descending and {@code MEDIAN}, on groups with NULLs and on none; and the string functions
- * {@code replace}, {@code position} and {@code starts_with}.
+ * {@code PERCENTILE_DISC} ascending and descending and {@code MEDIAN}, on groups with NULLs and on none; and the
+ * string functions {@code replace}, {@code position} and {@code starts_with}.
  */
 class AggregateFunctionDifferentialTest {
     private static OracleDatabases databases;
@@ -64,7 +64,8 @@ class AggregateFunctionDifferentialTest {
                 "SELECT s, percentile_cont(0.5) WITHIN GROUP (ORDER BY k), percentile_disc(0.5) WITHIN GROUP"
                         + " (ORDER BY k), percentile_cont(0.9) WITHIN GROUP (ORDER BY id) FROM u0 GROUP BY s",
                 "SELECT k, percentile_disc(0.25) WITHIN GROUP (ORDER BY d), percentile_cont(0.1) WITHIN GROUP"
-                        + " (ORDER BY k DESC), percentile_disc(0.75) WITHIN GROUP (ORDER BY id DESC) FROM u1 GROUP BY k",
+                        + " (ORDER BY k DESC), percentile_disc(0.75) WITHIN GROUP (ORDER BY id DESC)"
+                        + " FROM u1 GROUP BY k",
                 "SELECT percentile_cont(0) WITHIN GROUP (ORDER BY d), percentile_cont(1) WITHIN GROUP (ORDER BY d),"
                         + " percentile_disc(0) WITHIN GROUP (ORDER BY k) FROM u2",
                 "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY k) FROM u2 WHERE k > 1000",

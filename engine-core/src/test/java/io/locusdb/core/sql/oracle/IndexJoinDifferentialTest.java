@@ -10,11 +10,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Joins that probe a keyed table with few keys, which LocusDB answers through the table's key index (an index join),
- * against DuckDB: keys of BIGINT, DATE and a composite key's first column (INTEGER), build sides holding repeated keys, NULLs
- * and keys the table lacks, inner and semi joins, joins with further predicates on either side, and joins that must
- * not use the index (outer, anti). Between rounds the keyed table takes upserts and deletes and is now and then
- * folded into main parts, so the index of main rows and of delta rows are both read. {@value #ROUNDS} rounds; every
- * difference fails.
+ * against DuckDB: keys of BIGINT, DATE and a composite key's first column (INTEGER), build sides holding repeated
+ * keys, NULLs and keys the table lacks, inner and semi joins, joins with further predicates on either side, and joins
+ * that must not use the index (outer, anti). Between rounds the keyed table takes upserts and deletes and is now and
+ * then folded into main parts, so the index of main rows and of delta rows are both read. {@value #ROUNDS} rounds;
+ * every difference fails.
  */
 class IndexJoinDifferentialTest {
     static final int ROUNDS = Integer.getInteger("locus.indexjoin.rounds", 30);
@@ -39,7 +39,8 @@ class IndexJoinDifferentialTest {
         }
         both("INSERT INTO days VALUES " + String.join(", ", days), "");
         both("CREATE TABLE pairs (a INTEGER, b INTEGER, v VARCHAR, PRIMARY KEY (a, b))", "");
-        both("INSERT INTO pairs SELECT CAST((g - g % 4) / 4 AS INTEGER), CAST(g % 4 AS INTEGER), 'v' || CAST(g % 17 AS VARCHAR)"
+        both("INSERT INTO pairs SELECT CAST((g - g % 4) / 4 AS INTEGER), CAST(g % 4 AS INTEGER),"
+                + " 'v' || CAST(g % 17 AS VARCHAR)"
                 + " FROM generate_series(0, 19999) AS s(g)", "");
         both("CREATE TABLE probe (k BIGINT, a INTEGER, d DATE, tag VARCHAR)", "");
         databases.execute("ALTER TABLE facts MERGE PARTS");
@@ -75,7 +76,8 @@ class IndexJoinDifferentialTest {
         for (int i = 0; i < 3; i++) {
             long id = 1 + random.nextInt(FACTS + 500);
             both(switch (random.nextInt(3)) {
-                case 0 -> "INSERT INTO facts VALUES (" + id + ", " + random.nextInt(13) + ", 1.5, " + random.nextInt(DAYS)
+                case 0 -> "INSERT INTO facts VALUES (" + id + ", " + random.nextInt(13) + ", 1.5, "
+                        + random.nextInt(DAYS)
                         + ") ON CONFLICT (id) DO UPDATE SET amount = facts.amount"
                         + " + excluded.amount";
                 case 1 -> "DELETE FROM facts WHERE id = " + id;

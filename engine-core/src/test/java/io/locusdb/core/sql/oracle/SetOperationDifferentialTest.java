@@ -23,11 +23,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * UNION, INTERSECT and EXCEPT, each with and without ALL, against DuckDB: three tables of different column types (an INTEGER beside a
- * BIGINT, decimals of two scales), NULLs and duplicates in every column, one in two parts on the fake two nodes,
- * one in delta-only parts. Set operations treat NULLs as equal and DISTINCT ones remove duplicates within each
- * input too; unions feed aggregations, joins, sorts and limits above them. {@value #QUERIES} random queries and
- * hand-written ones; every difference and every LocusDB error fails.
+ * UNION, INTERSECT and EXCEPT, each with and without ALL, against DuckDB: three tables of different column types (an
+ * INTEGER beside a BIGINT, decimals of two scales), NULLs and duplicates in every column, one in two parts on the
+ * fake two nodes, one in delta-only parts. Set operations treat NULLs as equal and DISTINCT ones remove duplicates
+ * within each input too; unions feed aggregations, joins, sorts and limits above them. {@value #QUERIES} random
+ * queries and hand-written ones; every difference and every LocusDB error fails.
  */
 class SetOperationDifferentialTest {
     static final int QUERIES = Integer.getInteger("locus.setop.queries", 120);
