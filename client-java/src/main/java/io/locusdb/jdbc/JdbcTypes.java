@@ -20,6 +20,7 @@ final class JdbcTypes {
             case WireType.DOUBLE -> Types.DOUBLE;
             case WireType.DECIMAL -> Types.DECIMAL;
             case WireType.DATE -> Types.DATE;
+            case WireType.TIMESTAMP -> Types.TIMESTAMP;
             case WireType.VARCHAR -> Types.VARCHAR;
             case WireType.CHAR -> Types.CHAR;
             default -> Types.OTHER;
@@ -35,12 +36,13 @@ final class JdbcTypes {
             case WireType.DOUBLE -> 17;
             case WireType.DECIMAL -> t.precision();
             case WireType.DATE -> 10;
+            case WireType.TIMESTAMP -> 26;
             default -> t.length() == 0 ? Integer.MAX_VALUE : t.length();
         };
     }
 
     static int scale(WireType t) {
-        return t.tag() == WireType.DECIMAL ? t.scale() : 0;
+        return t.tag() == WireType.DECIMAL ? t.scale() : t.tag() == WireType.TIMESTAMP ? 6 : 0;
     }
 
     static int displaySize(WireType t) {
@@ -51,6 +53,7 @@ final class JdbcTypes {
             case WireType.DOUBLE -> 24;
             case WireType.DECIMAL -> t.precision() + (t.scale() > 0 ? 2 : 1);
             case WireType.DATE -> 10;
+            case WireType.TIMESTAMP -> 26;
             default -> t.length() == 0 ? Integer.MAX_VALUE : t.length();
         };
     }
@@ -70,6 +73,7 @@ final class JdbcTypes {
             case WireType.DOUBLE -> Double.class.getName();
             case WireType.DECIMAL -> java.math.BigDecimal.class.getName();
             case WireType.DATE -> java.sql.Date.class.getName();
+            case WireType.TIMESTAMP -> java.sql.Timestamp.class.getName();
             default -> String.class.getName();
         };
     }

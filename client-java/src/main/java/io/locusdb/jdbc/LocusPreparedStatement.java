@@ -25,6 +25,7 @@ import java.sql.Time;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Calendar;
@@ -295,6 +296,9 @@ public final class LocusPreparedStatement extends LocusStatement implements Prep
             case Character c -> c.toString();
             case Date d -> d.toLocalDate();
             case LocalDate d -> d;
+            case Timestamp t -> t.toLocalDateTime();
+            case LocalDateTime t -> t;
+            case java.util.Date d -> new Timestamp(d.getTime()).toLocalDateTime();
             default -> throw Errors.unsupported("Parameters of type " + x.getClass().getName());
         };
     }
@@ -321,15 +325,22 @@ public final class LocusPreparedStatement extends LocusStatement implements Prep
                      Types.LONGNVARCHAR -> v instanceof BigDecimal d ? d.toPlainString() : v.toString();
                 case Types.DATE -> switch (v) {
                     case LocalDate d -> d;
+                    case LocalDateTime t -> t.toLocalDate();
                     case String s -> LocalDate.parse(s.strip());
                     default -> throw Errors.conversion(v.getClass().getSimpleName(), "DATE");
+                };
+                case Types.TIMESTAMP -> switch (v) {
+                    case LocalDateTime t -> t;
+                    case LocalDate d -> d.atStartOfDay();
+                    case String s -> Timestamp.valueOf(s.strip()).toLocalDateTime();
+                    default -> throw Errors.conversion(v.getClass().getSimpleName(), "TIMESTAMP");
                 };
                 default -> throw Errors.unsupported("Target SQL type " + sqlType);
             };
         } catch (ArithmeticException e) {
             throw new SQLException("value " + v + " does not fit the target type: " + e.getMessage(),
                     Errors.OUT_OF_RANGE);
-        } catch (NumberFormatException | java.time.format.DateTimeParseException e) {
+        } catch (IllegalArgumentException | java.time.format.DateTimeParseException e) {
             throw new SQLException("cannot convert '" + v + "' to SQL type " + sqlType, Errors.INVALID_CONVERSION);
         }
     }
@@ -362,12 +373,17 @@ public final class LocusPreparedStatement extends LocusStatement implements Prep
 
     @Override
     public void setTimestamp(int parameterIndex, Timestamp x) throws SQLException {
-        throw Errors.unsupported("TIMESTAMP parameters (LocusDB has no TIMESTAMP type)");
+        set(parameterIndex, x == null ? null : x.toLocalDateTime());
     }
 
+    /** The instant {@code x} as a wall-clock time in {@code cal}'s time zone (LocusDB's TIMESTAMP has none). */
     @Override
     public void setTimestamp(int parameterIndex, Timestamp x, Calendar cal) throws SQLException {
-        throw Errors.unsupported("TIMESTAMP parameters (LocusDB has no TIMESTAMP type)");
+        if (x == null || cal == null) {
+            setTimestamp(parameterIndex, x);
+            return;
+        }
+        set(parameterIndex, LocalDateTime.ofInstant(x.toInstant(), cal.getTimeZone().toZoneId()));
     }
 
     @Override

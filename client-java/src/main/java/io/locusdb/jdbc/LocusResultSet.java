@@ -117,6 +117,7 @@ final class LocusResultSet implements ResultSet {
                     case WireType.DECIMAL -> longs[r] = ((BigDecimal) v).setScale(type.scale(), RoundingMode.UNNECESSARY)
                             .unscaledValue().longValueExact();
                     case WireType.DATE -> longs[r] = ((LocalDate) v).toEpochDay();
+                    case WireType.TIMESTAMP -> longs[r] = WireType.micros((LocalDateTime) v);
                     case WireType.DOUBLE -> doubles[r] = ((Number) v).doubleValue();
                     case WireType.VARCHAR, WireType.CHAR -> strings[r] = v.toString();
                     default -> longs[r] = ((Number) v).longValue();
@@ -324,8 +325,22 @@ final class LocusResultSet implements ResultSet {
             case WireType.DOUBLE -> Double.toString(c.doubles()[index]);
             case WireType.DECIMAL -> BigDecimal.valueOf(c.longs()[index], c.type().scale()).toPlainString();
             case WireType.DATE -> LocalDate.ofEpochDay(c.longs()[index]).toString();
+            case WireType.TIMESTAMP -> timestampText(c.longs()[index]);
             default -> c.strings()[index];
         };
+    }
+
+    /** PostgreSQL's text of a timestamp ({@code 2024-03-01 13:45:07.25}), which the server's other protocol sends. */
+    static String timestampText(long micros) {
+        LocalDateTime t = WireType.dateTime(micros);
+        String text = t.toLocalDate() + " " + String.format(Locale.ROOT, "%02d:%02d:%02d", t.getHour(),
+                t.getMinute(), t.getSecond());
+        int fraction = t.getNano() / 1000;
+        if (fraction == 0) {
+            return text;
+        }
+        String digits = String.format(Locale.ROOT, "%06d", fraction).replaceFirst("0+$", "");
+        return text + "." + digits;
     }
 
     @Override
@@ -499,6 +514,7 @@ final class LocusResultSet implements ResultSet {
         }
         return switch (c.type().tag()) {
             case WireType.DATE -> LocalDate.ofEpochDay(c.longs()[index]);
+            case WireType.TIMESTAMP -> WireType.dateTime(c.longs()[index]).toLocalDate();
             case WireType.VARCHAR, WireType.CHAR -> {
                 try {
                     yield LocalDate.parse(c.strings()[index].strip());
@@ -564,6 +580,9 @@ final class LocusResultSet implements ResultSet {
                 }
             }
         }
+        if (c.type().tag() == WireType.TIMESTAMP) {
+            return Timestamp.valueOf(WireType.dateTime(c.longs()[index]));
+        }
         LocalDate d = localDate(columnIndex);
         return Timestamp.valueOf(d.atStartOfDay());
     }
@@ -590,6 +609,7 @@ final class LocusResultSet implements ResultSet {
             case WireType.DOUBLE -> c.doubles()[index];
             case WireType.DECIMAL -> BigDecimal.valueOf(c.longs()[index], c.type().scale());
             case WireType.DATE -> Date.valueOf(LocalDate.ofEpochDay(c.longs()[index]));
+            case WireType.TIMESTAMP -> Timestamp.valueOf(WireType.dateTime(c.longs()[index]));
             default -> c.strings()[index];
         };
     }

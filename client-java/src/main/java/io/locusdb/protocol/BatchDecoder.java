@@ -63,7 +63,7 @@ public final class BatchDecoder {
                 }
                 yield new DecodedBatch.Column(type, nulls, v, null, null);
             }
-            case WireType.BIGINT, WireType.DECIMAL -> {
+            case WireType.BIGINT, WireType.DECIMAL, WireType.TIMESTAMP -> {
                 long[] v = new long[checkWidth(r, rows, 8, field)];
                 for (int i = 0; i < rows; i++) {
                     v[i] = r.i64(field);

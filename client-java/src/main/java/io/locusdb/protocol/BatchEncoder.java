@@ -44,7 +44,7 @@ public final class BatchEncoder {
         }
     }
 
-    /** Values of a BOOLEAN, INTEGER, DATE, BIGINT or DECIMAL column held as longs (the engine's physical form). */
+    /** Values of a BOOLEAN, INTEGER, DATE, BIGINT, DECIMAL or TIMESTAMP column held as longs (the engine's physical form). */
     public static void longs(WireWriter w, WireType type, long[] values, boolean[] nulls, int from, int rows) {
         switch (type.tag()) {
             case WireType.BOOLEAN -> {
@@ -59,7 +59,7 @@ public final class BatchEncoder {
                     w.putI32(isNull(nulls, from + r) ? 0 : (int) values[from + r]);
                 }
             }
-            case WireType.BIGINT, WireType.DECIMAL -> {
+            case WireType.BIGINT, WireType.DECIMAL, WireType.TIMESTAMP -> {
                 for (int r = 0; r < rows; r++) {
                     w.putI64(isNull(nulls, from + r) ? 0 : values[from + r]);
                 }

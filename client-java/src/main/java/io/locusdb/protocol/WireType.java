@@ -1,5 +1,7 @@
 package io.locusdb.protocol;
 
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.Locale;
 
 /**
@@ -14,10 +16,12 @@ public record WireType(int tag, int precision, int scale, int length) {
     public static final int DATE = 6;
     public static final int VARCHAR = 7;
     public static final int CHAR = 8;
+    /** Microseconds since 1970-01-01 00:00:00, without time zone, as an i64. */
+    public static final int TIMESTAMP = 9;
     public static final int MAX_DECIMAL_PRECISION = 38;
 
     public WireType {
-        if (tag < BOOLEAN || tag > CHAR) {
+        if (tag < BOOLEAN || tag > TIMESTAMP) {
             throw ProtocolException.malformed("unknown type tag " + tag);
         }
         if (tag == DECIMAL && (precision < 1 || precision > MAX_DECIMAL_PRECISION || scale < 0 || scale > precision)) {
@@ -44,6 +48,17 @@ public record WireType(int tag, int precision, int scale, int length) {
         return new WireType(CHAR, 0, 0, length);
     }
 
+    /** A date-time as a TIMESTAMP value: microseconds since 1970-01-01 00:00:00 (nanoseconds beyond are cut). */
+    public static long micros(LocalDateTime t) {
+        return Math.addExact(Math.multiplyExact(t.toEpochSecond(ZoneOffset.UTC), 1_000_000L), t.getNano() / 1000);
+    }
+
+    /** A TIMESTAMP value as a date-time. */
+    public static LocalDateTime dateTime(long micros) {
+        return LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L),
+                (int) Math.floorMod(micros, 1_000_000L) * 1000, ZoneOffset.UTC);
+    }
+
     public boolean isString() {
         return tag == VARCHAR || tag == CHAR;
     }
@@ -58,6 +73,7 @@ public record WireType(int tag, int precision, int scale, int length) {
             case DECIMAL -> "DECIMAL";
             case DATE -> "DATE";
             case VARCHAR -> "VARCHAR";
+            case TIMESTAMP -> "TIMESTAMP";
             default -> "CHAR";
         };
     }

@@ -20,7 +20,7 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLSyntaxErrorException;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
-import java.sql.Timestamp;
+import java.sql.Time;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.util.Arrays;
@@ -259,7 +259,7 @@ class LocusStatementTest {
             ps.setObject(5, LocalDate.of(1995, 1, 1));
             ps.executeQuery().close();
             assertThatThrownBy(() -> ps.setInt(10, 1)).hasMessageContaining("parameter index 10 is out of range");
-            assertThatThrownBy(() -> ps.setTimestamp(1, new Timestamp(0)))
+            assertThatThrownBy(() -> ps.setTime(1, new Time(0)))
                     .isInstanceOf(SQLFeatureNotSupportedException.class);
             assertThatThrownBy(() -> ps.executeQuery("SELECT 1")).hasMessageContaining("PreparedStatement");
             assertThatThrownBy(() -> ps.addBatch("SELECT 1")).hasMessageContaining("PreparedStatement");

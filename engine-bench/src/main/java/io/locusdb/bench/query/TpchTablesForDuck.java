@@ -71,6 +71,7 @@ public final class TpchTablesForDuck {
             case DOUBLE -> "DOUBLE";
             case DECIMAL -> "DECIMAL(" + type.precision() + "," + type.scale() + ")";
             case DATE -> "DATE";
+            case TIMESTAMP -> "TIMESTAMP";
             case VARCHAR, CHAR -> "VARCHAR";
         };
     }

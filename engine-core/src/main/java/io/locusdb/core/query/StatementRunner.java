@@ -31,18 +31,21 @@ import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.table.ViewDefinition;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.core.storage.type.ValueParser;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -572,7 +575,13 @@ final class StatementRunner {
                     yield scaled.unscaledValue().longValueExact();
                 }
                 case DOUBLE -> v instanceof Number n ? n.doubleValue() : ValueParser.parseDouble(text(v));
-                case DATE -> ValueParser.parseDate(text(v));
+                case DATE -> v instanceof LocalDateTime t ? t.toLocalDate().toEpochDay()
+                        : v instanceof LocalDate d ? d.toEpochDay()
+                        : v instanceof Statement.TimestampValue ts ? Timestamps.dateOf(Timestamps.parse(ts.text()))
+                        : ValueParser.parseDate(text(v));
+                case TIMESTAMP -> v instanceof LocalDateTime t ? Timestamps.checked(Timestamps.of(t), t)
+                        : v instanceof LocalDate d ? Timestamps.ofDate(d.toEpochDay())
+                        : Timestamps.parse(text(v));
                 case VARCHAR, CHAR -> {
                     if (!(v instanceof String s)) {
                         throw new IllegalArgumentException("expected a string, got " + text(v));
@@ -587,7 +596,8 @@ final class StatementRunner {
     }
 
     private static String text(Object v) {
-        return v instanceof Statement.DateValue d ? d.text() : v.toString();
+        return v instanceof Statement.DateValue d ? d.text()
+                : v instanceof Statement.TimestampValue t ? t.text() : v.toString();
     }
 
     private long copy(Statement.CopyFrom copy) {

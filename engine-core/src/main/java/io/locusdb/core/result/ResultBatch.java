@@ -1,8 +1,9 @@
 package io.locusdb.core.result;
 
+import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
-import io.locusdb.core.storage.type.ColumnType;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.List;
@@ -44,6 +45,7 @@ public record ResultBatch(List<ResultColumn> columns, Chunk chunk) {
             case BIGINT -> v.longs()[row];
             case DECIMAL -> BigDecimal.valueOf(v.longs()[row], type.scale());
             case DATE -> LocalDate.ofEpochDay(v.longs()[row]);
+            case TIMESTAMP -> Timestamps.toLocalDateTime(v.longs()[row]);
             case DOUBLE -> v.doubles()[row];
             case VARCHAR, CHAR -> v.string(row);
         };

@@ -57,6 +57,7 @@ public final class CatalogSchema extends AbstractSchema {
         Map<String, SqlTypeName> elements = new LinkedHashMap<>(POSTGRES_TYPE_NAMES);
         elements.put("varchar", SqlTypeName.VARCHAR);
         elements.put("date", SqlTypeName.DATE);
+        elements.put("timestamp", SqlTypeName.TIMESTAMP);
         elements.forEach((name, type) -> {
             if (POSTGRES_TYPE_NAMES.containsKey(name)) {
                 RelProtoDataType proto = factory -> factory.createSqlType(type);
@@ -211,6 +212,7 @@ public final class CatalogSchema extends AbstractSchema {
                 case DOUBLE -> types.createSqlType(SqlTypeName.DOUBLE);
                 case DECIMAL -> types.createSqlType(SqlTypeName.DECIMAL, type.precision(), type.scale());
                 case DATE -> types.createSqlType(SqlTypeName.DATE);
+                case TIMESTAMP -> types.createSqlType(SqlTypeName.TIMESTAMP, 6);
                 case VARCHAR -> type.length() > 0 ? types.createSqlType(SqlTypeName.VARCHAR, type.length())
                         : types.createSqlType(SqlTypeName.VARCHAR);
                 case CHAR -> types.createSqlType(SqlTypeName.CHAR, Math.max(1, type.length()));

@@ -6,14 +6,14 @@ import java.util.regex.Pattern;
 
 /**
  * PostgreSQL's interval literals with the unit inside the quotes ({@code INTERVAL '3 days'}, {@code INTERVAL
- * '1 month'}), which is how most people write them, in the standard's form that the parser reads ({@code INTERVAL
- * '3' DAY}). One quantity and one unit of days or more (LocusDB's DATE has no time of day); a week is 7 days. The
+ * '1 month'}, {@code INTERVAL '2 hours'}), which is how most people write them, in the standard's form that the parser
+ * reads ({@code INTERVAL '3' DAY}). One quantity and one unit, from years to seconds; a week is 7 days. The
  * text keeps its length where the standard form is not longer, so that error positions still point into what the
  * user wrote.
  */
 final class IntervalLiterals {
     private static final Pattern PG_INTERVAL = Pattern.compile(
-            "\\binterval\\s+'\\s*([+-]?\\d{1,9})\\s*(years?|mons?|months?|weeks?|days?)\\s*'",
+            "\\binterval\\s+'\\s*([+-]?\\d{1,9})\\s*(years?|mons?|months?|weeks?|days?|hours?|mins?|minutes?|secs?|seconds?)\\s*'",
             Pattern.CASE_INSENSITIVE);
 
     private IntervalLiterals() {
@@ -39,6 +39,12 @@ final class IntervalLiterals {
                 standard = "INTERVAL '" + amount + "' MONTH";
             } else if (unit.startsWith("year")) {
                 standard = "INTERVAL '" + amount + "' YEAR";
+            } else if (unit.startsWith("hour")) {
+                standard = "INTERVAL '" + amount + "' HOUR";
+            } else if (unit.startsWith("min")) {
+                standard = "INTERVAL '" + amount + "' MINUTE";
+            } else if (unit.startsWith("sec")) {
+                standard = "INTERVAL '" + amount + "' SECOND";
             } else {
                 standard = "INTERVAL '" + amount + "' DAY";
             }

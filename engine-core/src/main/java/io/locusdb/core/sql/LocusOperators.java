@@ -129,7 +129,7 @@ final class LocusOperators {
     /**
      * PostgreSQL's scalar functions analysts write that the standard lacks: {@code length}, {@code greatest} and
      * {@code least} (NULLs ignored), {@code split_part}, {@code regexp_replace(s, pattern, replacement[, flags])},
-     * and {@code date_trunc('unit', date)}, a DATE here (PostgreSQL's is a timestamp; LocusDB has no TIMESTAMP).
+     * {@code date_trunc('unit', date | timestamp)} (a DATE for a DATE), and {@code now()}.
      */
     private static List<SqlOperator> scalarOperators() {
         List<SqlOperator> all = new ArrayList<>(List.of(SqlLibraryOperators.LENGTH, SqlLibraryOperators.SPLIT_PART));
@@ -143,9 +143,23 @@ final class LocusOperators {
                 OperandTypes.STRING_STRING_STRING.or(OperandTypes.family(SqlTypeFamily.STRING, SqlTypeFamily.STRING,
                         SqlTypeFamily.STRING, SqlTypeFamily.STRING)), SqlFunctionCategory.STRING)
                 .withOperandTypeInference(InferTypes.VARCHAR_1024));
-        all.add(SqlBasicFunction.create("DATE_TRUNC", ReturnTypes.explicit(SqlTypeName.DATE)
+        // A DATE for a DATE (LocusDB's choice: PostgreSQL makes it a timestamp), a TIMESTAMP for a TIMESTAMP.
+        all.add(SqlBasicFunction.create("DATE_TRUNC", ReturnTypes.ARG1_NULLABLE,
+                OperandTypes.family(SqlTypeFamily.STRING, SqlTypeFamily.DATE).or(
+                        OperandTypes.family(SqlTypeFamily.STRING, SqlTypeFamily.TIMESTAMP)),
+                SqlFunctionCategory.TIMEDATE));
+        // DuckDB's date_diff('unit', start, end): the unit boundaries from start to end, a BIGINT. The parser reads
+        // DATE_DIFF and DATEDIFF as other dialects' forms, so TimestampLiterals renames DuckDB's to this one.
+        all.add(SqlBasicFunction.create(TimestampLiterals.DATE_DIFF, ReturnTypes.explicit(SqlTypeName.BIGINT)
                         .andThen(SqlTypeTransforms.TO_NULLABLE),
-                OperandTypes.family(SqlTypeFamily.STRING, SqlTypeFamily.DATE), SqlFunctionCategory.TIMEDATE));
+                OperandTypes.family(SqlTypeFamily.STRING, SqlTypeFamily.DATETIME, SqlTypeFamily.DATETIME),
+                SqlFunctionCategory.TIMEDATE));
+        // PostgreSQL's now() and its synonyms: the statement's time (see ParameterBinder), a TIMESTAMP(6) in UTC.
+        for (String name : List.of("NOW", "TRANSACTION_TIMESTAMP", "STATEMENT_TIMESTAMP")) {
+            all.add(SqlBasicFunction.create(name, ReturnTypes.explicit(
+                            types -> types.createSqlType(SqlTypeName.TIMESTAMP, 6)), OperandTypes.NILADIC,
+                    SqlFunctionCategory.TIMEDATE).withDynamic(true));
+        }
         return all;
     }
 

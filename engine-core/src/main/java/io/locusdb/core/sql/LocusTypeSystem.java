@@ -10,18 +10,21 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
  * Calcite's type rules fitted to how LocusDB computes: exact numerics are scaled longs, so DECIMAL tops out at 18
  * digits (arithmetic that would need more fails with SQLSTATE 22003 instead of silently rounding); SUM widens
  * integers to BIGINT and decimals to DECIMAL(18, s); AVG is DOUBLE, as in DuckDB and most analytical engines,
- * rather than truncated to the argument's type.
+ * rather than truncated to the argument's type. TIMESTAMP keeps microseconds (precision 6, PostgreSQL's), where
+ * Calcite's default would round literals and parameters to milliseconds.
  */
 public final class LocusTypeSystem extends RelDataTypeSystemImpl {
     public static final LocusTypeSystem INSTANCE = new LocusTypeSystem();
     public static final int MAX_PRECISION = 18;
+    private static final int TIMESTAMP_PRECISION = 6;
 
     private LocusTypeSystem() {
     }
 
     @Override
     public int getMaxPrecision(SqlTypeName typeName) {
-        return typeName == SqlTypeName.DECIMAL ? MAX_PRECISION : super.getMaxPrecision(typeName);
+        return typeName == SqlTypeName.DECIMAL ? MAX_PRECISION : typeName == SqlTypeName.TIMESTAMP
+                ? TIMESTAMP_PRECISION : super.getMaxPrecision(typeName);
     }
 
     @Override
@@ -31,7 +34,8 @@ public final class LocusTypeSystem extends RelDataTypeSystemImpl {
 
     @Override
     public int getDefaultPrecision(SqlTypeName typeName) {
-        return typeName == SqlTypeName.DECIMAL ? MAX_PRECISION : super.getDefaultPrecision(typeName);
+        return typeName == SqlTypeName.DECIMAL ? MAX_PRECISION : typeName == SqlTypeName.TIMESTAMP
+                ? TIMESTAMP_PRECISION : super.getDefaultPrecision(typeName);
     }
 
     @Override

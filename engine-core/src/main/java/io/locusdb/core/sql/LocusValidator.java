@@ -58,6 +58,11 @@ final class LocusValidator extends SqlValidatorImpl {
                 call.setOperator(LocusOperators.DATE_MINUS_DAYS);
             } else if (!plus && left == SqlTypeName.DATE && right == SqlTypeName.DATE) {
                 call.setOperator(LocusOperators.DATE_DIFFERENCE);
+            } else if (!plus && (left == SqlTypeName.TIMESTAMP || right == SqlTypeName.TIMESTAMP)
+                    && SqlTypeName.DATETIME_TYPES.contains(left) && SqlTypeName.DATETIME_TYPES.contains(right)) {
+                throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "timestamp - timestamp is an INTERVAL,"
+                        + " which LocusDB does not hold as a value: use date_diff('second', b, a) (or another unit)"
+                        + " for the difference as a number");
             }
         }
         return super.deriveType(scope, expr);

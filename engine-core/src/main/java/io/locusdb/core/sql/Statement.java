@@ -100,4 +100,8 @@ public sealed interface Statement {
     /** A DATE literal in an INSERT. */
     record DateValue(String text) {
     }
+
+    /** A TIMESTAMP literal in an INSERT. */
+    record TimestampValue(String text) {
+    }
 }

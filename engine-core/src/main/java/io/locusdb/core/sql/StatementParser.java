@@ -279,6 +279,27 @@ public final class StatementParser {
                     yield ColumnType.DOUBLE;
                 }
                 case "DATE" -> ColumnType.DATE;
+                case "TIMESTAMP", "DATETIME" -> {
+                    if (acceptSymbol("(")) {
+                        int precision = nonNegativeInt("precision");
+                        expectSymbol(")");
+                        if (precision != 6) {
+                            throw error(t, "TIMESTAMP(" + precision + "): LocusDB keeps timestamps to the"
+                                    + " microsecond, TIMESTAMP(6)", SqlState.FEATURE_NOT_SUPPORTED);
+                        }
+                    }
+                    if (accept("WITH")) {
+                        throw error(t, "TIMESTAMP WITH TIME ZONE is not supported (TIMESTAMP is, without time"
+                                + " zone)", SqlState.FEATURE_NOT_SUPPORTED);
+                    }
+                    if (accept("WITHOUT")) {
+                        expect("TIME");
+                        expect("ZONE");
+                    }
+                    yield ColumnType.TIMESTAMP;
+                }
+                case "TIMESTAMPTZ" -> throw error(t, "TIMESTAMPTZ is not supported (TIMESTAMP is, without time"
+                        + " zone)", SqlState.FEATURE_NOT_SUPPORTED);
                 case "DECIMAL", "NUMERIC" -> {
                     int precision = 18;
                     int scale = 0;
@@ -316,7 +337,7 @@ public final class StatementParser {
                     yield ColumnType.character(length);
                 }
                 default -> throw error(t, "unknown column type " + t.text + " (LocusDB has BOOLEAN, INTEGER,"
-                        + " BIGINT, DECIMAL(p,s) with p ≤ 18, DOUBLE, DATE, CHAR(n), VARCHAR[(n)])",
+                        + " BIGINT, DECIMAL(p,s) with p ≤ 18, DOUBLE, DATE, TIMESTAMP, CHAR(n), VARCHAR[(n)])",
                         SqlState.FEATURE_NOT_SUPPORTED);
             };
         } catch (IllegalArgumentException e) {
@@ -537,7 +558,14 @@ public final class StatementParser {
                     }
                     yield new Statement.DateValue(s.text);
                 }
-                throw error(t, "expected a literal value (number, 'string', DATE 'yyyy-mm-dd', TRUE, FALSE or"
+                if (t.is("TIMESTAMP")) {
+                    Token s = take();
+                    if (s.kind != Kind.STRING) {
+                        throw error(s, "expected 'yyyy-mm-dd hh:mm:ss' after TIMESTAMP");
+                    }
+                    yield new Statement.TimestampValue(s.text);
+                }
+                throw error(t, "expected a literal value (number, 'string', DATE 'yyyy-mm-dd', TIMESTAMP '...', TRUE, FALSE or"
                         + " NULL), got " + t.text, SqlState.FEATURE_NOT_SUPPORTED);
             }
             default -> throw error(t, "expected a literal value, got '" + t.text + "'");

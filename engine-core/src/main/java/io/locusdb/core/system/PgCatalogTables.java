@@ -172,6 +172,15 @@ public final class PgCatalogTables {
      * an array). PostgreSQL's other array columns stay text here: tools compare them with literals such as
      * {@code '{0}'} and test them with {@code = ANY(column)}, which LocusDB does not read as array operations yet.
      */
+    /** information_schema's datetime_precision: fractional digits of seconds (none for DATE, 6 for TIMESTAMP). */
+    private static Integer datetimePrecision(ColumnType t) {
+        return switch (t.kind()) {
+            case DATE -> 0;
+            case TIMESTAMP -> 6;
+            default -> null;
+        };
+    }
+
     private static final Map<String, Map<String, ColumnType>> ARRAY_COLUMNS = Map.of(
             "pg_publication_rel", Map.of("prattrs", ColumnType.INTEGER),
             "pg_constraint", Map.of("conkey", ColumnType.INTEGER, "confkey", ColumnType.INTEGER));
@@ -352,7 +361,7 @@ public final class PgCatalogTables {
                 rows.add(row(DATABASE, namespaceName(r.namespace), r.name, c.name(), n++, null,
                         c.nullable() ? "YES" : "NO", PgTypeInfo.sqlName(t), maxLength,
                         maxLength == null ? null : maxLength * 4, precision, radix, scale,
-                        t.kind() == TypeKind.DATE ? 0 : null, null, null, null, null,
+                        datetimePrecision(t), null, null, null, null,
                         null, null, null, null, null, null, null, DATABASE, PG_CATALOG, type.typeName(), "NO", "NEVER",
                         r.kind.equals("r") ? "YES" : "NO"));
             }

@@ -126,6 +126,28 @@ class DataDirectoryTest {
     }
 
     @Test
+    void timestampColumnsSurviveReplayFromTheLogAndACheckpoint() throws IOException {
+        Path data = dir.resolve("db");
+        String rows = "SELECT id, at FROM ev ORDER BY id";
+        String expected = "[[1, 2024-03-01T13:45:07.250001], [2, null], [3, 1999-12-31T23:59:59]]";
+        try (LocusDB db = open(data)) {
+            execute(db, "CREATE TABLE ev (id INTEGER, at TIMESTAMP)");
+            execute(db, "INSERT INTO ev VALUES (1, TIMESTAMP '2024-03-01 13:45:07.250001'), (2, NULL)");
+        }
+        Path replayed = crashImage(data);
+        try (LocusDB db = open(replayed)) {
+            execute(db, "INSERT INTO ev VALUES (3, '1999-12-31 23:59:59')");
+            assertThat(query(db, rows).toString()).isEqualTo(expected);
+            db.durableStore().orElseThrow().checkpoint();
+        }
+        try (LocusDB db = open(replayed)) {
+            assertThat(query(db, rows).toString()).isEqualTo(expected);
+            assertThat(query(db, "SELECT count(*) FROM ev WHERE at > DATE '2000-01-01'").toString())
+                    .isEqualTo("[[1]]");
+        }
+    }
+
+    @Test
     void aRestartAnswersAtOnceAndReadsTheRestOfTheColumnsIntoMemoryInTheBackground() throws Exception {
         Path data = dir.resolve("db");
         String sums = "SELECT count(*), sum(o_totalprice), max(o_comment), min(o_orderdate) FROM orders";

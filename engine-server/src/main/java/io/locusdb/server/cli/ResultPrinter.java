@@ -2,11 +2,14 @@ package io.locusdb.server.cli;
 
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultColumn;
+import io.locusdb.core.storage.type.Timestamps;
 import java.io.PrintWriter;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.sql.Types;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -39,7 +42,8 @@ final class ResultPrinter {
                 String[] row = new String[names.size()];
                 for (int c = 0; c < row.length; c++) {
                     Object v = result.getObject(c);
-                    row[c] = v == null ? "NULL" : v.toString();
+                    row[c] = v == null ? "NULL" : v instanceof LocalDateTime t ? Timestamps.format(Timestamps.of(t))
+                            : v.toString();
                 }
                 rows.add(row);
             }
@@ -68,7 +72,7 @@ final class ResultPrinter {
                 for (int c = 0; c < row.length; c++) {
                     // getObject, as the embedded printer does: DECIMAL keeps its scale, DOUBLE prints as Java does
                     Object v = result.getObject(c + 1);
-                    row[c] = v == null ? "NULL" : v.toString();
+                    row[c] = v == null ? "NULL" : v instanceof Timestamp ? result.getString(c + 1) : v.toString();
                 }
                 rows.add(row);
             }

@@ -19,6 +19,7 @@ final class WireTypes {
             case DOUBLE -> WireType.of(WireType.DOUBLE);
             case DECIMAL -> WireType.decimal(type.precision(), type.scale());
             case DATE -> WireType.of(WireType.DATE);
+            case TIMESTAMP -> WireType.of(WireType.TIMESTAMP);
             case VARCHAR -> WireType.varchar(type.length());
             case CHAR -> WireType.character(type.length());
         };

@@ -2,6 +2,7 @@ package io.locusdb.server.pg;
 
 import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.vector.ColumnVector;
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -59,6 +60,7 @@ public final class PgValueWriter {
             case DOUBLE -> formatDouble(v.doubles()[row]);
             case DECIMAL -> BigDecimal.valueOf(v.longs()[row], type.scale()).toPlainString();
             case DATE -> formatDate(v.longs()[row]);
+            case TIMESTAMP -> Timestamps.format(v.longs()[row]);
         };
     }
 
@@ -76,6 +78,7 @@ public final class PgValueWriter {
                 w.text(appendDecimal(text, v.longs()[row], type.scale()));
             }
             case DATE -> w.text(formatDate(v.longs()[row]));
+            case TIMESTAMP -> w.text(Timestamps.format(v.longs()[row]));
         }
     }
 
@@ -118,6 +121,8 @@ public final class PgValueWriter {
             case DOUBLE -> w.int32(8).int64(Double.doubleToRawLongBits(v.doubles()[row]));
             case DECIMAL -> numeric(w, v.longs()[row], type.scale());
             case DATE -> w.int32(4).int32((int) (v.longs()[row] - PgType.PG_EPOCH_DAY));
+            // Microseconds since 2000-01-01, PostgreSQL's binary timestamp.
+            case TIMESTAMP -> w.int32(8).int64(v.longs()[row] - PgType.PG_EPOCH_DAY * Timestamps.MICROS_PER_DAY);
         }
     }
 

@@ -3,6 +3,7 @@ package io.locusdb.core.query.expr;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.core.vector.ColumnVector;
 import java.math.BigDecimal;
@@ -162,6 +163,7 @@ public final class ArrayText {
             case BOOLEAN -> ((Long) value) != 0 ? "t" : "f";
             case DECIMAL -> BigDecimal.valueOf((Long) value, type.scale()).toPlainString();
             case DATE -> LocalDate.ofEpochDay((Long) value).toString();
+            case TIMESTAMP -> Timestamps.format((Long) value);
             case INTEGER, BIGINT, DOUBLE, VARCHAR, CHAR -> value.toString();
         };
     }

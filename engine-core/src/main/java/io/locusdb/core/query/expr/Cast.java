@@ -1,10 +1,12 @@
 package io.locusdb.core.query.expr;
 
-import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.TypeKind;
+import io.locusdb.core.storage.type.ValueFormatException;
+import io.locusdb.core.vector.ColumnVector;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.LocalDate;
@@ -56,8 +58,21 @@ public final class Cast extends Expr {
             case DATE -> {
                 if (from.kind() == TypeKind.DATE) {
                     out.setLong(i, v.longs()[i]);
+                } else if (from.kind() == TypeKind.TIMESTAMP) {
+                    out.setLong(i, Timestamps.dateOf(v.longs()[i]));
                 } else if (from.physical() == TypeKind.Physical.STRING) {
                     out.setLong(i, parseDate(v.string(i)));
+                } else {
+                    throw cannot(from);
+                }
+            }
+            case TIMESTAMP -> {
+                if (from.kind() == TypeKind.TIMESTAMP) {
+                    out.setLong(i, v.longs()[i]);
+                } else if (from.kind() == TypeKind.DATE) {
+                    out.setLong(i, Timestamps.ofDate(v.longs()[i]));
+                } else if (from.physical() == TypeKind.Physical.STRING) {
+                    out.setLong(i, parseTimestamp(v.string(i)));
                 } else {
                     throw cannot(from);
                 }
@@ -92,7 +107,7 @@ public final class Cast extends Expr {
                 }
             }
             default -> {
-                if (from.kind() == TypeKind.DATE) {
+                if (from.kind() == TypeKind.DATE || from.kind() == TypeKind.TIMESTAMP) {
                     throw cannot(from);
                 }
                 value = Numerics.rescale(v.longs()[i], Numerics.scale(from), scale);
@@ -113,6 +128,7 @@ public final class Cast extends Expr {
             case VARCHAR, CHAR -> v.string(i);
             case DECIMAL -> BigDecimal.valueOf(v.longs()[i], from.scale()).toPlainString();
             case DATE -> LocalDate.ofEpochDay(v.longs()[i]).toString();
+            case TIMESTAMP -> Timestamps.format(v.longs()[i]);
             case BOOLEAN -> v.longs()[i] != 0 ? "true" : "false";
             case DOUBLE -> Double.toString(v.doubles()[i]);
             case INTEGER, BIGINT -> Long.toString(v.longs()[i]);
@@ -137,6 +153,14 @@ public final class Cast extends Expr {
         try {
             return LocalDate.parse(t).toEpochDay();
         } catch (DateTimeParseException e) {
+            throw invalid(s);
+        }
+    }
+
+    private long parseTimestamp(String s) {
+        try {
+            return Timestamps.parse(s);
+        } catch (ValueFormatException e) {
             throw invalid(s);
         }
     }

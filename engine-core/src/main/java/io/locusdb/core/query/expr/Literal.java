@@ -1,7 +1,8 @@
 package io.locusdb.core.query.expr;
 
-import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Timestamps;
+import io.locusdb.core.vector.ColumnVector;
 import java.time.LocalDate;
 
 /** A constant in physical form (Long, Double, String, or null), repeated for every row. */
@@ -62,6 +63,7 @@ public final class Literal extends Expr {
         return switch (type.kind()) {
             case DECIMAL -> java.math.BigDecimal.valueOf((Long) value, type.scale()).toPlainString();
             case DATE -> "DATE '" + LocalDate.ofEpochDay((Long) value) + "'";
+            case TIMESTAMP -> "TIMESTAMP '" + Timestamps.format((Long) value) + "'";
             case BOOLEAN -> ((Long) value) != 0 ? "TRUE" : "FALSE";
             case VARCHAR, CHAR -> "'" + value + "'";
             default -> value.toString();

@@ -1,8 +1,8 @@
 package io.locusdb.core.query.join;
 
-import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
+import io.locusdb.core.vector.ColumnVector;
 
 /**
  * Join keys as the hash join reads them: hashing and equality of key columns row by row, by physical type. A key
@@ -26,7 +26,8 @@ public final class JoinKeys {
             case STRING -> (a.kind() == TypeKind.CHAR) == (b.kind() == TypeKind.CHAR);
             case LONG -> {
                 if (a.kind() == TypeKind.DATE || b.kind() == TypeKind.DATE || a.kind() == TypeKind.BOOLEAN
-                        || b.kind() == TypeKind.BOOLEAN) {
+                        || b.kind() == TypeKind.BOOLEAN || a.kind() == TypeKind.TIMESTAMP
+                        || b.kind() == TypeKind.TIMESTAMP) {
                     yield a.kind() == b.kind();
                 }
                 yield scale(a) == scale(b);

@@ -1,17 +1,18 @@
 package io.locusdb.core.query.pipeline;
 
+import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.query.plan.PhysicalPlan;
-import io.locusdb.core.query.scan.MaterializeJob;
 import io.locusdb.core.query.scan.IndexScan;
+import io.locusdb.core.query.scan.MaterializeJob;
 import io.locusdb.core.query.scan.PartScanJob;
 import io.locusdb.core.query.scan.ScanPredicate;
 import io.locusdb.core.query.scan.ValueRange;
 import io.locusdb.core.query.scan.ValueRangeUnion;
 import io.locusdb.core.query.scan.ValueSet;
-import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
+import io.locusdb.core.storage.type.Timestamps;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -270,6 +271,7 @@ public final class ExplainWriter {
             case DECIMAL -> v instanceof Long l ? java.math.BigDecimal.valueOf(l, type.scale()).toPlainString()
                     : String.valueOf(v);
             case DATE -> v instanceof Long l ? "DATE '" + java.time.LocalDate.ofEpochDay(l) + "'" : String.valueOf(v);
+            case TIMESTAMP -> v instanceof Long l ? "TIMESTAMP '" + Timestamps.format(l) + "'" : String.valueOf(v);
             case VARCHAR, CHAR -> "'" + v + "'";
             default -> String.valueOf(v);
         };

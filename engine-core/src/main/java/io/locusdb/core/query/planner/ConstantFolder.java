@@ -1,8 +1,9 @@
 package io.locusdb.core.query.planner;
 
 import io.locusdb.core.query.expr.Expr;
-import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.storage.type.Timestamps;
+import io.locusdb.core.vector.ColumnVector;
 import java.math.BigDecimal;
 import java.util.List;
 import org.apache.calcite.rel.type.RelDataType;
@@ -11,6 +12,7 @@ import org.apache.calcite.rex.RexExecutor;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.TimestampString;
 
 /**
  * Folds constant expressions while planning with LocusDB's own expression code, so that an expression means the
@@ -69,6 +71,8 @@ public final class ConstantFolder implements RexExecutor {
                 yield Double.isFinite(d) ? rex.makeApproxLiteral(BigDecimal.valueOf(d), type) : null;
             }
             case DATE -> rex.makeDateLiteral(DateString.fromDaysSinceEpoch(Math.toIntExact(value.longs()[0])));
+            case TIMESTAMP -> rex.makeTimestampLiteral(new TimestampString(Timestamps.format(value.longs()[0])),
+                    Timestamps.PRECISION);
             case CHAR, VARCHAR -> rex.makeLiteral(value.string(0), type, true);
             default -> null;
         };

@@ -20,17 +20,20 @@ import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.sql.pg.PgOids;
 import io.locusdb.core.sql.pg.PgTypeInfo;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.TypeKind;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -48,6 +51,7 @@ import org.apache.calcite.sql.fun.SqlTrimFunction;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.NlsString;
+import org.apache.calcite.util.TimestampString;
 
 /**
  * Calcite row expressions to {@link Expr} trees. Input references resolve against the names of the input columns
@@ -151,6 +155,7 @@ public final class ExprCompiler {
             }
             case DOUBLE -> literal.getValueAs(Double.class);
             case DATE -> (long) literal.getValueAs(DateString.class).getDaysSinceEpoch();
+            case TIMESTAMP -> Timestamps.parse(literal.getValueAs(TimestampString.class).toString());
             case VARCHAR, CHAR -> {
                 NlsString nls = literal.getValueAs(NlsString.class);
                 yield nls != null ? nls.getValue() : literal.getValueAs(String.class);
@@ -231,16 +236,24 @@ public final class ExprCompiler {
             }
             BigDecimal amount = literal.getValueAs(BigDecimal.class);
             long sign = subtract ? -1 : 1;
+            if (SqlTypes.of(date.getType()).kind() == TypeKind.TIMESTAMP) {
+                boolean months = literal.getType().getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH;
+                // Calcite holds a day-time interval in milliseconds.
+                return new DateFunctions.TimestampPlusInterval(build(date),
+                        months ? 0 : sign * amount.movePointRight(3).longValueExact(),
+                        months ? sign * amount.longValueExact() : 0);
+            }
             if (literal.getType().getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH) {
                 return new DateFunctions.PlusInterval(build(date), 0, sign * amount.longValueExact());
             }
-            BigDecimal days = amount.divide(BigDecimal.valueOf(86_400_000L));
-            if (days.stripTrailingZeros().scale() > 0) {
-                throw unsupported("intervals of hours, minutes or seconds on DATE values");
+            BigDecimal[] days = amount.divideAndRemainder(BigDecimal.valueOf(86_400_000L));
+            if (days[1].signum() != 0) {
+                throw unsupported("intervals of hours, minutes or seconds on a DATE (cast it to TIMESTAMP first)");
             }
-            return new DateFunctions.PlusInterval(build(date), sign * days.longValueExact(), 0);
+            return new DateFunctions.PlusInterval(build(date), sign * days[0].longValueExact(), 0);
         }
-        if (type.kind() == TypeKind.DATE || type.kind() == TypeKind.VARCHAR || type.kind() == TypeKind.CHAR) {
+        if (type.kind() == TypeKind.DATE || type.kind() == TypeKind.TIMESTAMP || type.kind() == TypeKind.VARCHAR
+                || type.kind() == TypeKind.CHAR) {
             throw unsupported("'" + call.getOperator().getName() + "' on " + type);
         }
         Expr left = build(a);
@@ -291,7 +304,14 @@ public final class ExprCompiler {
             } else {
                 b = new Cast(a.type(), b);
             }
-        } else if (!aString && (a.type().kind() == TypeKind.DATE) != (b.type().kind() == TypeKind.DATE)) {
+        } else if (temporal(a.type()) && temporal(b.type()) && a.type().kind() != b.type().kind()) {
+            // A DATE against a TIMESTAMP compares as midnight of that day, as in PostgreSQL.
+            if (a.type().kind() == TypeKind.DATE) {
+                a = new Cast(ColumnType.TIMESTAMP, a);
+            } else {
+                b = new Cast(ColumnType.TIMESTAMP, b);
+            }
+        } else if (!aString && temporal(a.type()) != temporal(b.type())) {
             throw new LocusSqlException(SqlState.DATATYPE_MISMATCH, "cannot compare " + a.type() + " with "
                     + b.type());
         }
@@ -301,6 +321,10 @@ public final class ExprCompiler {
             b = atScale(b, scale);
         }
         return new Comparison(op, a, b);
+    }
+
+    private static boolean temporal(ColumnType type) {
+        return type.kind() == TypeKind.DATE || type.kind() == TypeKind.TIMESTAMP;
     }
 
     private Expr caseWhen(RexCall call, ColumnType type) {
@@ -403,7 +427,7 @@ public final class ExprCompiler {
     private Expr extract(RexCall call, ColumnType type) {
         TimeUnitRange unit = ((RexLiteral) call.getOperands().get(0)).getValueAs(TimeUnitRange.class);
         Expr date = build(call.getOperands().get(1));
-        if (date.type().kind() != TypeKind.DATE) {
+        if (!temporal(date.type())) {
             throw unsupported("EXTRACT from " + date.type());
         }
         DateFunctions.Field field = switch (unit) {
@@ -418,7 +442,12 @@ public final class ExprCompiler {
             case CENTURY -> DateFunctions.Field.CENTURY;
             case MILLENNIUM -> DateFunctions.Field.MILLENNIUM;
             case EPOCH -> DateFunctions.Field.EPOCH;
-            default -> throw unsupported("EXTRACT(" + unit + ") from a DATE");
+            case HOUR -> DateFunctions.Field.HOUR;
+            case MINUTE -> DateFunctions.Field.MINUTE;
+            case SECOND -> DateFunctions.Field.SECOND;
+            case MILLISECOND -> DateFunctions.Field.MILLISECOND;
+            case MICROSECOND -> DateFunctions.Field.MICROSECOND;
+            default -> throw unsupported("EXTRACT(" + unit + ") from a " + date.type());
         };
         return new DateFunctions.Extract(type, field, date);
     }
@@ -478,10 +507,22 @@ public final class ExprCompiler {
                     cast(ColumnType.VARCHAR, build(ops.get(1))), build(ops.get(2))), false,
                     a -> splitPart((String) a[0], (String) a[1], ((Number) a[2]).longValue()));
             case "REGEXP_REPLACE" -> regexpReplace(name, type, ops);
-            case "DATE_TRUNC" -> new RowFunction(name, type, List.of(cast(ColumnType.VARCHAR, build(ops.get(0))),
-                    build(ops.get(1))), false, a -> DateFunctions.truncate((String) a[0], (Long) a[1]));
-            case "CURRENT_DATE" -> new Literal(type, LocalDate.now().toEpochDay());
+            case "DATE_TRUNC" -> {
+                Expr value = build(ops.get(1));
+                boolean timestamp = value.type().kind() == TypeKind.TIMESTAMP;
+                yield new RowFunction(name, value.type(), List.of(cast(ColumnType.VARCHAR, build(ops.get(0))), value),
+                        false, a -> timestamp ? DateFunctions.truncateTimestamp((String) a[0], (Long) a[1])
+                        : DateFunctions.truncate((String) a[0], (Long) a[1]));
+            }
+            case "CURRENT_DATE" -> new Literal(type, LocalDate.now(ZoneOffset.UTC).toEpochDay());
+            // The binder puts the statement's time in place of these; compiled on their own, they read the clock.
+            case "NOW", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "TRANSACTION_TIMESTAMP", "STATEMENT_TIMESTAMP" ->
+                    new Literal(ColumnType.TIMESTAMP, Timestamps.of(LocalDateTime.now(ZoneOffset.UTC)));
             case "DATE_PLUS_DAYS", "DATE_MINUS_DAYS", "DATE_DIFFERENCE" -> dayArithmetic(name, type, ops);
+            case "DATE_DIFF_UNITS" -> new RowFunction("DATE_DIFF", type, List.of(cast(ColumnType.VARCHAR,
+                    build(ops.get(0))), cast(ColumnType.TIMESTAMP, build(ops.get(1))),
+                    cast(ColumnType.TIMESTAMP, build(ops.get(2)))), false,
+                    a -> DateFunctions.difference((String) a[0], (Long) a[1], (Long) a[2]));
             case "DECIMAL_TEXT" -> new Cast(type, build(ops.getFirst()));
             case "POSIX REGEX CASE SENSITIVE", "POSIX REGEX CASE INSENSITIVE", "NEGATED POSIX REGEX CASE SENSITIVE",
                  "NEGATED POSIX REGEX CASE INSENSITIVE" -> regex(name, type, ops);

@@ -2,17 +2,26 @@ package io.locusdb.core.query.planner;
 
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
+import io.locusdb.core.storage.type.Timestamps;
+import io.locusdb.core.storage.type.ValueFormatException;
 import java.math.BigDecimal;
+import java.sql.Timestamp;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.util.DateString;
+import org.apache.calcite.util.TimestampString;
 
 /**
  * Replaces {@code ?} parameters with literals of the bound values before physical planning, so a bound range
@@ -23,6 +32,16 @@ import org.apache.calcite.util.DateString;
 public final class ParameterBinder {
     private final RexBuilder rex;
     private final Object[] values;
+    /**
+     * The statement's time for now(), CURRENT_TIMESTAMP and LOCALTIMESTAMP: one value for the whole statement, as in
+     * PostgreSQL, taken when the statement is bound (a binder serves one execution), in UTC, the session time zone
+     * LocusDB reports.
+     */
+    private final long statementTime = Timestamps.of(LocalDateTime.now(ZoneOffset.UTC));
+
+    /** Functions whose value is the statement's time (PostgreSQL's transaction time: one statement here). */
+    private static final Set<String> STATEMENT_TIME_FUNCTIONS = Set.of("CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "NOW",
+            "TRANSACTION_TIMESTAMP", "STATEMENT_TIMESTAMP");
 
     public ParameterBinder(RexBuilder rex, Object[] values) {
         this.rex = rex;
@@ -41,6 +60,15 @@ public final class ParameterBinder {
             @Override
             public RexNode visitDynamicParam(RexDynamicParam param) {
                 return literal(param);
+            }
+
+            @Override
+            public RexNode visitCall(RexCall call) {
+                if (call.getOperands().isEmpty() && STATEMENT_TIME_FUNCTIONS.contains(
+                        call.getOperator().getName().toUpperCase(Locale.ROOT))) {
+                    return timestamp(rex, statementTime);
+                }
+                return super.visitCall(call);
             }
         });
     }
@@ -75,6 +103,16 @@ public final class ParameterBinder {
                 return rex.makeDateLiteral(new DateString(date.getYear(), date.getMonthValue(),
                         date.getDayOfMonth()));
             }
+            if (family == SqlTypeFamily.TIMESTAMP) {
+                long micros = switch (value) {
+                    case LocalDateTime t -> Timestamps.of(t);
+                    case Timestamp t -> Timestamps.of(t.toLocalDateTime());
+                    case LocalDate d -> Timestamps.ofDate(d.toEpochDay());
+                    case java.sql.Date d -> Timestamps.ofDate(d.toLocalDate().toEpochDay());
+                    default -> Timestamps.parse(value.toString());
+                };
+                return timestamp(rex, micros);
+            }
             if (family == SqlTypeFamily.CHARACTER) {
                 return rex.makeLiteral(value.toString());
             }
@@ -84,11 +122,16 @@ public final class ParameterBinder {
                 }
                 return rex.makeLiteral(Boolean.parseBoolean(value.toString()));
             }
-        } catch (DateTimeParseException | NumberFormatException e) {
+        } catch (DateTimeParseException | NumberFormatException | ValueFormatException | ArithmeticException e) {
             throw mismatch(index, value, type);
         }
         throw new LocusSqlException(SqlState.INVALID_PARAMETER, "parameter " + (index + 1) + " has type "
                 + type.getFullTypeString() + ", which cannot be bound");
+    }
+
+    /** A TIMESTAMP(6) literal of {@code micros}. */
+    static RexNode timestamp(RexBuilder rex, long micros) {
+        return rex.makeTimestampLiteral(new TimestampString(Timestamps.format(micros)), Timestamps.PRECISION);
     }
 
     private static BigDecimal decimal(Object value, int index) {

@@ -1,14 +1,14 @@
 package io.locusdb.core.query.planner;
 
-import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.query.agg.AggregateCall;
 import io.locusdb.core.query.join.JoinKeys;
 import io.locusdb.core.query.join.JoinType;
+import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.sql.CatalogSchema;
-import io.locusdb.core.sql.SystemTable;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
+import io.locusdb.core.sql.SystemTable;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.type.ColumnType;
@@ -512,7 +512,8 @@ public final class PhysicalPlanner {
         boolean continuous = call.getAggregation().getKind() == SqlKind.PERCENTILE_CONT;
         boolean numeric = argType.kind() == TypeKind.INTEGER || argType.kind() == TypeKind.BIGINT
                 || argType.kind() == TypeKind.DECIMAL || argType.kind() == TypeKind.DOUBLE;
-        if (!numeric && (continuous || argType.kind() != TypeKind.DATE)) {
+        boolean temporal = argType.kind() == TypeKind.DATE || argType.kind() == TypeKind.TIMESTAMP;
+        if (!numeric && (continuous || !temporal)) {
             throw unsupported(name + " over " + argType + " is");
         }
         int column = call.getArgList().getFirst();

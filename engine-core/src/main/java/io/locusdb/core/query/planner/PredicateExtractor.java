@@ -1,13 +1,14 @@
 package io.locusdb.core.query.planner;
 
+import com.google.common.collect.BoundType;
+import com.google.common.collect.Range;
 import io.locusdb.core.query.scan.ScanPredicate;
 import io.locusdb.core.query.scan.ValueRange;
 import io.locusdb.core.query.scan.ValueRangeUnion;
 import io.locusdb.core.query.scan.ValueSet;
-import com.google.common.collect.BoundType;
-import com.google.common.collect.Range;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Timestamps;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.NlsString;
 import org.apache.calcite.util.Sarg;
+import org.apache.calcite.util.TimestampString;
 
 /**
  * Splits a filter condition over a table scan into the conjuncts the packed-code scan evaluates (a column compared
@@ -179,6 +181,7 @@ public final class PredicateExtractor {
         return switch (literal.getTypeName().getFamily()) {
             case NUMERIC -> literal.getValueAs(BigDecimal.class);
             case DATE -> literal.getValueAs(DateString.class);
+            case TIMESTAMP -> literal.getValueAs(TimestampString.class);
             case CHARACTER -> literal.getValueAs(String.class);
             default -> null;
         };
@@ -210,6 +213,10 @@ public final class PredicateExtractor {
             }
             case DATE -> {
                 return value instanceof DateString date ? new Bound((long) date.getDaysSinceEpoch(), inclusive) : null;
+            }
+            case TIMESTAMP -> {
+                return value instanceof TimestampString t ? new Bound(Timestamps.parse(t.toString()), inclusive)
+                        : null;
             }
             case VARCHAR -> {
                 return value instanceof String s ? new Bound(s, inclusive) : value instanceof NlsString n

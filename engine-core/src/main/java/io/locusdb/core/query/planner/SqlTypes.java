@@ -26,6 +26,7 @@ public final class SqlTypes {
             }
             case FLOAT, REAL, DOUBLE -> ColumnType.DOUBLE;
             case DATE -> ColumnType.DATE;
+            case TIMESTAMP -> ColumnType.TIMESTAMP;
             case CHAR -> ColumnType.character(Math.max(1, type.getPrecision()));
             case VARCHAR -> ColumnType.varchar(Math.max(0, type.getPrecision()));
             case NULL -> ColumnType.VARCHAR;
@@ -36,7 +37,7 @@ public final class SqlTypes {
             }
             default -> throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "values of type "
                     + type.getFullTypeString() + " are not supported (LocusDB computes with BOOLEAN, INTEGER,"
-                    + " BIGINT, DECIMAL(p≤18,s), DOUBLE, DATE, CHAR and VARCHAR)");
+                    + " BIGINT, DECIMAL(p≤18,s), DOUBLE, DATE, TIMESTAMP, CHAR and VARCHAR)");
         };
     }
 }

@@ -75,6 +75,7 @@ public enum PgTypeInfo {
             case DOUBLE -> FLOAT8;
             case DECIMAL -> NUMERIC;
             case DATE -> DATE;
+            case TIMESTAMP -> TIMESTAMP;
             case VARCHAR -> VARCHAR;
             case CHAR -> BPCHAR;
         };
@@ -136,6 +137,7 @@ public enum PgTypeInfo {
             case DOUBLE -> "double precision";
             case DECIMAL -> "numeric";
             case DATE -> "date";
+            case TIMESTAMP -> "timestamp without time zone";
             case VARCHAR -> "character varying";
             case CHAR -> "character";
         };

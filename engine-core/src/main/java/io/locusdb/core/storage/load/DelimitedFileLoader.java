@@ -1,13 +1,14 @@
 package io.locusdb.core.storage.load;
 
-import io.locusdb.core.storage.table.PartitionRouter;
 import io.locusdb.core.storage.table.InitialPlacement;
 import io.locusdb.core.storage.table.PartPlacement;
+import io.locusdb.core.storage.table.PartitionRouter;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TablePartBuilder;
+import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.ValueFormatException;
 import io.locusdb.core.storage.type.ValueParser;
 import io.locusdb.natives.memory.NodeMemory;
@@ -18,20 +19,20 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
-import java.util.Comparator;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Loads a CSV or TPC-H {@code .tbl} file into a new table. The file is mapped and parsed by all threads at once, each
@@ -283,6 +284,7 @@ public final class DelimitedFileLoader {
                 case INTEGER, BIGINT -> ValueParser.parseInteger(field, type);
                 case DECIMAL -> ValueParser.parseDecimal(field, type);
                 case DATE -> ValueParser.parseDate(field);
+                case TIMESTAMP -> Timestamps.parse(field);
                 case DOUBLE -> ValueParser.parseDouble(field);
                 case VARCHAR, CHAR -> field;
             };

@@ -1,14 +1,15 @@
 package io.locusdb.core.storage.load;
 
-import io.locusdb.core.storage.table.PartitionRouter;
 import io.locusdb.core.storage.column.DoubleColumnBuilder;
 import io.locusdb.core.storage.column.LongColumnBuilder;
 import io.locusdb.core.storage.column.StringColumnBuilder;
 import io.locusdb.core.storage.table.ColumnDef;
+import io.locusdb.core.storage.table.PartitionRouter;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.TablePartBuilder;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.core.storage.type.ValueFormatException;
 import java.lang.foreign.MemorySegment;
@@ -233,6 +234,7 @@ final class MappedChunkParser {
             case INTEGER, BIGINT -> ByteFieldParser.parseInteger(file, from, to, def.type());
             case DECIMAL -> ByteFieldParser.parseDecimal(file, from, to, def.type());
             case DATE -> ByteFieldParser.parseDate(file, from, to);
+            case TIMESTAMP -> Timestamps.parse(ByteFieldParser.text(file, from, to));
             case DOUBLE -> ByteFieldParser.parseDouble(file, from, to);
             case VARCHAR, CHAR -> ByteFieldParser.text(file, from, to);
         };
@@ -253,6 +255,8 @@ final class MappedChunkParser {
                     ByteFieldParser.parseDecimal(file, from, to, type));
             case DATE -> ((LongColumnBuilder) builder.column(column)).append(
                     ByteFieldParser.parseDate(file, from, to));
+            case TIMESTAMP -> ((LongColumnBuilder) builder.column(column)).append(
+                    Timestamps.parse(ByteFieldParser.text(file, from, to)));
             case DOUBLE -> ((DoubleColumnBuilder) builder.column(column)).append(
                     ByteFieldParser.parseDouble(file, from, to));
             case VARCHAR, CHAR -> ((StringColumnBuilder) builder.column(column)).appendUtf8(file, from,

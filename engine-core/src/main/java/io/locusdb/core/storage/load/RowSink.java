@@ -6,6 +6,7 @@ import io.locusdb.core.storage.column.StringColumnBuilder;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.TablePartBuilder;
+import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.ValueFormatException;
 import io.locusdb.core.storage.type.ValueParser;
 
@@ -40,6 +41,7 @@ final class RowSink {
             case DECIMAL -> ((LongColumnBuilder) builder.column(column)).append(
                     ValueParser.parseDecimal(field, def.type()));
             case DATE -> ((LongColumnBuilder) builder.column(column)).append(ValueParser.parseDate(field));
+            case TIMESTAMP -> ((LongColumnBuilder) builder.column(column)).append(Timestamps.parse(field));
             case DOUBLE -> ((DoubleColumnBuilder) builder.column(column)).append(ValueParser.parseDouble(field));
             case VARCHAR, CHAR -> ((StringColumnBuilder) builder.column(column)).append(
                     ValueParser.checkString(field, def.type()));

@@ -14,6 +14,7 @@ public record ColumnType(TypeKind kind, int precision, int scale, int length) {
     public static final ColumnType BIGINT = new ColumnType(TypeKind.BIGINT, 0, 0, 0);
     public static final ColumnType DOUBLE = new ColumnType(TypeKind.DOUBLE, 0, 0, 0);
     public static final ColumnType DATE = new ColumnType(TypeKind.DATE, 0, 0, 0);
+    public static final ColumnType TIMESTAMP = new ColumnType(TypeKind.TIMESTAMP, 0, 0, 0);
     public static final ColumnType VARCHAR = new ColumnType(TypeKind.VARCHAR, 0, 0, 0);
 
     public ColumnType {

@@ -17,6 +17,7 @@ public final class PhysicalText {
             case BOOLEAN -> ((Long) value) != 0 ? "t" : "f";
             case DECIMAL -> BigDecimal.valueOf((Long) value, type.scale()).toPlainString();
             case DATE -> LocalDate.ofEpochDay((Long) value).toString();
+            case TIMESTAMP -> Timestamps.format((Long) value);
             default -> value.toString();
         };
     }
@@ -36,6 +37,7 @@ public final class PhysicalText {
                         : "CAST('" + (Double.isNaN(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity") + "' AS DOUBLE)";
             }
             case DATE -> "DATE '" + of(type, value) + "'";
+            case TIMESTAMP -> "TIMESTAMP '" + of(type, value) + "'";
             case VARCHAR, CHAR -> "CAST('" + ((String) value).replace("'", "''") + "' AS " + type + ")";
         };
     }

@@ -11,7 +11,12 @@ public enum TypeKind {
     /** Days since 1970-01-01. */
     DATE(Physical.LONG),
     VARCHAR(Physical.STRING),
-    CHAR(Physical.STRING);
+    CHAR(Physical.STRING),
+    /**
+     * TIMESTAMP (without time zone): microseconds since 1970-01-01 00:00:00, PostgreSQL's precision. Last, because
+     * the log and checkpoints write a kind as its ordinal.
+     */
+    TIMESTAMP(Physical.LONG);
 
     /** The representation in dictionaries and row buffers. */
     public enum Physical {

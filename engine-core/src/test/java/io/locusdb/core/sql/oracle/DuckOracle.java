@@ -4,6 +4,7 @@ import io.locusdb.core.storage.load.TpchSchemas;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Timestamps;
 import io.trino.tpch.TpchEntity;
 import io.trino.tpch.TpchTable;
 import java.io.BufferedWriter;
@@ -144,6 +145,7 @@ public final class DuckOracle implements AutoCloseable {
             case DOUBLE -> "DOUBLE";
             case DECIMAL -> "DECIMAL(" + type.precision() + "," + type.scale() + ")";
             case DATE -> "DATE";
+            case TIMESTAMP -> "TIMESTAMP";
             case VARCHAR, CHAR -> "VARCHAR";
         };
     }
@@ -188,6 +190,7 @@ public final class DuckOracle implements AutoCloseable {
             case null -> "NULL";
             case String s -> "'" + s.replace("'", "''") + "'";
             case LocalDate d -> "DATE '" + d + "'";
+            case LocalDateTime t -> "TIMESTAMP '" + Timestamps.format(Timestamps.of(t)) + "'";
             case Boolean b -> b ? "TRUE" : "FALSE";
             case BigDecimal d -> d.signum() < 0 ? "(" + d.toPlainString() + ")" : d.toPlainString();
             case Double d -> {

@@ -10,6 +10,7 @@ import io.locusdb.core.storage.type.TypeKind;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -199,6 +200,7 @@ public final class ResultComparison {
                     case Double x -> type.kind() == TypeKind.DOUBLE;
                     case String s -> type.kind() == TypeKind.VARCHAR || type.kind() == TypeKind.CHAR;
                     case LocalDate date -> type.kind() == TypeKind.DATE;
+                    case LocalDateTime time -> type.kind() == TypeKind.TIMESTAMP;
                     default -> false;
                 };
                 if (!ok) {
@@ -232,10 +234,22 @@ public final class ResultComparison {
         if (a instanceof String s && b instanceof String t) {
             return padded ? stripTrailingSpaces(s).equals(stripTrailingSpaces(t)) : s.equals(t);
         }
-        if (a instanceof LocalDate || a instanceof Boolean) {
+        if (temporal(a) && temporal(b)) {
+            // DuckOracle reads DuckDB's midnight timestamps as dates: a date and a timestamp are one instant.
+            return dateTime(a).equals(dateTime(b));
+        }
+        if (a instanceof Boolean) {
             return a.equals(b);
         }
         return false;
+    }
+
+    private static boolean temporal(Object v) {
+        return v instanceof LocalDate || v instanceof LocalDateTime;
+    }
+
+    private static LocalDateTime dateTime(Object v) {
+        return v instanceof LocalDate d ? d.atStartOfDay() : (LocalDateTime) v;
     }
 
     static boolean closeEnough(double a, double b) {
@@ -309,8 +323,8 @@ public final class ResultComparison {
         if (a instanceof String s && b instanceof String t) {
             return padded ? stripTrailingSpaces(s).compareTo(stripTrailingSpaces(t)) : s.compareTo(t);
         }
-        if (a instanceof LocalDate x && b instanceof LocalDate y) {
-            return x.compareTo(y);
+        if (temporal(a) && temporal(b)) {
+            return dateTime(a).compareTo(dateTime(b));
         }
         if (a instanceof Boolean x && b instanceof Boolean y) {
             return Boolean.compare(x, y);
@@ -337,6 +351,7 @@ public final class ResultComparison {
             case String s -> "'" + s + "'";
             case BigInteger i -> i + " (HUGEINT)";
             case LocalDate d -> "DATE " + d;
+            case LocalDateTime t -> "TIMESTAMP " + t;
             default -> Objects.toString(v) + (v instanceof Double ? " (double)" : "");
         };
     }
