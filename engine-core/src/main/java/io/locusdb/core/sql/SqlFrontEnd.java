@@ -60,6 +60,7 @@ import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParseException;
@@ -394,10 +395,16 @@ public final class SqlFrontEnd {
             }
             SqlNode parsed;
             try {
-                parsed = FromFunctions.rewrite(standardCasts(SqlParser.create(queryString, PARSER).parseQuery()));
+                parsed = DistinctOn.apply(FromFunctions.rewrite(standardCasts(SqlParser.create(
+                        DistinctOn.rewriteText(queryString), PARSER).parseQuery())));
             } catch (SqlParseException e) {
                 throw new LocusSqlException(SqlState.SEMANTIC_ERROR, "view '" + name + "' no longer parses: "
                         + firstLine(String.valueOf(e.getMessage())), 0, 0, e);
+            }
+            // A view's rows have no order: an ORDER BY without LIMIT or OFFSET is dropped here, as the converter
+            // drops it in any subquery (it cannot when a QUALIFY, as DISTINCT ON writes, stands under it).
+            if (parsed instanceof SqlOrderBy orderBy && orderBy.fetch == null && orderBy.offset == null) {
+                parsed = orderBy.query;
             }
             SqlValidator validator = validator(catalogReader, types);
             SqlNode validated;
@@ -451,7 +458,8 @@ public final class SqlFrontEnd {
 
     private static SqlNode parse(String sql) {
         try {
-            return FromFunctions.rewrite(standardCasts(SqlParser.create(sql, PARSER).parseStmt()));
+            return DistinctOn.apply(FromFunctions.rewrite(standardCasts(SqlParser.create(DistinctOn.rewriteText(sql),
+                    PARSER).parseStmt())));
         } catch (SqlParseException e) {
             SqlParserPos pos = e.getPos();
             String message = e.getMessage() == null ? "syntax error" : firstLine(e.getMessage());

@@ -49,6 +49,11 @@ class PgJdbcTest {
     }
 
     static Connection connect(String mode) throws SQLException {
+        return DriverManager.getConnection(server.pgJdbcUrl("locus"), properties(mode));
+    }
+
+    /** pgjdbc's settings for a connection mode: "simple", "always-prepared" or (anything else) "threshold-5". */
+    static Properties properties(String mode) {
         Properties p = new Properties();
         p.setProperty("user", "tester");
         switch (mode) {
@@ -56,7 +61,7 @@ class PgJdbcTest {
             case "always-prepared" -> p.setProperty("prepareThreshold", "-1");
             default -> p.setProperty("prepareThreshold", "5");
         }
-        return DriverManager.getConnection(server.pgJdbcUrl("locus"), p);
+        return p;
     }
 
     @ParameterizedTest

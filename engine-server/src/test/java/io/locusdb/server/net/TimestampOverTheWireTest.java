@@ -13,7 +13,6 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -77,14 +76,7 @@ class TimestampOverTheWireTest {
     @ParameterizedTest
     @ValueSource(strings = {"threshold-5", "always-prepared", "simple"})
     void pgjdbcReadsAndBindsTimestampsInTextAndBinary(String mode) throws SQLException {
-        Properties p = new Properties();
-        p.setProperty("user", "tester");
-        switch (mode) {
-            case "simple" -> p.setProperty("preferQueryMode", "simple");
-            case "always-prepared" -> p.setProperty("prepareThreshold", "-1");
-            default -> p.setProperty("prepareThreshold", "5");
-        }
-        try (Connection c = DriverManager.getConnection(server.pgJdbcUrl("locus"), p);
+        try (Connection c = DriverManager.getConnection(server.pgJdbcUrl("locus"), PgJdbcTest.properties(mode));
              PreparedStatement ps = c.prepareStatement("SELECT id, at, at + INTERVAL '1 hour' FROM ev"
                      + " WHERE at < ? ORDER BY id")) {
             for (int round = 0; round < 7; round++) {

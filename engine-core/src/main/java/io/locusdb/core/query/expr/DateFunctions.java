@@ -98,32 +98,47 @@ public final class DateFunctions {
         };
     }
 
-    public static final class Extract extends Expr {
-        private final Field field;
-        private final Expr input;
-        private final boolean timestamp;
+    /** An expression of one long-valued input (a date or a timestamp), computed value by value; NULL stays NULL. */
+    private abstract static class OfOneLong extends Expr {
+        final Expr input;
 
-        public Extract(ColumnType type, Field field, Expr input) {
+        OfOneLong(ColumnType type, Expr input) {
             super(type);
-            this.field = field;
             this.input = input;
-            this.timestamp = input.type().kind() == TypeKind.TIMESTAMP;
         }
 
+        abstract long apply(long value);
+
         @Override
-        public ColumnVector eval(ColumnVector[] inputs, int rows) {
+        public final ColumnVector eval(ColumnVector[] inputs, int rows) {
             ColumnVector v = input.eval(inputs, rows);
             ColumnVector out = out(rows);
-            long[] days = v.longs();
+            long[] values = v.longs();
             long[] r = out.longs();
             for (int i = 0; i < rows; i++) {
                 if (v.isNull(i)) {
                     out.setNull(i);
                 } else {
-                    r[i] = timestamp ? extractFromTimestamp(field, days[i]) : extract(field, days[i]);
+                    r[i] = apply(values[i]);
                 }
             }
             return out;
+        }
+    }
+
+    public static final class Extract extends OfOneLong {
+        private final Field field;
+        private final boolean timestamp;
+
+        public Extract(ColumnType type, Field field, Expr input) {
+            super(type, input);
+            this.field = field;
+            this.timestamp = input.type().kind() == TypeKind.TIMESTAMP;
+        }
+
+        @Override
+        long apply(long value) {
+            return timestamp ? extractFromTimestamp(field, value) : extract(field, value);
         }
 
         /**
@@ -180,86 +195,51 @@ public final class DateFunctions {
     }
 
     /** date + days, or date + months (end-of-month days clamp, as in SQL engines generally). */
-    public static final class PlusInterval extends Expr {
-        private final Expr date;
+    public static final class PlusInterval extends OfOneLong {
         private final long days;
         private final long months;
 
         public PlusInterval(Expr date, long days, long months) {
-            super(ColumnType.DATE);
-            this.date = date;
+            super(ColumnType.DATE, date);
             this.days = days;
             this.months = months;
         }
 
         @Override
-        public ColumnVector eval(ColumnVector[] inputs, int rows) {
-            ColumnVector v = date.eval(inputs, rows);
-            ColumnVector out = out(rows);
-            long[] d = v.longs();
-            long[] r = out.longs();
-            for (int i = 0; i < rows; i++) {
-                if (v.isNull(i)) {
-                    out.setNull(i);
-                } else {
-                    long day = d[i];
-                    if (months != 0) {
-                        day = LocalDate.ofEpochDay(day).plusMonths(months).toEpochDay();
-                    }
-                    r[i] = day + days;
-                }
-            }
-            return out;
+        long apply(long day) {
+            return (months != 0 ? LocalDate.ofEpochDay(day).plusMonths(months).toEpochDay() : day) + days;
         }
 
         @Override
         protected Expr copy(ExprCopier copier) {
-            return new PlusInterval(copier.copy(date), days, months);
+            return new PlusInterval(copier.copy(input), days, months);
         }
 
         @Override
         public String toString() {
-            return date + (months != 0 ? " + INTERVAL '" + months + "' MONTH" : "")
+            return input + (months != 0 ? " + INTERVAL '" + months + "' MONTH" : "")
                     + (days != 0 || months == 0 ? " + INTERVAL '" + days + "' DAY" : "");
         }
     }
 
     /** timestamp + microseconds, or timestamp + months (the day clamps to the month's end; the time stays). */
-    public static final class TimestampPlusInterval extends Expr {
-        private final Expr timestamp;
+    public static final class TimestampPlusInterval extends OfOneLong {
         private final long micros;
         private final long months;
 
         public TimestampPlusInterval(Expr timestamp, long micros, long months) {
-            super(ColumnType.TIMESTAMP);
-            this.timestamp = timestamp;
+            super(ColumnType.TIMESTAMP, timestamp);
             this.micros = micros;
             this.months = months;
         }
 
         @Override
-        public ColumnVector eval(ColumnVector[] inputs, int rows) {
-            ColumnVector v = timestamp.eval(inputs, rows);
-            ColumnVector out = out(rows);
-            long[] t = v.longs();
-            long[] r = out.longs();
-            for (int i = 0; i < rows; i++) {
-                if (v.isNull(i)) {
-                    out.setNull(i);
-                    continue;
-                }
-                long value = t[i];
-                if (months != 0) {
-                    long day = Timestamps.dateOf(value);
-                    long time = value - Timestamps.ofDate(day);
-                    value = Timestamps.ofDate(LocalDate.ofEpochDay(day).plusMonths(months).toEpochDay()) + time;
-                }
-                r[i] = inRange(value, micros);
+        long apply(long value) {
+            if (months != 0) {
+                long day = Timestamps.dateOf(value);
+                long time = value - Timestamps.ofDate(day);
+                value = Timestamps.ofDate(LocalDate.ofEpochDay(day).plusMonths(months).toEpochDay()) + time;
             }
-            return out;
-        }
-
-        private static long inRange(long value, long micros) {
             try {
                 return Timestamps.checked(Math.addExact(value, micros), "");
             } catch (ArithmeticException | IllegalArgumentException e) {
@@ -269,12 +249,12 @@ public final class DateFunctions {
 
         @Override
         protected Expr copy(ExprCopier copier) {
-            return new TimestampPlusInterval(copier.copy(timestamp), micros, months);
+            return new TimestampPlusInterval(copier.copy(input), micros, months);
         }
 
         @Override
         public String toString() {
-            return timestamp + (months != 0 ? " + INTERVAL '" + months + "' MONTH" : "")
+            return input + (months != 0 ? " + INTERVAL '" + months + "' MONTH" : "")
                     + (micros != 0 || months == 0 ? " + INTERVAL '" + micros + "' MICROSECOND" : "");
         }
     }

@@ -5,6 +5,7 @@ import io.locusdb.core.query.expr.CaseWhen;
 import io.locusdb.core.query.expr.Cast;
 import io.locusdb.core.query.expr.Comparison;
 import io.locusdb.core.query.expr.DateFunctions;
+import io.locusdb.core.query.expr.DateTimeFormat;
 import io.locusdb.core.query.expr.Expr;
 import io.locusdb.core.query.expr.InputRef;
 import io.locusdb.core.query.expr.Like;
@@ -519,6 +520,9 @@ public final class ExprCompiler {
             case "NOW", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "TRANSACTION_TIMESTAMP", "STATEMENT_TIMESTAMP" ->
                     new Literal(ColumnType.TIMESTAMP, Timestamps.of(LocalDateTime.now(ZoneOffset.UTC)));
             case "DATE_PLUS_DAYS", "DATE_MINUS_DAYS", "DATE_DIFFERENCE" -> dayArithmetic(name, type, ops);
+            case "TO_CHAR" -> new RowFunction(name, type, List.of(cast(ColumnType.TIMESTAMP, build(ops.get(0))),
+                    cast(ColumnType.VARCHAR, build(ops.get(1)))), false,
+                    a -> DateTimeFormat.format((String) a[1], (Long) a[0]));
             case "DATE_DIFF_UNITS" -> new RowFunction("DATE_DIFF", type, List.of(cast(ColumnType.VARCHAR,
                     build(ops.get(0))), cast(ColumnType.TIMESTAMP, build(ops.get(1))),
                     cast(ColumnType.TIMESTAMP, build(ops.get(2)))), false,

@@ -143,6 +143,22 @@ class TimestampDifferentialTest {
     }
 
     @Test
+    void toCharFormatsAsPostgreSqlDoes() {
+        String t = "TIMESTAMP '2024-03-01 13:45:07.250001'";
+        assertThat(row("SELECT to_char(" + t + ", 'YYYY-MM-DD HH24:MI:SS.US'), to_char(" + t + ", 'MS'),"
+                + " to_char(" + t + ", 'Dy, DD Mon YYYY HH12:MI AM'), to_char(" + t + ", 'FMMonth FMDD, YYYY'),"
+                + " to_char(" + t + ", 'Month|MONTH|day|'), to_char(" + t + ", 'Q\"Q\" IYYY-IW ID D DDD WW')"))
+                .containsExactly("2024-03-01 13:45:07.250001", "250", "Fri, 01 Mar 2024 01:45 PM", "March 1, 2024",
+                        "March    |MARCH    |friday   |", "1Q 2024-09 5 6 061 09");
+        assertThat(row("SELECT to_char(DATE '2024-12-30', 'IYYY-IW'), to_char(TIMESTAMP '2024-01-01 00:05',"
+                + " 'HH12:MI am'), to_char(CAST(NULL AS DATE), 'YYYY')"))
+                .containsExactly("2025-01", "12:05 am", null);
+        assertThatThrownBy(() -> row("SELECT to_char(DATE '2024-01-01', 'YYYY \"open')"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.state()).isEqualTo(SqlState.INVALID_PARAMETER));
+    }
+
+    @Test
     void nowIsOneValuePerStatementAndMovesBetweenStatements() throws InterruptedException {
         List<Object> first = row("SELECT now(), current_timestamp, localtimestamp, now() = transaction_timestamp()");
         assertThat(first.get(0)).isEqualTo(first.get(1)).isEqualTo(first.get(2));
