@@ -16,7 +16,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 /**
  * PostgreSQL's {@code generate_series(start, stop [, step])} as a table function ({@code FROM
  * generate_series(1, 10) AS i}): one column named {@code generate_series}, INTEGER when every argument is an
- * INTEGER (or smaller), BIGINT otherwise. The engine computes it as a source (see the planner's set functions).
+ * INTEGER (or smaller), BIGINT otherwise; or over timestamps (or dates) with an interval step, a TIMESTAMP column.
+ * The engine computes it as a source (see the planner's set functions).
  */
 public final class GenerateSeries extends SqlFunction implements SqlTableFunction {
     public static final GenerateSeries INSTANCE = new GenerateSeries();
@@ -26,7 +27,9 @@ public final class GenerateSeries extends SqlFunction implements SqlTableFunctio
         super(NAME, SqlKind.OTHER_FUNCTION, ReturnTypes.CURSOR, null,
                 OperandTypes.family(SqlTypeFamily.EXACT_NUMERIC, SqlTypeFamily.EXACT_NUMERIC)
                         .or(OperandTypes.family(SqlTypeFamily.EXACT_NUMERIC, SqlTypeFamily.EXACT_NUMERIC,
-                                SqlTypeFamily.EXACT_NUMERIC)),
+                                SqlTypeFamily.EXACT_NUMERIC))
+                        .or(OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.DATETIME,
+                                SqlTypeFamily.DATETIME_INTERVAL)),
                 SqlFunctionCategory.USER_DEFINED_TABLE_FUNCTION);
     }
 
@@ -36,6 +39,11 @@ public final class GenerateSeries extends SqlFunction implements SqlTableFunctio
     }
 
     private static RelDataType rowType(SqlOperatorBinding binding) {
+        RelDataTypeFactory types = binding.getTypeFactory();
+        if (binding.getOperandCount() == 3 && SqlTypeName.DATETIME_TYPES.contains(
+                binding.getOperandType(0).getSqlTypeName())) {
+            return types.builder().add("generate_series", types.createSqlType(SqlTypeName.TIMESTAMP, 6)).build();
+        }
         boolean integer = true;
         for (int i = 0; i < binding.getOperandCount(); i++) {
             RelDataType t = binding.getOperandType(i);
@@ -53,9 +61,8 @@ public final class GenerateSeries extends SqlFunction implements SqlTableFunctio
             }
             integer &= small;
         }
-        RelDataTypeFactory factory = binding.getTypeFactory();
-        return factory.builder()
-                .add("generate_series", factory.createSqlType(integer ? SqlTypeName.INTEGER : SqlTypeName.BIGINT))
+        return types.builder()
+                .add("generate_series", types.createSqlType(integer ? SqlTypeName.INTEGER : SqlTypeName.BIGINT))
                 .build();
     }
 }

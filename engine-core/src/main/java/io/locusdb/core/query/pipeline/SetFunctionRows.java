@@ -8,9 +8,12 @@ import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.type.ColumnType;
-import io.locusdb.core.vector.ColumnVector;
+import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.TypeKind;
+import io.locusdb.core.vector.ColumnVector;
 import java.math.BigInteger;
+import java.time.DateTimeException;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -60,6 +63,10 @@ final class SetFunctionRows {
             out.setSize(0);
             return out;
         }
+        if (type.kind() == TypeKind.TIMESTAMP) {
+            return timestampSeries((Long) args.get(0), (Long) args.get(1), (Long) args.get(2), (Long) args.get(3),
+                    out, query);
+        }
         long start = ((Number) args.get(0)).longValue();
         long stop = ((Number) args.get(1)).longValue();
         long step = args.size() > 2 ? ((Number) args.get(2)).longValue() : 1;
@@ -91,6 +98,43 @@ final class SetFunctionRows {
             }
         }
         out.setSize((int) count);
+        return out;
+    }
+
+    /**
+     * PostgreSQL's {@code generate_series(start, stop, interval)} over timestamps: each value is the one before plus
+     * the interval (months first, so Jan 31 + 1 month is Feb 29 and then Mar 29, as in PostgreSQL), while not past
+     * stop in the interval's direction.
+     */
+    private static ColumnVector timestampSeries(long start, long stop, long micros, long months, ColumnVector out,
+                                                QueryContext query) {
+        if (micros == 0 && months == 0) {
+            throw new LocusSqlException(SqlState.INVALID_PARAMETER, "generate_series: step size cannot equal zero");
+        }
+        boolean forward = months > 0 || months == 0 && micros > 0;
+        long value = start;
+        int rows = 0;
+        while (forward ? value <= stop : value >= stop) {
+            if ((rows & 0xFFF) == 0) {
+                query.checkCancelled();
+                query.memory().reserve(0x1000 * BYTES_PER_NUMBER);
+                out.ensureCapacity(rows + 0x1000);
+            }
+            if (rows == Integer.MAX_VALUE - 16) {
+                throw new LocusSqlException(SqlState.PROGRAM_LIMIT_EXCEEDED, "generate_series would make more than "
+                        + rows + " rows");
+            }
+            out.setLong(rows++, value);
+            try {
+                long day = Timestamps.dateOf(value);
+                long next = months == 0 ? value : Timestamps.ofDate(LocalDate.ofEpochDay(day).plusMonths(months)
+                        .toEpochDay()) + (value - Timestamps.ofDate(day));
+                value = Timestamps.checked(Math.addExact(next, micros), "");
+            } catch (ArithmeticException | IllegalArgumentException | DateTimeException e) {
+                break;
+            }
+        }
+        out.setSize(rows);
         return out;
     }
 

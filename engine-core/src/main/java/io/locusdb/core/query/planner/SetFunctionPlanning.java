@@ -5,6 +5,8 @@ import io.locusdb.core.sql.GenerateSeries;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.TypeKind;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.rel.RelNode;
@@ -12,14 +14,18 @@ import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.Uncollect;
 import org.apache.calcite.rel.core.Values;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexCorrelVariable;
 import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexVisitorImpl;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -42,8 +48,29 @@ final class SetFunctionPlanning {
         for (RexNode op : call.getOperands()) {
             args.add(rowFree(binder.bind(op), "generate_series"));
         }
+        if (SqlTypes.of(scan.getRowType().getFieldList().getFirst().getType()).kind() == TypeKind.TIMESTAMP) {
+            args = timestampSeriesArguments(args, scan.getCluster().getRexBuilder());
+        }
         return new PlanDraft.SetFunction(PhysicalPlan.SetFunctionKind.GENERATE_SERIES, args, false,
                 types(scan), scan.getRowType().getFieldNames());
+    }
+
+    /**
+     * Over timestamps: start and stop as TIMESTAMPs (a DATE is its midnight), and the interval step, which has no
+     * value of its own in the engine, as two BIGINTs: its microseconds and its months.
+     */
+    private static List<RexNode> timestampSeriesArguments(List<RexNode> args, RexBuilder rex) {
+        RelDataType timestamp = rex.getTypeFactory().createTypeWithNullability(
+                rex.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP, 6), true);
+        if (!(args.get(2) instanceof RexLiteral step) || step.isNull()) {
+            throw unsupported("generate_series with a step that is not a constant interval");
+        }
+        BigDecimal amount = step.getValueAs(BigDecimal.class);
+        boolean months = step.getType().getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH;
+        // Calcite holds a day-time interval in milliseconds.
+        BigDecimal micros = months ? BigDecimal.ZERO : amount.movePointRight(3);
+        return List.of(rex.makeCast(timestamp, args.get(0)), rex.makeCast(timestamp, args.get(1)),
+                rex.makeBigintLiteral(micros), rex.makeBigintLiteral(months ? amount : BigDecimal.ZERO));
     }
 
     static PlanDraft.SetFunction unnest(Uncollect uncollect, ParameterBinder binder) {

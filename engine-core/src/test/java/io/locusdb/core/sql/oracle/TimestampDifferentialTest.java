@@ -1,13 +1,12 @@
 package io.locusdb.core.sql.oracle;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.DynamicTest.dynamicTest;
-
 import io.locusdb.core.PreparedQuery;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -19,6 +18,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 /**
  * TIMESTAMP columns against DuckDB on random rows with NULLs, microseconds, midnights and the ends of months:
@@ -109,7 +112,11 @@ class TimestampDifferentialTest {
                 "SELECT id, date_diff('second', t, u), date_diff('minute', t, u), date_diff('hour', t, u),"
                         + " date_diff('day', t, u), date_diff('month', t, u), date_diff('year', t, u) FROM ts",
                 "SELECT id, greatest(t, u), least(t, u) FROM ts",
-                "SELECT id, CASE WHEN t > u THEN t ELSE u END, coalesce(t, u, TIMESTAMP '2000-01-01') FROM ts")
+                "SELECT id, CASE WHEN t > u THEN t ELSE u END, coalesce(t, u, TIMESTAMP '2000-01-01') FROM ts",
+                "SELECT * FROM generate_series(TIMESTAMP '2024-03-01 00:00', TIMESTAMP '2024-03-02 00:00',"
+                        + " INTERVAL '90 minutes')",
+                "SELECT g, count(t) FROM generate_series(TIMESTAMP '2020-01-01', TIMESTAMP '2020-12-01',"
+                        + " INTERVAL '1 month') AS s(g) LEFT JOIN ts ON date_trunc('month', ts.t) = g GROUP BY g")
                 .map(sql -> dynamicTest(sql, () -> ResultComparison.assertAgrees(databases.session, databases.duck,
                         sql, sql.contains("ORDER BY t DESC"))));
     }
@@ -156,6 +163,47 @@ class TimestampDifferentialTest {
         assertThatThrownBy(() -> row("SELECT to_char(DATE '2024-01-01', 'YYYY \"open')"))
                 .isInstanceOfSatisfying(LocusSqlException.class,
                         e -> assertThat(e.state()).isEqualTo(SqlState.INVALID_PARAMETER));
+    }
+
+    @Test
+    void generateSeriesStepsTimestampsByIntervalsAsPostgreSqlDoes() {
+        assertThat(column("SELECT * FROM generate_series(TIMESTAMP '2024-01-31 10:00', TIMESTAMP '2024-05-01',"
+                + " INTERVAL '1 month')")).containsExactly(LocalDateTime.of(2024, 1, 31, 10, 0),
+                LocalDateTime.of(2024, 2, 29, 10, 0), LocalDateTime.of(2024, 3, 29, 10, 0),
+                LocalDateTime.of(2024, 4, 29, 10, 0));
+        assertThat(column("SELECT * FROM generate_series(DATE '2024-01-03', DATE '2024-01-01', INTERVAL '-1 day')"))
+                .containsExactly(LocalDateTime.of(2024, 1, 3, 0, 0), LocalDateTime.of(2024, 1, 2, 0, 0),
+                        LocalDateTime.of(2024, 1, 1, 0, 0));
+        assertThat(column("SELECT * FROM generate_series(TIMESTAMP '2024-01-02', TIMESTAMP '2024-01-01',"
+                + " INTERVAL '1 hour')")).isEmpty();
+        assertThatThrownBy(() -> column("SELECT * FROM generate_series(TIMESTAMP '2024-01-01',"
+                + " TIMESTAMP '2024-01-02', INTERVAL '0' SECOND)"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.state()).isEqualTo(SqlState.INVALID_PARAMETER));
+    }
+
+    private static List<Object> column(String sql) {
+        try (QueryResult r = databases.session.execute(sql)) {
+            return r.toList().stream().map(List::getFirst).toList();
+        }
+    }
+
+    @Test
+    void copyLoadsTimestampsAndABadOneNamesItsLineAndColumn(@TempDir Path dir) throws IOException {
+        Path good = dir.resolve("events.csv");
+        Files.writeString(good, "id,at\n1,2024-03-01 13:45:07.250001\n2,2024-03-01T08:00\n3,\n4,1999-12-31\n");
+        Path bad = dir.resolve("bad.csv");
+        Files.writeString(bad, "id,at\n1,2024-03-01 13:45\n2,yesterday\n");
+        databases.execute("CREATE TABLE loaded (id INTEGER, at TIMESTAMP)");
+        databases.execute("COPY loaded FROM '" + good + "' WITH (FORMAT csv, HEADER true)");
+        assertThat(column("SELECT at FROM loaded ORDER BY id")).containsExactly(
+                LocalDateTime.of(2024, 3, 1, 13, 45, 7, 250_001_000), LocalDateTime.of(2024, 3, 1, 8, 0), null,
+                LocalDateTime.of(1999, 12, 31, 0, 0));
+        databases.execute("CREATE TABLE refused (id INTEGER, at TIMESTAMP)");
+        assertThatThrownBy(() -> databases.execute("COPY refused FROM '" + bad + "' WITH (FORMAT csv, HEADER true)"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.getMessage()).contains("bad.csv:3").contains("at").contains("yesterday"));
+        assertThat(column("SELECT count(*) FROM refused")).containsExactly(0L);
     }
 
     @Test
