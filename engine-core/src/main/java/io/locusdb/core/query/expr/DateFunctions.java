@@ -6,6 +6,7 @@ import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.core.vector.ColumnVector;
+import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.temporal.ChronoField;
 import java.time.temporal.IsoFields;
@@ -235,14 +236,9 @@ public final class DateFunctions {
 
         @Override
         long apply(long value) {
-            if (months != 0) {
-                long day = Timestamps.dateOf(value);
-                long time = value - Timestamps.ofDate(day);
-                value = Timestamps.ofDate(LocalDate.ofEpochDay(day).plusMonths(months).toEpochDay()) + time;
-            }
             try {
-                return Timestamps.checked(Math.addExact(value, micros), "");
-            } catch (ArithmeticException | IllegalArgumentException e) {
+                return Timestamps.checked(Math.addExact(Timestamps.plusMonths(value, months), micros), "");
+            } catch (ArithmeticException | IllegalArgumentException | DateTimeException e) {
                 throw new LocusSqlException(SqlState.DATETIME_FIELD_OVERFLOW, "timestamp out of range");
             }
         }

@@ -13,7 +13,6 @@ import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.core.vector.ColumnVector;
 import java.math.BigInteger;
 import java.time.DateTimeException;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -126,10 +125,7 @@ final class SetFunctionRows {
             }
             out.setLong(rows++, value);
             try {
-                long day = Timestamps.dateOf(value);
-                long next = months == 0 ? value : Timestamps.ofDate(LocalDate.ofEpochDay(day).plusMonths(months)
-                        .toEpochDay()) + (value - Timestamps.ofDate(day));
-                value = Timestamps.checked(Math.addExact(next, micros), "");
+                value = Timestamps.checked(Math.addExact(Timestamps.plusMonths(value, months), micros), "");
             } catch (ArithmeticException | IllegalArgumentException | DateTimeException e) {
                 break;
             }

@@ -196,6 +196,18 @@ public final class Timestamps {
         return Math.multiplyExact(epochDay, MICROS_PER_DAY);
     }
 
+    /**
+     * A timestamp plus whole months, the time of day kept and the day clamped to the month's end (Jan 31 + 1 month is
+     * Feb 29 in 2024), as PostgreSQL adds an interval's months.
+     */
+    public static long plusMonths(long micros, long months) {
+        if (months == 0) {
+            return micros;
+        }
+        long day = dateOf(micros);
+        return ofDate(LocalDate.ofEpochDay(day).plusMonths(months).toEpochDay()) + (micros - ofDate(day));
+    }
+
     /** The date of a timestamp, in days since the epoch. */
     public static long dateOf(long micros) {
         return Math.floorDiv(micros, MICROS_PER_DAY);
