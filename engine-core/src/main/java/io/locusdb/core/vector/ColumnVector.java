@@ -207,6 +207,9 @@ public final class ColumnVector {
                 if (codes != null && source.codes != null && source.dictionary == dictionary) {
                     System.arraycopy(source.codes, from, codes, to, count);
                 } else {
+                    if (codes != null) {
+                        decodeCodes(to);
+                    }
                     for (int i = 0; i < count; i++) {
                         copyRow(source, from + i, to + i);
                     }
@@ -215,8 +218,14 @@ public final class ColumnVector {
         }
     }
 
-    /** Copies row {@code from} of {@code source} (same physical type) into row {@code to}; decodes codes. */
+    /**
+     * Copies row {@code from} of {@code source} (same physical type) into row {@code to}; decodes codes, except into
+     * a vector of codes of the same dictionary (a vector of codes that takes any other row turns plain first).
+     */
     public void copyRow(ColumnVector source, int from, int to) {
+        if (codes != null && (source.codes == null || source.dictionary != dictionary)) {
+            decodeCodes(to);
+        }
         boolean isNull = source.nulls[from];
         nulls[to] = isNull;
         anyNull |= isNull;
@@ -234,6 +243,23 @@ public final class ColumnVector {
                 }
             }
         }
+    }
+
+    /**
+     * Turns a vector of codes into plain strings, decoding its rows below its size or {@code filled}, whichever is
+     * more (code 0 is an unset row): it is about to take rows that are not codes of its dictionary.
+     */
+    private void decodeCodes(int filled) {
+        String[] plain = new String[nulls.length];
+        int rows = Math.min(Math.max(size, filled), codes.length);
+        for (int i = 0; i < rows; i++) {
+            if (!nulls[i] && codes[i] != 0) {
+                plain[i] = dictionary.value(codes[i]);
+            }
+        }
+        strings = plain;
+        codes = null;
+        dictionary = null;
     }
 
     /** A new vector of the listed rows (an encoded vector stays encoded). */

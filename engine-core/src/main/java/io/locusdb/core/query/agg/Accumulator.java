@@ -34,6 +34,16 @@ public abstract class Accumulator {
     public abstract void merge(int target, Accumulator other, int source);
 
     /**
+     * Folds groups {@code from..from+count-1} of {@code other} into groups {@code targets[0..count-1]} of this (a
+     * target may repeat). The aggregates a merge meets most override it with a loop of their own.
+     */
+    public void mergeAll(int[] targets, Accumulator other, int from, int count) {
+        for (int i = 0; i < count; i++) {
+            merge(targets[i], other, from + i);
+        }
+    }
+
+    /**
      * Writes the final value of groups {@code 0..groups-1} into rows {@code 0..groups-1} of {@code out};
      * {@code rows[g]} is how many rows group g has (kept once by the table, not per aggregate).
      */
@@ -41,6 +51,15 @@ public abstract class Accumulator {
 
     /** Reorders the states of groups {@code 0..size-1}: group i takes the state group {@code order[i]} had. */
     public abstract void permute(int[] order, int size);
+
+    /** Whether {@code values[0..size-1]} are all zero. */
+    static boolean allZero(long[] values, int size) {
+        long any = 0;
+        for (int i = 0; i < size; i++) {
+            any |= values[i];
+        }
+        return any == 0;
+    }
 
     static long[] permuted(long[] values, int[] order, int size) {
         long[] out = new long[values.length];
@@ -198,7 +217,10 @@ public abstract class Accumulator {
 
         @Override
         public final void permute(int[] order, int size) {
-            nulls = permuted(nulls, order, size);
+            // Without NULLs the counts are all zero and read the same in any order.
+            if (!allZero(nulls, size)) {
+                nulls = permuted(nulls, order, size);
+            }
             permuteState(order, size);
         }
 
@@ -220,6 +242,14 @@ public abstract class Accumulator {
 
         final void mergeNulls(int target, NullCounting other, int source) {
             nulls[target] += other.nulls[source];
+        }
+
+        final void mergeAllNulls(int[] targets, NullCounting other, int from, int count) {
+            long[] mine = nulls;
+            long[] theirs = other.nulls;
+            for (int i = 0; i < count; i++) {
+                mine[targets[i]] += theirs[from + i];
+            }
         }
 
         final long values(int g, long[] rows) {
@@ -248,6 +278,11 @@ public abstract class Accumulator {
         @Override
         public void merge(int target, Accumulator other, int source) {
             mergeNulls(target, (Count) other, source);
+        }
+
+        @Override
+        public void mergeAll(int[] targets, Accumulator other, int from, int count) {
+            mergeAllNulls(targets, (Count) other, from, count);
         }
 
         @Override
@@ -291,6 +326,18 @@ public abstract class Accumulator {
             SumExact o = (SumExact) other;
             sums[target] = Numerics.addExact(sums[target], o.sums[source]);
             mergeNulls(target, o, source);
+        }
+
+        @Override
+        public void mergeAll(int[] targets, Accumulator other, int from, int count) {
+            SumExact o = (SumExact) other;
+            long[] mine = sums;
+            long[] theirs = o.sums;
+            for (int i = 0; i < count; i++) {
+                int t = targets[i];
+                mine[t] = Numerics.addExact(mine[t], theirs[from + i]);
+            }
+            mergeAllNulls(targets, o, from, count);
         }
 
         @Override
@@ -343,6 +390,18 @@ public abstract class Accumulator {
             AvgExact o = (AvgExact) other;
             sums[target] = Numerics.addExact(sums[target], o.sums[source]);
             mergeNulls(target, o, source);
+        }
+
+        @Override
+        public void mergeAll(int[] targets, Accumulator other, int from, int count) {
+            AvgExact o = (AvgExact) other;
+            long[] mine = sums;
+            long[] theirs = o.sums;
+            for (int i = 0; i < count; i++) {
+                int t = targets[i];
+                mine[t] = Numerics.addExact(mine[t], theirs[from + i]);
+            }
+            mergeAllNulls(targets, o, from, count);
         }
 
         @Override
@@ -401,6 +460,17 @@ public abstract class Accumulator {
             SumDouble o = (SumDouble) other;
             sums[target] += o.sums[source];
             mergeNulls(target, o, source);
+        }
+
+        @Override
+        public void mergeAll(int[] targets, Accumulator other, int from, int count) {
+            SumDouble o = (SumDouble) other;
+            double[] mine = sums;
+            double[] theirs = o.sums;
+            for (int i = 0; i < count; i++) {
+                mine[targets[i]] += theirs[from + i];
+            }
+            mergeAllNulls(targets, o, from, count);
         }
 
         @Override

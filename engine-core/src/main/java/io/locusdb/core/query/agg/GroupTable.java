@@ -31,6 +31,8 @@ public final class GroupTable {
     private int[] slots;
     private int mask;
     private int size;
+    /** False for a table whose rows are its groups ({@link #rowsAsGroups}): no index, a row count of one each. */
+    private final boolean indexed;
     // Per-batch scratch, reused.
     private long[] rowKeys = new long[0];
     private long[] rowNulls = new long[0];
@@ -53,9 +55,29 @@ public final class GroupTable {
      */
     public GroupTable(List<ColumnType> keyTypes, List<AggregateCall> calls, StringIds strings, MemoryBudget budget,
                       int expectedGroups) {
+        this(keyTypes, calls, strings, budget, expectedGroups, true);
+    }
+
+    /**
+     * A table without a hash index, filled by {@link #addRowsAsGroups}: every row it takes is a group of its own,
+     * hashed and stored but not looked up. Where a task's rows hardly repeat a key (a grouping by a near-unique
+     * key), looking each row up locally only to find it new costs a probe per row and saves the merge nothing; these
+     * rows go to the merge, sorted into buckets like any handed table's groups, and meet their equals there.
+     */
+    public static GroupTable rowsAsGroups(List<ColumnType> keyTypes, List<AggregateCall> calls, StringIds strings,
+                                          MemoryBudget budget, int expectedRows) {
+        if (keyTypes.isEmpty()) {
+            throw new IllegalArgumentException("the grand total has one group, not one per row");
+        }
+        return new GroupTable(keyTypes, calls, strings, budget, expectedRows, false);
+    }
+
+    private GroupTable(List<ColumnType> keyTypes, List<AggregateCall> calls, StringIds strings, MemoryBudget budget,
+                       int expectedGroups, boolean indexed) {
         if (keyTypes.size() > 64) {
             throw new IllegalArgumentException("at most 64 grouping columns, got " + keyTypes.size());
         }
+        this.indexed = indexed;
         this.keyTypes = List.copyOf(keyTypes);
         this.keyCount = keyTypes.size();
         this.strings = strings;
@@ -63,10 +85,12 @@ public final class GroupTable {
         this.budget = budget;
         // keys, null mask, hash, row count, two hash slots, and an estimate of 16 bytes of state per aggregate.
         this.bytesPerGroup = 8L * (keyCount + 3) + 8 + 16L * accumulators.length;
-        int slotCount = Math.max(16, Integer.highestOneBit(Math.max(1, expectedGroups)) << 2);
-        this.slots = new int[slotCount];
-        Arrays.fill(slots, -1);
-        this.mask = slotCount - 1;
+        if (indexed) {
+            int slotCount = Math.max(16, Integer.highestOneBit(Math.max(1, expectedGroups)) << 2);
+            this.slots = new int[slotCount];
+            Arrays.fill(slots, -1);
+            this.mask = slotCount - 1;
+        }
         if (expectedGroups > 0 && keyCount > 0) {
             charge((long) expectedGroups * bytesPerGroup);
             keys = new long[expectedGroups * keyCount];
@@ -116,30 +140,35 @@ public final class GroupTable {
             throw new IllegalArgumentException("offsets must have " + (buckets + 1) + " entries");
         }
         Arrays.fill(offsets, 0);
+        if (bits == 0) {
+            offsets[1] = size;
+            return;
+        }
         int shift = 64 - bits;
         long[] bucketHashes = bucketKeys == null ? hashes : subsetHashes(bucketKeys);
+        int[] bucketOf = new int[size];
         for (int g = 0; g < size; g++) {
-            offsets[bucket(bucketHashes, g, bits, shift) + 1]++;
+            int b = (int) (bucketHashes[g] >>> shift);
+            bucketOf[g] = b;
+            offsets[b + 1]++;
         }
         for (int b = 0; b < buckets; b++) {
             offsets[b + 1] += offsets[b];
         }
-        if (bits == 0) {
-            return;
-        }
         int[] next = Arrays.copyOf(offsets, buckets);
         int[] order = new int[size];
         for (int g = 0; g < size; g++) {
-            order[next[bucket(bucketHashes, g, bits, shift)]++] = g;
+            order[next[bucketOf[g]]++] = g;
         }
-        long[] sortedKeys = new long[keys.length];
-        for (int i = 0; i < size; i++) {
-            System.arraycopy(keys, order[i] * keyCount, sortedKeys, i * keyCount, keyCount);
+        keys = permutedKeys(order);
+        // Arrays of one value throughout (no NULL keys; a row per group) read the same in any order.
+        if (!Accumulator.allZero(nullMasks, size)) {
+            nullMasks = Accumulator.permuted(nullMasks, order, size);
         }
-        keys = sortedKeys;
-        nullMasks = Accumulator.permuted(nullMasks, order, size);
         hashes = Accumulator.permuted(hashes, order, size);
-        rowCounts = Accumulator.permuted(rowCounts, order, size);
+        if (indexed) {
+            rowCounts = Accumulator.permuted(rowCounts, order, size);
+        }
         for (Accumulator a : accumulators) {
             a.permute(order, size);
         }
@@ -148,8 +177,29 @@ public final class GroupTable {
         directDictionaries = null;
     }
 
-    private static int bucket(long[] hashes, int g, int bits, int shift) {
-        return bits == 0 ? 0 : (int) (hashes[g] >>> shift);
+    /** The keys in {@code order}: one and two keys (most groupings) copied in loops of their own. */
+    private long[] permutedKeys(int[] order) {
+        long[] sorted = new long[keys.length];
+        switch (keyCount) {
+            case 1 -> {
+                for (int i = 0; i < size; i++) {
+                    sorted[i] = keys[order[i]];
+                }
+            }
+            case 2 -> {
+                for (int i = 0; i < size; i++) {
+                    int from = order[i] << 1;
+                    sorted[2 * i] = keys[from];
+                    sorted[2 * i + 1] = keys[from + 1];
+                }
+            }
+            default -> {
+                for (int i = 0; i < size; i++) {
+                    System.arraycopy(keys, order[i] * keyCount, sorted, i * keyCount, keyCount);
+                }
+            }
+        }
+        return sorted;
     }
 
     /** Per group, the hash of the keys at {@code positions} alone, mixed as the full hash is. */
@@ -186,10 +236,52 @@ public final class GroupTable {
         } else {
             encode(keyColumns, rows);
             for (int i = 0; i < rows; i++) {
-                groups[i] = findOrInsert(rowKeys, i * keyCount, rowNulls[i]);
+                // Rows in key order (a table loaded by its key, a join's repeated build row) repeat the row before.
+                groups[i] = i > 0 && rowNulls[i] == rowNulls[i - 1] && sameAsRowBefore(i)
+                        ? groups[i - 1] : findOrInsert(rowKeys, i * keyCount, rowNulls[i]);
             }
         }
         countLanes = GroupedSums.count(rowCounts, size, groups, rows, countLanes);
+        for (int a = 0; a < accumulators.length; a++) {
+            accumulators[a].grow(size);
+            accumulators[a].update(groups, arguments[a], rows);
+        }
+    }
+
+    /**
+     * Adds a batch to a table made by {@link #rowsAsGroups}: each row becomes a new group with its key, its hash
+     * (the one {@link #hashOf} gives, so a merge finds it among any table's groups) and a row count of one.
+     */
+    public void addRowsAsGroups(ColumnVector[] keyColumns, ColumnVector[] arguments, int rows) {
+        if (slots != null) {
+            throw new IllegalStateException("a table with a hash index finds its groups; use add");
+        }
+        if (groups.length < rows) {
+            groups = new int[rows];
+            rowKeys = new long[rows * keyCount];
+            rowNulls = new long[rows];
+        }
+        encode(keyColumns, rows);
+        int first = size;
+        ensureCapacity(first + rows);
+        System.arraycopy(rowKeys, 0, keys, first * keyCount, rows * keyCount);
+        System.arraycopy(rowNulls, 0, nullMasks, first, rows);
+        Arrays.fill(rowCounts, first, first + rows, 1L);
+        if (keyCount == 1) {
+            for (int i = 0; i < rows; i++) {
+                long h = (rowNulls[i] * 0x9E3779B97F4A7C15L ^ rowKeys[i]) * 0xBF58476D1CE4E5B9L;
+                h ^= h >>> 31;
+                hashes[first + i] = h ^ (h >>> 29);
+            }
+        } else {
+            for (int i = 0; i < rows; i++) {
+                hashes[first + i] = hashOf(rowKeys, i * keyCount, rowNulls[i]);
+            }
+        }
+        for (int i = 0; i < rows; i++) {
+            groups[i] = first + i;
+        }
+        size = first + rows;
         for (int a = 0; a < accumulators.length; a++) {
             accumulators[a].grow(size);
             accumulators[a].update(groups, arguments[a], rows);
@@ -304,9 +396,17 @@ public final class GroupTable {
         long[] values = column.longs();
         boolean[] nulls = column.anyNull() ? column.nulls() : null;
         long[] key = rowKeys;
+        long previousKey = 0;
+        long previousNull = -1;
+        int previousGroup = -1;
         for (int i = 0; i < rows; i++) {
             long nullMask = nulls != null && nulls[i] ? 1 : 0;
             long k = nullMask != 0 ? 0 : values[i];
+            // A run of one key (rows in key order: orders' line items, a table loaded by date) is found once.
+            if (k == previousKey && nullMask == previousNull) {
+                groups[i] = previousGroup;
+                continue;
+            }
             long h = (nullMask * 0x9E3779B97F4A7C15L ^ k) * 0xBF58476D1CE4E5B9L;
             h ^= h >>> 31;
             h ^= h >>> 29;
@@ -325,7 +425,21 @@ public final class GroupTable {
                 slot = (slot + 1) & mask;
             }
             groups[i] = g;
+            previousKey = k;
+            previousNull = nullMask;
+            previousGroup = g;
         }
+    }
+
+    /** Whether row {@code i}'s encoded keys equal row {@code i-1}'s. */
+    private boolean sameAsRowBefore(int i) {
+        int at = i * keyCount;
+        for (int k = 0; k < keyCount; k++) {
+            if (rowKeys[at + k] != rowKeys[at - keyCount + k]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void encode(ColumnVector[] keyColumns, int rows) {
@@ -435,12 +549,7 @@ public final class GroupTable {
     private int insert(long[] key, int offset, long nullMask, long h, int slot) {
         int g = size++;
         if (g >= hashes.length) {
-            int capacity = Math.max(16, hashes.length * 2);
-            charge((capacity - hashes.length) * bytesPerGroup);
-            keys = Arrays.copyOf(keys, capacity * keyCount);
-            nullMasks = Arrays.copyOf(nullMasks, capacity);
-            hashes = Arrays.copyOf(hashes, capacity);
-            rowCounts = Arrays.copyOf(rowCounts, capacity);
+            ensureCapacity(g + 1);
         }
         System.arraycopy(key, offset, keys, g * keyCount, keyCount);
         nullMasks[g] = nullMask;
@@ -455,6 +564,22 @@ public final class GroupTable {
             a.grow(size);
         }
         return g;
+    }
+
+    /** Grows the group arrays (by doubling) to hold at least {@code groups} groups. */
+    private void ensureCapacity(int groups) {
+        if (groups <= hashes.length) {
+            return;
+        }
+        int capacity = Math.max(16, hashes.length * 2);
+        while (capacity < groups) {
+            capacity *= 2;
+        }
+        charge((capacity - hashes.length) * bytesPerGroup);
+        keys = Arrays.copyOf(keys, capacity * keyCount);
+        nullMasks = Arrays.copyOf(nullMasks, capacity);
+        hashes = Arrays.copyOf(hashes, capacity);
+        rowCounts = Arrays.copyOf(rowCounts, capacity);
     }
 
     private void charge(long bytes) {
@@ -485,14 +610,37 @@ public final class GroupTable {
         }
     }
 
-    /** Folds group {@code g} of {@code other} (same keys and aggregates) into this table. */
-    public void mergeGroup(GroupTable other, int g) {
-        // The same keys hash alike in both tables: the other table's hash is reused.
-        int target = keyCount == 0 ? 0
-                : findOrInsert(other.keys, g * keyCount, other.nullMasks[g], other.hashes[g]);
-        rowCounts[target] += other.rowCounts[g];
+    /**
+     * Folds groups {@code from..to-1} of {@code other} (same keys and aggregates) into this table: their groups here
+     * found (or made) first, then each aggregate's states merged in one loop of its own, not one virtual call per
+     * group and aggregate.
+     */
+    public void mergeGroups(GroupTable other, int from, int to) {
+        int count = to - from;
+        if (count <= 0) {
+            return;
+        }
+        if (groups.length < count) {
+            groups = new int[Math.max(count, groups.length * 2)];
+        }
+        int[] targets = groups;
+        if (keyCount == 0) {
+            Arrays.fill(targets, 0, count, 0);
+        } else {
+            long[] otherKeys = other.keys;
+            long[] otherNulls = other.nullMasks;
+            long[] otherHashes = other.hashes;
+            for (int i = 0; i < count; i++) {
+                int g = from + i;
+                targets[i] = findOrInsert(otherKeys, g * keyCount, otherNulls[g], otherHashes[g]);
+            }
+        }
+        long[] otherCounts = other.rowCounts;
+        for (int i = 0; i < count; i++) {
+            rowCounts[targets[i]] += otherCounts[from + i];
+        }
         for (int a = 0; a < accumulators.length; a++) {
-            accumulators[a].merge(target, other.accumulators[a], g);
+            accumulators[a].mergeAll(targets, other.accumulators[a], from, count);
         }
     }
 

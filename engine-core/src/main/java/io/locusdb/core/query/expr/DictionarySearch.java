@@ -4,24 +4,26 @@ import io.locusdb.core.storage.column.StringDictionary;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
-import java.util.Collections;
-import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
  * The codes of a string dictionary whose values contain a byte string, found by searching the dictionary's value
  * bytes as one text, a run of values at a time, instead of testing each value: the bytes are read as ISO-8859-1,
  * which maps every byte to one char, so the JDK's vectorized {@link String#indexOf(String, int)} finds exactly the
- * byte matches. A match that crosses from one value into the next is not one. Results are kept per dictionary
- * (weakly: a dropped part's dictionary goes with it) and shared by the tasks of every execution of the plan.
+ * byte matches. A match that crosses from one value into the next is not one. Results are kept with the dictionary
+ * ({@link StringDictionary#derived}: a dropped part's dictionary takes them along) and shared by every task, plan and
+ * query that searches it for the same bytes.
  */
 final class DictionarySearch {
     /** Values copied and searched at a time. */
     private static final int VALUES_PER_RUN = 16_384;
 
+    /** The key a search's result is kept under with the dictionary: the needle's bytes, as ISO-8859-1 text. */
+    private record Key(String needle) {
+    }
+
     private final byte[] needle;
     private final String needleText;
-    private final Map<StringDictionary, long[]> found = Collections.synchronizedMap(new WeakHashMap<>());
+    private final Key key;
 
     DictionarySearch(byte[] needle) {
         if (needle.length == 0) {
@@ -29,21 +31,17 @@ final class DictionarySearch {
         }
         this.needle = needle.clone();
         this.needleText = new String(needle, StandardCharsets.ISO_8859_1);
+        this.key = new Key(needleText);
     }
 
     /** One bit per code (bit {@code code} of the array), set where the value contains the needle; cached. */
     long[] codesContaining(StringDictionary dictionary) {
-        long[] bits = found.get(dictionary);
-        if (bits == null) {
-            bits = search(dictionary);
-            found.putIfAbsent(dictionary, bits);
-        }
-        return bits;
+        return dictionary.derived(key, this::search);
     }
 
     /** Whether {@code codesContaining} is already known for {@code dictionary}. */
     boolean known(StringDictionary dictionary) {
-        return found.containsKey(dictionary);
+        return dictionary.hasDerived(key);
     }
 
     private long[] search(StringDictionary dictionary) {
@@ -52,11 +50,15 @@ final class DictionarySearch {
         MemorySegment offsets = dictionary.offsetsSegment();
         MemorySegment bytes = dictionary.bytesSegment();
         byte[] buffer = new byte[0];
+        // The run's offsets on the heap: the walk from a match to its value reads them without a segment access each.
+        int[] ends = new int[VALUES_PER_RUN + 1];
         // Codes run from 1; value c's bytes are offsets[c-1]..offsets[c]-1.
         for (int first = 1; first <= size; first += VALUES_PER_RUN) {
             int last = Math.min(size, first + VALUES_PER_RUN - 1);
-            int base = offsets.getAtIndex(ValueLayout.JAVA_INT, first - 1);
-            int length = offsets.getAtIndex(ValueLayout.JAVA_INT, last) - base;
+            MemorySegment.copy(offsets, ValueLayout.JAVA_INT, (first - 1) * (long) Integer.BYTES, ends, 0,
+                    last - first + 2);
+            int base = ends[0];
+            int length = ends[last - first + 1] - base;
             if (buffer.length < length) {
                 buffer = new byte[Math.max(length, buffer.length * 2)];
             }
@@ -67,10 +69,10 @@ final class DictionarySearch {
             int at;
             while ((at = text.indexOf(needleText, from)) >= 0) {
                 // The value the match starts in: the first whose end lies past the match's start.
-                while (offsets.getAtIndex(ValueLayout.JAVA_INT, code) - base <= at) {
+                while (ends[code - first + 1] - base <= at) {
                     code++;
                 }
-                int end = offsets.getAtIndex(ValueLayout.JAVA_INT, code) - base;
+                int end = ends[code - first + 1] - base;
                 if (at + needle.length <= end) {
                     bits[code >>> 6] |= 1L << code;
                     // One match is enough: go on with the next value.

@@ -24,8 +24,9 @@ public final class Like extends Expr {
     private final Utf8Matcher utf8;
     private StringDictionary cachedDictionary;
     private byte[] cachedCodes;
-    /** Rows this copy tested against {@link #cachedDictionary}: when to search the whole dictionary instead. */
+    /** Rows this copy tested against {@link #countedDictionary}: when to search the whole dictionary instead. */
     private long rowsOnDictionary;
+    private StringDictionary countedDictionary;
     /** A dictionary value's bytes, copied to the heap to be searched (per task: each evaluates its own copy). */
     private byte[] scratch = new byte[64];
 
@@ -195,7 +196,6 @@ public final class Like extends Expr {
         ColumnVector out = out(rows);
         long[] r = out.longs();
         if (v.isEncoded()) {
-            byte[] memo = memo(v.dictionary());
             int[] codes = v.codes();
             long[] containing = containing(v.dictionary(), rows);
             if (containing != null) {
@@ -206,6 +206,9 @@ public final class Like extends Expr {
                 copyNulls(v, out, rows);
                 return out;
             }
+            // Per-code answers only where the dictionary's search is not known (yet): a large dictionary's memo is
+            // megabytes, allocated per task and query.
+            byte[] memo = memo(v.dictionary());
             for (int i = 0; i < rows; i++) {
                 if (v.isNull(i)) {
                     out.setNull(i);
@@ -237,6 +240,10 @@ public final class Like extends Expr {
     private long[] containing(StringDictionary dictionary, int rows) {
         if (utf8 == null || utf8.search() == null) {
             return null;
+        }
+        if (dictionary != countedDictionary) {
+            countedDictionary = dictionary;
+            rowsOnDictionary = 0;
         }
         rowsOnDictionary += rows;
         DictionarySearch search = utf8.search();
@@ -276,7 +283,6 @@ public final class Like extends Expr {
         if (dictionary != cachedDictionary) {
             cachedDictionary = dictionary;
             cachedCodes = new byte[dictionary.size() + 1];
-            rowsOnDictionary = 0;
         }
         return cachedCodes;
     }

@@ -9,6 +9,7 @@ import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A computed intermediate result held whole, as one growing {@link Chunk} with column names: what aggregation
@@ -37,6 +38,23 @@ public final class Relation {
         List<ColumnVector> columns = new ArrayList<>();
         for (ColumnType t : types) {
             columns.add(new ColumnVector(t, 16));
+        }
+        return new Relation(columns, names, 0);
+    }
+
+    /**
+     * An empty relation shaped for rows like {@code sample}'s: a column that arrives as codes of a dictionary (one
+     * table part's strings) keeps codes of that dictionary, so appending copies codes instead of decoding a string
+     * per row, except the columns in {@code plain} (sort keys, compared row against row). A later batch of other
+     * codes turns its column plain.
+     */
+    public static Relation emptyLike(Chunk sample, List<String> names, Set<Integer> plain) {
+        List<ColumnVector> columns = new ArrayList<>();
+        ColumnVector[] vectors = sample.vectors();
+        for (int c = 0; c < vectors.length; c++) {
+            ColumnVector v = vectors[c];
+            columns.add(v.isEncoded() && !plain.contains(c) ? ColumnVector.encoded(v.type(), v.dictionary(), 16)
+                    : new ColumnVector(v.type(), 16));
         }
         return new Relation(columns, names, 0);
     }

@@ -9,6 +9,7 @@ import io.locusdb.core.query.sort.IndexSort;
 import io.locusdb.core.query.sort.RowComparator;
 import io.locusdb.core.vector.ColumnVector;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.PriorityQueue;
 
@@ -131,14 +132,12 @@ final class RelationSort {
     /** Rows {@code order[from..to-1]} of {@code in} as a relation of fresh vectors. */
     static Relation gather(Relation in, int[] order, int from, int to) {
         int count = Math.max(0, to - from);
+        int[] rows = from == 0 ? order : Arrays.copyOfRange(order, from, from + count);
         List<ColumnVector> out = new ArrayList<>(in.columns().size());
         for (ColumnVector c : in.columns()) {
-            ColumnVector v = new ColumnVector(c.type(), Math.max(1, count));
-            for (int i = 0; i < count; i++) {
-                v.copyRow(c, order[from + i], i);
-            }
-            v.setSize(count);
-            out.add(v);
+            // A column at a time, and codes stay codes: a top-N buffer sorted again and again does not decode its
+            // strings each time.
+            out.add(c.gather(rows, count));
         }
         return new Relation(out, in.names(), count);
     }

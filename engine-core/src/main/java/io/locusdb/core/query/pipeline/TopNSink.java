@@ -5,6 +5,7 @@ import io.locusdb.core.exec.TaskContext;
 import io.locusdb.core.query.expr.InputRef;
 import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.query.scan.MaterializeJob;
+import io.locusdb.core.query.sort.IndexSort;
 import io.locusdb.core.query.sort.RowComparator;
 import io.locusdb.core.storage.column.LongDictionary;
 import io.locusdb.core.storage.table.TablePart;
@@ -13,10 +14,12 @@ import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
- * ORDER BY ... LIMIT: each task keeps the first {@code limit} rows of what it saw (sorting its buffer whenever
- * that holds twice as many), and hands them to the global state when done; no task holds more than about
+ * ORDER BY ... LIMIT: each task keeps the first {@code limit} rows of what it saw (selecting them from its buffer
+ * whenever that holds twice as many, and sorting them once when done), and hands them to the global state when done; no task holds more than about
  * {@code 2 * limit} rows, and the result holds at most {@code limit} per task. Once a task has {@code limit}
  * rows, its last one is a cut-off: a row whose first key sorts after the cut-off's cannot be among the first,
  * so it is dropped on arrival, before it is copied or sorted.
@@ -31,6 +34,8 @@ public final class TopNSink implements PipelineSink {
     private final int limit;
     private final MemoryBudget memory;
     private final Relation kept;
+    /** The sort keys' columns, kept as plain values in a task's buffer (compared row against row). */
+    private final Set<Integer> sortColumns;
     /** The best cut-off of all tasks, where the first key is an integer column; null otherwise. */
     private final SharedCutoff shared;
 
@@ -42,6 +47,7 @@ public final class TopNSink implements PipelineSink {
         this.keys = keys;
         this.limit = limit;
         this.kept = Relation.empty(types, names).chargedTo(memory);
+        this.sortColumns = keys.stream().map(PhysicalPlan.SortKey::column).collect(Collectors.toSet());
         PhysicalPlan.SortKey first = keys.getFirst();
         this.shared = types.get(first.column()).physical() == TypeKind.Physical.LONG
                 ? new SharedCutoff(first.descending(), first.nullsFirst()) : null;
@@ -59,8 +65,9 @@ public final class TopNSink implements PipelineSink {
 
     /** One task's first rows. */
     final class Local implements TaskStep {
-        private Relation buffer = Relation.empty(types, names);
-        /** The buffer's last row once sorted to exactly {@code limit} rows; -1 before that. */
+        /** Shaped by the first batch: a string column that is not a sort key keeps its part's codes until the end. */
+        private Relation buffer;
+        /** The buffer's worst row once cut down to exactly {@code limit} rows; -1 before that. */
         private int cutoff = -1;
         private int[] selected = new int[1024];
         /** The cut-off as codes of the scan's first sort column, where the scan feeds this directly. */
@@ -105,13 +112,19 @@ public final class TopNSink implements PipelineSink {
             if (rows == null) {
                 return;
             }
+            if (buffer == null) {
+                buffer = Relation.emptyLike(rows, names, sortColumns);
+            }
             charge(rows.rows());
             buffer.append(rows);
             if (buffer.rows() >= Math.max(2L * limit, MIN_BUFFER_ROWS)) {
                 int before = buffer.rows();
-                buffer = RelationOps.sort(buffer, keys, 0, limit);
+                // Only which rows stay matters until the end: a selection keeps them, in input order, unsorted.
+                RowComparator order = RelationSort.comparator(buffer.chunk().vectors(), keys);
+                int[] best = IndexSort.firstInRowOrder(before, limit, order);
+                buffer = RelationSort.gather(buffer, best, 0, best.length);
                 charge(buffer.rows() - before);
-                cutoff = buffer.rows() == limit ? limit - 1 : -1;
+                cutoff = best.length == limit && limit > 0 ? IndexSort.worst(best, order) : -1;
                 ColumnVector key = buffer.columns().get(keys.getFirst().column());
                 if ((codes != null || shared != null) && cutoff >= 0 && !key.isNull(cutoff)) {
                     long value = key.longs()[cutoff];
@@ -192,13 +205,16 @@ public final class TopNSink implements PipelineSink {
 
         @Override
         public void finish(TaskContext ctx) {
+            if (buffer == null) {
+                return;
+            }
             Relation best = RelationOps.sort(buffer, keys, 0, limit);
             synchronized (kept) {
                 kept.append(best.chunk());
             }
             // The kept rows are charged again as they are appended to the global state.
             charge(-buffer.rows());
-            buffer = Relation.empty(types, names);
+            buffer = null;
         }
     }
 

@@ -118,6 +118,92 @@ public final class IndexSort {
         return heap;
     }
 
+    /**
+     * The first {@code limit} of rows {@code 0..n-1} (ties: the earlier row), in row order, not sorted: a selection
+     * (quickselect, linear on average) where only the set matters, such as a top-N buffer that keeps its best rows
+     * and sorts them once at the end. Rows keep their input order, so a stable sort of them later orders ties as a
+     * stable sort of every row would.
+     */
+    public static int[] firstInRowOrder(int n, int limit, RowComparator order) {
+        int[] rows = new int[n];
+        for (int i = 0; i < n; i++) {
+            rows[i] = i;
+        }
+        int count = Math.max(0, Math.min(limit, n));
+        if (count < n) {
+            select(rows, count, order);
+        }
+        int[] first = Arrays.copyOf(rows, count);
+        Arrays.sort(first);
+        return first;
+    }
+
+    /** The position in {@code rows} of the row that sorts last (ties: the later row). */
+    public static int worst(int[] rows, RowComparator order) {
+        int worst = 0;
+        for (int i = 1; i < rows.length; i++) {
+            if (worse(rows[i], rows[worst], order)) {
+                worst = i;
+            }
+        }
+        return worst;
+    }
+
+    /** Rearranges {@code rows} so that its first {@code k} entries are the {@code k} that sort first. */
+    private static void select(int[] rows, int k, RowComparator order) {
+        int lo = 0;
+        int hi = rows.length;
+        while (hi - lo > RUN) {
+            int mid = (lo + hi) >>> 1;
+            int pivot = medianOfThree(rows[lo], rows[mid], rows[hi - 1], order);
+            int i = lo;
+            int j = hi - 1;
+            // Rows are unique under the row-number tiebreak: the pivot stops both scans, so they stay in bounds.
+            while (i <= j) {
+                while (worse(pivot, rows[i], order)) {
+                    i++;
+                }
+                while (worse(rows[j], pivot, order)) {
+                    j--;
+                }
+                if (i <= j) {
+                    int t = rows[i];
+                    rows[i++] = rows[j];
+                    rows[j--] = t;
+                }
+            }
+            // rows[lo..j] sort before the pivot, rows[i..hi-1] after it, anything between is the pivot.
+            if (k < j + 1) {
+                hi = j + 1;
+            } else if (k > i) {
+                lo = i;
+            } else {
+                return;
+            }
+        }
+        for (int i = lo + 1; i < hi; i++) {
+            int row = rows[i];
+            int j = i - 1;
+            while (j >= lo && worse(rows[j], row, order)) {
+                rows[j + 1] = rows[j];
+                j--;
+            }
+            rows[j + 1] = row;
+        }
+    }
+
+    private static int medianOfThree(int a, int b, int c, RowComparator order) {
+        if (worse(a, b, order)) {
+            int t = a;
+            a = b;
+            b = t;
+        }
+        if (worse(b, c, order)) {
+            b = worse(a, c, order) ? a : c;
+        }
+        return b;
+    }
+
     /** Whether {@code a} sorts after {@code b}, ties broken by row number (later is worse). */
     private static boolean worse(int a, int b, RowComparator order) {
         int c = order.compare(a, b);

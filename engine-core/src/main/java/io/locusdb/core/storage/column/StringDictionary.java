@@ -3,6 +3,9 @@ package io.locusdb.core.storage.column;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Sorted distinct strings as UTF-8 in an off-heap byte heap, with {@code size+1} int offsets into it. Sorted by
@@ -22,6 +25,8 @@ public final class StringDictionary implements Dictionary {
     private final int size;
     /** Decoded values by ID, filled as they are asked for; allocated on the first one. Races only duplicate work. */
     private volatile String[] decoded;
+    /** What queries worked out from the values (the codes a LIKE pattern matches), by key, least recently used first. */
+    private final Map<Object, Object> derived = new LinkedHashMap<>(4, 0.75f, true);
 
     public StringDictionary(MemorySegment offsets, MemorySegment bytes, int size) {
         if (offsets.byteSize() < (long) (size + 1) * Integer.BYTES) {
@@ -31,6 +36,40 @@ public final class StringDictionary implements Dictionary {
         this.bytes = bytes;
         this.size = size;
     }
+
+    /**
+     * A result derived from this dictionary's values alone, computed once per {@code key} and kept with the
+     * dictionary (which never changes): every query, plan and task that asks for it again gets it without a scan of
+     * the values. At most {@value #DERIVED_KEPT} are kept, the least recently used dropped first; they go with the
+     * dictionary. Two threads that ask at once may both compute it.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T derived(Object key, Function<StringDictionary, T> compute) {
+        synchronized (derived) {
+            Object known = derived.get(key);
+            if (known != null) {
+                return (T) known;
+            }
+        }
+        T value = compute.apply(this);
+        synchronized (derived) {
+            derived.putIfAbsent(key, value);
+            while (derived.size() > DERIVED_KEPT) {
+                derived.remove(derived.keySet().iterator().next());
+            }
+        }
+        return value;
+    }
+
+    /** Whether {@link #derived} holds a result for {@code key}. */
+    public boolean hasDerived(Object key) {
+        synchronized (derived) {
+            return derived.containsKey(key);
+        }
+    }
+
+    /** Derived results kept per dictionary. */
+    static final int DERIVED_KEPT = 32;
 
     public MemorySegment offsetsSegment() {
         return offsets;

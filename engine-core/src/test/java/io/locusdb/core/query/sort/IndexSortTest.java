@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Sorting row numbers by ORDER BY keys gives the order a stable sort of boxed rows gives, for every direction and
- * NULL placement, with many ties; the first rows by a bounded heap are the first rows of that order.
+ * NULL placement, with many ties; the first rows by a bounded heap, or selected, are the first rows of that order.
  */
 class IndexSortTest {
     private static final int ROWS = 5_000;
@@ -92,6 +92,36 @@ class IndexSortTest {
                 int[] top = IndexSort.top(IntStream.range(0, ROWS).toArray(), 0, ROWS, limit, order);
                 assertThat(top).as("first %d", limit)
                         .containsExactly(Arrays.copyOf(expected, Math.min(limit, ROWS)));
+            }
+        }
+    }
+
+    @Test
+    void selectsTheRowsAStableSortPutsFirstAndKeepsThemInRowOrder() {
+        Random random = new Random(13);
+        ColumnVector[] columns = columns(random);
+        for (int round = 0; round < 30; round++) {
+            int keyCount = 1 + random.nextInt(3);
+            int[] keys = new int[keyCount];
+            boolean[] descending = new boolean[keyCount];
+            boolean[] nullsFirst = new boolean[keyCount];
+            for (int k = 0; k < keyCount; k++) {
+                keys[k] = random.nextInt(3);
+                descending[k] = random.nextBoolean();
+                nullsFirst[k] = random.nextBoolean();
+            }
+            RowComparator order = new RowComparator(columns, keys, descending, nullsFirst);
+            int[] expected = expected(columns, keys, descending, nullsFirst);
+            for (int limit : new int[] {0, 1, 31, 33, 100, 2_500, ROWS - 1, ROWS, ROWS + 5}) {
+                int[] first = IndexSort.firstInRowOrder(ROWS, limit, order);
+                int[] wanted = Arrays.copyOf(expected, Math.min(limit, ROWS));
+                Arrays.sort(wanted);
+                assertThat(first).as("first %d by keys %s desc %s", limit, Arrays.toString(keys),
+                        Arrays.toString(descending)).containsExactly(wanted);
+                if (first.length > 0) {
+                    assertThat(first[IndexSort.worst(first, order)]).as("the last of the first %d", limit)
+                            .isEqualTo(expected[first.length - 1]);
+                }
             }
         }
     }
