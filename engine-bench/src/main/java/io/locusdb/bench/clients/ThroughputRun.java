@@ -26,14 +26,29 @@ public final class ThroughputRun {
     private static final long MAX_MICROS = TimeUnit.MINUTES.toMicros(10);
     private static final int MAX_KEPT_FAILURES = 20;
 
-    private final String url;
-    private final Properties credentials;
+    /** Opens one client's connection: to a server by URL, or another connection to an in-process database. */
+    @FunctionalInterface
+    public interface ConnectionSource {
+        Connection open() throws SQLException;
+    }
+
+    private final ConnectionSource connections;
     private final List<MixQuery> mix;
+    private final boolean platformThreads;
 
     public ThroughputRun(String url, Properties credentials, List<MixQuery> mix) {
-        this.url = url;
-        this.credentials = credentials;
+        this(() -> DriverManager.getConnection(url, credentials), mix, false);
+    }
+
+    /**
+     * @param platformThreads a platform thread per client instead of a virtual one: a driver that blocks in native
+     *                        code (DuckDB's) holds its carrier thread, and with as many carriers as cores the other
+     *                        clients would never run
+     */
+    public ThroughputRun(ConnectionSource connections, List<MixQuery> mix, boolean platformThreads) {
+        this.connections = connections;
         this.mix = List.copyOf(mix);
+        this.platformThreads = platformThreads;
     }
 
     /**
@@ -52,8 +67,9 @@ public final class ThroughputRun {
             ClientStats s = new ClientStats(mix.size());
             stats.add(s);
             long clientSeed = seed + c;
-            threads.add(Thread.ofVirtual().name("client-" + c).start(() -> {
-                try (Connection connection = DriverManager.getConnection(url, credentials)) {
+            Thread.Builder builder = platformThreads ? Thread.ofPlatform().daemon() : Thread.ofVirtual();
+            threads.add(builder.name("client-" + c).start(() -> {
+                try (Connection connection = connections.open()) {
                     PreparedStatement[] statements = new PreparedStatement[mix.size()];
                     for (int q = 0; q < mix.size(); q++) {
                         statements[q] = mix.get(q).prepare(connection);
@@ -136,15 +152,14 @@ public final class ThroughputRun {
         }
     }
 
-    /** Merges per-client histograms by query name. */
+    /** Merges per-client histograms by query name (entries of one name, such as a template's draws, together). */
     static Map<String, Histogram> byQuery(List<MixQuery> mix, List<ClientStats> stats) {
         Map<String, Histogram> merged = new LinkedHashMap<>();
         for (int q = 0; q < mix.size(); q++) {
-            Histogram h = new Histogram(MAX_MICROS, 3);
+            Histogram h = merged.computeIfAbsent(mix.get(q).name(), name -> new Histogram(MAX_MICROS, 3));
             for (ClientStats s : stats) {
                 h.add(s.latencies[q]);
             }
-            merged.put(mix.get(q).name(), h);
         }
         return merged;
     }

@@ -48,7 +48,7 @@ final class AggregateMerge {
     static final int RESAMPLE_EVERY = 16;
     /** Handed groups held before they are consolidated, where the query's memory is not limited. */
     private static final long CONSOLIDATE_GROUPS = 1L << 23;
-    /** A bucket's table starts with room for at most this many groups. */
+    /** The first bucket's table of a merge task starts with room for at most this many groups. */
     private static final int MERGE_PRESIZE_GROUPS = 1 << 16;
     /** 256 buckets: a million groups make tables of about 4,000 groups each. */
     static final int BUCKET_BITS = 8;
@@ -303,19 +303,23 @@ final class AggregateMerge {
     /** Buckets {@code first..end-1} of every handed table, each merged into a table of its own, as one relation. */
     private Relation mergeBuckets(List<Handed> tables, int first, int end, PhysicalPlan.Aggregate aggregate) {
         Relation out = null;
+        // Buckets of one hash are alike: each starts with room for a little more than the one before ended with.
+        int previousGroups = -1;
         for (int b = first; b < end; b++) {
-            // Room for every group handed for the bucket (its most, reached when no two tables share a group), up to
-            // a cap: tables that share their groups would otherwise reserve many times what they need.
+            // At most every group handed for the bucket (reached when no two tables share a group); tables that share
+            // their groups (rows that repeat across tasks, or rows handed as groups) hold many times fewer.
             long handedGroups = 0;
             for (Handed h : tables) {
                 handedGroups += h.offsets()[b + 1] - h.offsets()[b];
             }
+            long expected = previousGroups < 0 ? MERGE_PRESIZE_GROUPS : previousGroups + (previousGroups >> 2) + 16;
             GroupTable target = new GroupTable(keyTypes, calls, strings, memory,
-                    (int) Math.min(handedGroups, MERGE_PRESIZE_GROUPS));
+                    (int) Math.min(handedGroups, expected));
             try {
                 for (Handed h : tables) {
                     target.mergeGroups(h.table(), h.offsets()[b], h.offsets()[b + 1]);
                 }
+                previousGroups = target.size();
                 if (target.size() == 0 && out != null) {
                     continue;
                 }
