@@ -1,15 +1,20 @@
 package io.locusdb.core.exec;
 
-import java.util.ArrayDeque;
+import java.util.Comparator;
+import java.util.PriorityQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntPredicate;
 
 /**
- * Roots of submitted graphs that no worker has started yet, for one node: FIFO per priority, and within a priority
- * one FIFO per task class so that a thief finds the oldest root of a class it may steal even when the oldest root
- * overall is one it may not. Workers start a new root only when the task pools hold nothing for them (by default),
- * which finishes started graphs first and acts as a light admission control. Among priorities, the highest
+ * Roots of submitted graphs that no worker has started yet, for one node: per priority, oldest query first (then
+ * oldest root), and within a priority one queue per task class so that a thief finds the oldest root of a class it
+ * may steal even when the oldest root overall is one it may not. Workers start a new root only when the task pools
+ * hold nothing for them (by default), which finishes started graphs first and acts as a light admission control;
+ * ordering by query finishes started queries first: the next pipeline of a query under way goes before the first
+ * of a query that arrived after it. Ordered by root alone, hundreds of concurrent queries would advance in
+ * lockstep, a pipeline each in turn, none finishing until nearly all do, and all holding their intermediate state
+ * (hash tables, handed groups) at once. Among priorities, the highest
  * non-empty one is picked with probability {@code bias}; otherwise a lower non-empty one at random, so low
  * priorities cannot starve when bias &lt; 1.
  */
@@ -20,7 +25,7 @@ final class RootQueue {
     private final double bias;
     private final ReentrantLock lock = new ReentrantLock();
     @SuppressWarnings("unchecked")
-    private final ArrayDeque<Task>[][] queues = new ArrayDeque[QueryContext.Priority.LEVELS][HEAPS];
+    private final PriorityQueue<Task>[][] queues = new PriorityQueue[QueryContext.Priority.LEVELS][HEAPS];
     private final int[] sizeByPriority = new int[QueryContext.Priority.LEVELS];
     private long sequence;
     private volatile int size;
@@ -38,6 +43,10 @@ final class RootQueue {
         return size == 0;
     }
 
+    /** Queries by age (their ids grow), then roots by the order they came in. */
+    private static final Comparator<Task> OLDEST_QUERY_FIRST = Comparator.<Task>comparingLong(t -> t.run.query.id())
+            .thenComparingLong(t -> t.sequence);
+
     private static int heapIndex(Task root) {
         return root.preferredNode() == Task.ANY_NODE ? TaskPool.ANY_NODE_HEAP : root.taskClass().id();
     }
@@ -49,12 +58,12 @@ final class RootQueue {
         try {
             root.queuedNode = node;
             root.sequence = sequence++;
-            ArrayDeque<Task> queue = queues[p][heap];
+            PriorityQueue<Task> queue = queues[p][heap];
             if (queue == null) {
-                queue = new ArrayDeque<>();
+                queue = new PriorityQueue<>(OLDEST_QUERY_FIRST);
                 queues[p][heap] = queue;
             }
-            queue.addLast(root);
+            queue.add(root);
             sizeByPriority[p]++;
             size++;
         } finally {
@@ -92,22 +101,22 @@ final class RootQueue {
                     }
                 }
             }
-            ArrayDeque<Task> queue = oldest(pick, allowed);
+            PriorityQueue<Task> queue = oldest(pick, allowed);
             sizeByPriority[pick]--;
             size--;
-            return queue.pollFirst();
+            return queue.poll();
         } finally {
             lock.unlock();
         }
     }
 
-    private ArrayDeque<Task> oldest(int priority, IntPredicate allowed) {
-        ArrayDeque<Task> best = null;
-        ArrayDeque<Task>[] byHeap = queues[priority];
+    private PriorityQueue<Task> oldest(int priority, IntPredicate allowed) {
+        PriorityQueue<Task> best = null;
+        PriorityQueue<Task>[] byHeap = queues[priority];
         for (int h = 0; h < HEAPS; h++) {
-            ArrayDeque<Task> queue = byHeap[h];
+            PriorityQueue<Task> queue = byHeap[h];
             if (queue != null && !queue.isEmpty() && allowed.test(h)
-                    && (best == null || queue.peekFirst().sequence < best.peekFirst().sequence)) {
+                    && (best == null || OLDEST_QUERY_FIRST.compare(queue.peek(), best.peek()) < 0)) {
                 best = queue;
             }
         }

@@ -3,10 +3,8 @@ package io.locusdb.core.vector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locusdb.core.storage.column.StringDictionary;
+import io.locusdb.core.storage.column.TestDictionaries;
 import io.locusdb.core.storage.type.ColumnType;
-import java.io.ByteArrayOutputStream;
-import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,14 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 class ColumnVectorCodesTest {
     private static StringDictionary dictionary(List<String> values) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int[] offsets = new int[values.size() + 1];
-        for (int i = 0; i < values.size(); i++) {
-            bytes.writeBytes(values.get(i).getBytes(StandardCharsets.UTF_8));
-            offsets[i + 1] = bytes.size();
-        }
-        return new StringDictionary(MemorySegment.ofArray(offsets), MemorySegment.ofArray(bytes.toByteArray()),
-                values.size());
+        return TestDictionaries.of(values);
     }
 
     /** Codes 1..n of {@code dictionary} (code 0 is no value), the second row NULL. */

@@ -293,18 +293,12 @@ public abstract class Accumulator {
         }
     }
 
-    /** SUM of exact numbers in scaled longs (overflow is an error); NULL for a group without values. */
-    static final class SumExact extends NullCounting {
-        private final int argScale;
-        private final int resultScale;
-        private final boolean emptyIsZero;
+    /**
+     * Exact sums in scaled longs per group (overflow is an error), the state SUM and AVG of exact numbers share:
+     * they differ only in what they finish.
+     */
+    abstract static class ExactSums extends NullCounting {
         long[] sums = new long[0];
-
-        SumExact(int argScale, int resultScale, boolean emptyIsZero) {
-            this.argScale = argScale;
-            this.resultScale = resultScale;
-            this.emptyIsZero = emptyIsZero;
-        }
 
         @Override
         void growState(int capacity) {
@@ -323,14 +317,14 @@ public abstract class Accumulator {
 
         @Override
         public void merge(int target, Accumulator other, int source) {
-            SumExact o = (SumExact) other;
+            ExactSums o = (ExactSums) other;
             sums[target] = Numerics.addExact(sums[target], o.sums[source]);
             mergeNulls(target, o, source);
         }
 
         @Override
         public void mergeAll(int[] targets, Accumulator other, int from, int count) {
-            SumExact o = (SumExact) other;
+            ExactSums o = (ExactSums) other;
             long[] mine = sums;
             long[] theirs = o.sums;
             for (int i = 0; i < count; i++) {
@@ -338,6 +332,19 @@ public abstract class Accumulator {
                 mine[t] = Numerics.addExact(mine[t], theirs[from + i]);
             }
             mergeAllNulls(targets, o, from, count);
+        }
+    }
+
+    /** SUM of exact numbers; NULL for a group without values. */
+    static final class SumExact extends ExactSums {
+        private final int argScale;
+        private final int resultScale;
+        private final boolean emptyIsZero;
+
+        SumExact(int argScale, int resultScale, boolean emptyIsZero) {
+            this.argScale = argScale;
+            this.resultScale = resultScale;
+            this.emptyIsZero = emptyIsZero;
         }
 
         @Override
@@ -360,48 +367,13 @@ public abstract class Accumulator {
     }
 
     /** AVG of exact numbers: exact sum and count, divided once at the end (as DOUBLE). */
-    static final class AvgExact extends NullCounting {
+    static final class AvgExact extends ExactSums {
         private final int scale;
         private final double divisor;
-        long[] sums = new long[0];
 
         AvgExact(int scale) {
             this.scale = scale;
             this.divisor = Numerics.pow10(scale);
-        }
-
-        @Override
-        void growState(int capacity) {
-            sums = Arrays.copyOf(sums, capacity);
-        }
-
-        @Override
-        void permuteState(int[] order, int size) {
-            sums = permuted(sums, order, size);
-        }
-
-        @Override
-        public void update(int[] groups, ColumnVector argument, int rows) {
-            lanes = sumExact(sums, used, groups, argument, rows, countNulls(groups, argument, rows), lanes);
-        }
-
-        @Override
-        public void merge(int target, Accumulator other, int source) {
-            AvgExact o = (AvgExact) other;
-            sums[target] = Numerics.addExact(sums[target], o.sums[source]);
-            mergeNulls(target, o, source);
-        }
-
-        @Override
-        public void mergeAll(int[] targets, Accumulator other, int from, int count) {
-            AvgExact o = (AvgExact) other;
-            long[] mine = sums;
-            long[] theirs = o.sums;
-            for (int i = 0; i < count; i++) {
-                int t = targets[i];
-                mine[t] = Numerics.addExact(mine[t], theirs[from + i]);
-            }
-            mergeAllNulls(targets, o, from, count);
         }
 
         @Override

@@ -3,11 +3,9 @@ package io.locusdb.core.query.expr;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.locusdb.core.storage.column.StringDictionary;
+import io.locusdb.core.storage.column.TestDictionaries;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.vector.ColumnVector;
-import java.io.ByteArrayOutputStream;
-import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -23,14 +21,7 @@ class LikeTest {
             "grün", "über grün", "grünlich", "GREEN", "gree", "100%", "a_b", "ab", "x%y", "日本語の緑", "緑");
 
     private static StringDictionary dictionary(List<String> values) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int[] offsets = new int[values.size() + 1];
-        for (int i = 0; i < values.size(); i++) {
-            bytes.writeBytes(values.get(i).getBytes(StandardCharsets.UTF_8));
-            offsets[i + 1] = bytes.size();
-        }
-        return new StringDictionary(MemorySegment.ofArray(offsets), MemorySegment.ofArray(bytes.toByteArray()),
-                values.size());
+        return TestDictionaries.of(values);
     }
 
     /** The pattern as a regular expression, escape '\'. */

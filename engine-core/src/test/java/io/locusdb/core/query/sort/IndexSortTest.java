@@ -43,6 +43,20 @@ class IndexSortTest {
         return new ColumnVector[] {longs, doubles, strings};
     }
 
+    /** One to three keys over the three columns, each ascending or descending, NULLs first or last. */
+    private record RandomOrder(int[] keys, boolean[] descending, boolean[] nullsFirst) {
+        static RandomOrder draw(Random random) {
+            int keyCount = 1 + random.nextInt(3);
+            RandomOrder order = new RandomOrder(new int[keyCount], new boolean[keyCount], new boolean[keyCount]);
+            for (int k = 0; k < keyCount; k++) {
+                order.keys[k] = random.nextInt(3);
+                order.descending[k] = random.nextBoolean();
+                order.nullsFirst[k] = random.nextBoolean();
+            }
+            return order;
+        }
+    }
+
     /** The reference: boxed rows through a Comparator built key by key, sorted stably. */
     private static int[] expected(ColumnVector[] columns, int[] keys, boolean[] descending, boolean[] nullsFirst) {
         Comparator<Integer> order = (a, b) -> 0;
@@ -73,15 +87,10 @@ class IndexSortTest {
         Random random = new Random(7);
         ColumnVector[] columns = columns(random);
         for (int round = 0; round < 40; round++) {
-            int keyCount = 1 + random.nextInt(3);
-            int[] keys = new int[keyCount];
-            boolean[] descending = new boolean[keyCount];
-            boolean[] nullsFirst = new boolean[keyCount];
-            for (int k = 0; k < keyCount; k++) {
-                keys[k] = random.nextInt(3);
-                descending[k] = random.nextBoolean();
-                nullsFirst[k] = random.nextBoolean();
-            }
+            RandomOrder drawn = RandomOrder.draw(random);
+            int[] keys = drawn.keys();
+            boolean[] descending = drawn.descending();
+            boolean[] nullsFirst = drawn.nullsFirst();
             RowComparator order = new RowComparator(columns, keys, descending, nullsFirst);
             int[] rows = IntStream.range(0, ROWS).toArray();
             IndexSort.sort(rows, 0, ROWS, order);
@@ -101,15 +110,10 @@ class IndexSortTest {
         Random random = new Random(13);
         ColumnVector[] columns = columns(random);
         for (int round = 0; round < 30; round++) {
-            int keyCount = 1 + random.nextInt(3);
-            int[] keys = new int[keyCount];
-            boolean[] descending = new boolean[keyCount];
-            boolean[] nullsFirst = new boolean[keyCount];
-            for (int k = 0; k < keyCount; k++) {
-                keys[k] = random.nextInt(3);
-                descending[k] = random.nextBoolean();
-                nullsFirst[k] = random.nextBoolean();
-            }
+            RandomOrder drawn = RandomOrder.draw(random);
+            int[] keys = drawn.keys();
+            boolean[] descending = drawn.descending();
+            boolean[] nullsFirst = drawn.nullsFirst();
             RowComparator order = new RowComparator(columns, keys, descending, nullsFirst);
             int[] expected = expected(columns, keys, descending, nullsFirst);
             for (int limit : new int[] {0, 1, 31, 33, 100, 2_500, ROWS - 1, ROWS, ROWS + 5}) {
