@@ -128,7 +128,8 @@ public final class QueryComparison {
         String[] args = argList.toArray(String[]::new);
         double sf = args.length > 0 ? Double.parseDouble(args[0]) : 1.0;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 9;
-        Path dir = Path.of(args.length > 2 ? args[2] : "target/tpch-data");
+        // "-" is the default, as for the seed: a folder named "-" in the working tree is never what was meant.
+        Path dir = Path.of(args.length > 2 && !args[2].equals("-") ? args[2] : "target/tpch-data");
         Path file = LoadComparison.writeTbl(dir, sf);
         List<String> only = args.length > 3 && !args[3].equals("all") ? List.of(args[3].split(",")) : List.of();
         double warmupSeconds = args.length > 4 ? Double.parseDouble(args[4]) : 3.0;
