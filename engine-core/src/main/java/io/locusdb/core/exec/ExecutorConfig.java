@@ -21,6 +21,7 @@ public final class ExecutorConfig {
     private final PoolOrder poolOrder;
     private final double poolFirstProbability;
     private final double rootPriorityBias;
+    private final RootOrder rootOrder;
     private final StealingPolicy stealing;
     private final double classAverageWeight;
     private final Duration watchdogPeriod;
@@ -41,6 +42,7 @@ public final class ExecutorConfig {
         this.poolOrder = Objects.requireNonNull(b.poolOrder, "poolOrder");
         this.poolFirstProbability = probability(b.poolFirstProbability, "poolFirstProbability");
         this.rootPriorityBias = probability(b.rootPriorityBias, "rootPriorityBias");
+        this.rootOrder = Objects.requireNonNull(b.rootOrder, "rootOrder");
         this.stealing = b.stealing != null ? b.stealing : new AdaptiveStealing(DEFAULT_STEALING_THRESHOLD);
         this.classAverageWeight = b.classAverageWeight;
         if (!(classAverageWeight > 0 && classAverageWeight <= 1)) {
@@ -115,6 +117,10 @@ public final class ExecutorConfig {
         return rootPriorityBias;
     }
 
+    public RootOrder rootOrder() {
+        return rootOrder;
+    }
+
     public StealingPolicy stealing() {
         return stealing;
     }
@@ -169,6 +175,7 @@ public final class ExecutorConfig {
         private PoolOrder poolOrder = PoolOrder.DEPTH;
         private double poolFirstProbability = 1.0;
         private double rootPriorityBias = 1.0;
+        private RootOrder rootOrder;
         private StealingPolicy stealing;
         private double classAverageWeight = 0.1;
         private Duration watchdogPeriod = Duration.ofMillis(20);
@@ -183,6 +190,7 @@ public final class ExecutorConfig {
 
         private Builder(Topology topology) {
             this.topology = topology;
+            this.rootOrder = RootOrder.fromSystemProperty();
         }
 
         /** Overrides the number of hardware contexts (default: the topology's CPUs). */
@@ -216,6 +224,12 @@ public final class ExecutorConfig {
         /** Probability that a new root is taken from the highest non-empty priority. */
         public Builder rootPriorityBias(double p) {
             this.rootPriorityBias = p;
+            return this;
+        }
+
+        /** Which waiting root starts first within a priority (default: {@link RootOrder#fromSystemProperty()}). */
+        public Builder rootOrder(RootOrder order) {
+            this.rootOrder = order;
             return this;
         }
 

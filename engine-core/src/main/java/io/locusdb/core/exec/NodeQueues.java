@@ -21,13 +21,13 @@ final class NodeQueues {
     final AtomicInteger waiting = new AtomicInteger();
     final AtomicInteger withdrawn = new AtomicInteger();
 
-    NodeQueues(int node, int poolsPerNode, double rootPriorityBias, int[] stealOrder) {
+    NodeQueues(int node, int poolsPerNode, double rootPriorityBias, RootOrder rootOrder, int[] stealOrder) {
         this.node = node;
         this.pools = new TaskPool[poolsPerNode];
         for (int k = 0; k < poolsPerNode; k++) {
             pools[k] = new TaskPool(node);
         }
-        this.root = new RootQueue(node, rootPriorityBias);
+        this.root = new RootQueue(node, rootPriorityBias, rootOrder, System::nanoTime);
         this.stealOrder = stealOrder;
     }
 }

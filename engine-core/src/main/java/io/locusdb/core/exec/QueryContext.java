@@ -2,11 +2,14 @@ package io.locusdb.core.exec;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What a query's tasks inherit from the query, wherever they run: cancellation, a memory budget, its start time
- * (one way to order task pools) and its priority. The executor installs it as the current context while a task
- * runs, and graphs a task submits inherit it, so a cancel reaches every task the query spawned.
+ * (one way to order task pools), its priority and how much work it is expected to be (which orders the starts of
+ * its graphs against other queries'). The executor installs it as the current context while a task runs, and
+ * graphs a task submits inherit it, so a cancel reaches every task the query spawned. Workers add the time each
+ * of its tasks ran, so that the query's real work can teach the next estimate.
  */
 public final class QueryContext {
     private static final AtomicLong IDS = new AtomicLong();
@@ -17,9 +20,11 @@ public final class QueryContext {
     private final long startNanos;
     private final int priority;
     private final MemoryBudget budget;
+    private final long expectedWorkNanos;
+    private final LongAdder workNanos = new LongAdder();
     private final AtomicReference<String> cancelReason = new AtomicReference<>();
 
-    private QueryContext(String label, int priority, MemoryBudget budget) {
+    private QueryContext(String label, int priority, MemoryBudget budget, long expectedWorkNanos) {
         if (priority < Priority.LOWEST || priority > Priority.HIGHEST) {
             throw new IllegalArgumentException("priority must be in " + Priority.LOWEST + ".." + Priority.HIGHEST
                     + ", got " + priority);
@@ -28,15 +33,27 @@ public final class QueryContext {
         this.startNanos = System.nanoTime();
         this.priority = priority;
         this.budget = budget;
+        this.expectedWorkNanos = Math.max(0, expectedWorkNanos);
     }
 
     public static QueryContext create(String label) {
-        return new QueryContext(label, Priority.NORMAL, MemoryBudget.unlimited());
+        return new QueryContext(label, Priority.NORMAL, MemoryBudget.unlimited(), UNKNOWN_WORK);
     }
 
     public static QueryContext create(String label, int priority, long memoryBudgetBytes) {
-        return new QueryContext(label, priority, new MemoryBudget(memoryBudgetBytes));
+        return new QueryContext(label, priority, new MemoryBudget(memoryBudgetBytes), UNKNOWN_WORK);
     }
+
+    /**
+     * A query expected to take {@code expectedWorkNanos} of task time in all ({@link #UNKNOWN_WORK} when nothing
+     * is known).
+     */
+    public static QueryContext create(String label, int priority, long memoryBudgetBytes, long expectedWorkNanos) {
+        return new QueryContext(label, priority, new MemoryBudget(memoryBudgetBytes), expectedWorkNanos);
+    }
+
+    /** Expected work when there is no estimate. */
+    public static final long UNKNOWN_WORK = 0;
 
     /** The context of the task running on this thread, or null outside tasks. */
     public static QueryContext current() {
@@ -67,6 +84,20 @@ public final class QueryContext {
 
     public MemoryBudget memory() {
         return budget;
+    }
+
+    /** The task time the query was expected to take in all, or {@link #UNKNOWN_WORK}. */
+    public long expectedWorkNanos() {
+        return expectedWorkNanos;
+    }
+
+    /** The task time the query's tasks have taken so far, summed over workers. */
+    public long workNanos() {
+        return workNanos.sum();
+    }
+
+    void addWork(long nanos) {
+        workNanos.add(nanos);
     }
 
     /** Asks every task of the query to stop; tasks not yet started are skipped. The first reason wins. */

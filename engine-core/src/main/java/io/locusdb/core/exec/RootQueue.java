@@ -1,38 +1,60 @@
 package io.locusdb.core.exec;
 
-import java.util.Comparator;
-import java.util.PriorityQueue;
+import java.util.ArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntPredicate;
+import java.util.function.LongSupplier;
 
 /**
- * Roots of submitted graphs that no worker has started yet, for one node: per priority, oldest query first (then
- * oldest root), and within a priority one queue per task class so that a thief finds the oldest root of a class it
- * may steal even when the oldest root overall is one it may not. Workers start a new root only when the task pools
- * hold nothing for them (by default), which finishes started graphs first and acts as a light admission control;
- * ordering by query finishes started queries first: the next pipeline of a query under way goes before the first
- * of a query that arrived after it. Ordered by root alone, hundreds of concurrent queries would advance in
- * lockstep, a pipeline each in turn, none finishing until nearly all do, and all holding their intermediate state
- * (hash tables, handed groups) at once. Among priorities, the highest
- * non-empty one is picked with probability {@code bias}; otherwise a lower non-empty one at random, so low
- * priorities cannot starve when bias &lt; 1.
+ * Roots of submitted graphs that no worker has started yet, for one node, kept per priority and, within a
+ * priority, per task class so that a thief finds a root of a class it may steal even when the best root overall is
+ * one it may not. Workers start a new root only when the task pools hold nothing for them (by default), which
+ * finishes started graphs first and acts as a light admission control.
+ *
+ * <p>Within a priority, in the default {@link RootOrder#RESPONSE_RATIO}, the root whose query has the highest
+ * <em>response ratio</em> goes first: (time since the query arrived + its work left) / its work left, the work
+ * left being its expected work less what its tasks have done (highest response ratio next; see
+ * {@link #responseRatio}). A query expected to be short overtakes long ones soon after it arrives, so a 3 ms query
+ * does not wait behind a queue of 1 s ones; a long one is never starved, because its ratio grows while it waits
+ * and it goes once it has waited about as many times its own work as the others have; among queries of similar
+ * work the oldest goes first, and a query under way goes before a fresh one of the same size. Ordered by root
+ * alone, hundreds of concurrent queries would advance in lockstep, a pipeline each in turn, none finishing until
+ * nearly all do, and all holding their intermediate state (hash tables, handed groups) at once. Ratios change as
+ * time passes, so there is no fixed heap order: a poll looks at every waiting root, which are as many as the
+ * queries waiting to start a pipeline (hundreds at most, a few microseconds). {@link RootOrder#OLDEST_QUERY} is
+ * first come, first served: the oldest query's roots, in the order they came.
+ *
+ * <p>Among priorities, the highest non-empty one is picked with probability {@code bias}; otherwise a lower
+ * non-empty one at random, so low priorities cannot starve when bias &lt; 1.
  */
 final class RootQueue {
     private static final int HEAPS = TaskClasses.MAX_CLASSES + 1;
+    /**
+     * The work assumed for a query nobody estimated (background jobs, statements seen for the first time with
+     * nothing to go by): a middling analytical query.
+     */
+    static final long DEFAULT_EXPECTED_NANOS = 100_000_000L;
+    /** Estimates below this count as this much, so that waiting microseconds do not swing the order. */
+    static final long MIN_EXPECTED_NANOS = 200_000L;
 
     private final int node;
     private final double bias;
+    private final RootOrder order;
+    private final LongSupplier clock;
     private final ReentrantLock lock = new ReentrantLock();
     @SuppressWarnings("unchecked")
-    private final PriorityQueue<Task>[][] queues = new PriorityQueue[QueryContext.Priority.LEVELS][HEAPS];
+    private final ArrayList<Task>[][] waiting = new ArrayList[QueryContext.Priority.LEVELS][HEAPS];
     private final int[] sizeByPriority = new int[QueryContext.Priority.LEVELS];
     private long sequence;
     private volatile int size;
 
-    RootQueue(int node, double bias) {
+    /** {@code clock} must read the same time base as {@link QueryContext#startNanos()}. */
+    RootQueue(int node, double bias, RootOrder order, LongSupplier clock) {
         this.node = node;
         this.bias = bias;
+        this.order = order;
+        this.clock = clock;
     }
 
     int size() {
@@ -43,12 +65,28 @@ final class RootQueue {
         return size == 0;
     }
 
-    /** Queries by age (their ids grow), then roots by the order they came in. */
-    private static final Comparator<Task> OLDEST_QUERY_FIRST = Comparator.<Task>comparingLong(t -> t.run.query.id())
-            .thenComparingLong(t -> t.sequence);
-
     private static int heapIndex(Task root) {
         return root.preferredNode() == Task.ANY_NODE ? TaskPool.ANY_NODE_HEAP : root.taskClass().id();
+    }
+
+    /** The expected work the order assumes for {@code query}. */
+    static long expectedNanos(QueryContext query) {
+        long expected = query.expectedWorkNanos();
+        return expected == QueryContext.UNKNOWN_WORK ? DEFAULT_EXPECTED_NANOS
+                : Math.max(MIN_EXPECTED_NANOS, expected);
+    }
+
+    /**
+     * (time in the system + work left) / work left at {@code now}: 1 on arrival, growing faster the shorter the
+     * query. The work left is the expected work less what the query's tasks have done, but never less than a
+     * quarter of the expected: a query under way is favoured over a fresh one (it frees its hash tables sooner),
+     * while one that has outrun its estimate cannot claim to be nearly done and shut short queries out.
+     */
+    static double responseRatio(QueryContext query, long now) {
+        long expected = expectedNanos(query);
+        long left = Math.max(expected - query.workNanos(), Math.max(MIN_EXPECTED_NANOS, expected / 4));
+        long waited = Math.max(0, now - query.startNanos());
+        return (waited + (double) left) / left;
     }
 
     void push(Task root, int priority) {
@@ -58,12 +96,12 @@ final class RootQueue {
         try {
             root.queuedNode = node;
             root.sequence = sequence++;
-            PriorityQueue<Task> queue = queues[p][heap];
-            if (queue == null) {
-                queue = new PriorityQueue<>(OLDEST_QUERY_FIRST);
-                queues[p][heap] = queue;
+            ArrayList<Task> list = waiting[p][heap];
+            if (list == null) {
+                list = new ArrayList<>();
+                waiting[p][heap] = list;
             }
-            queue.add(root);
+            list.add(root);
             sizeByPriority[p]++;
             size++;
         } finally {
@@ -71,7 +109,7 @@ final class RootQueue {
         }
     }
 
-    /** The oldest root of the chosen priority whose heap index (as in {@link TaskPool}) is allowed, or null. */
+    /** The best root of the chosen priority whose heap index (as in {@link TaskPool}) is allowed, or null. */
     Task poll(IntPredicate allowed) {
         if (size == 0) {
             return null;
@@ -80,8 +118,8 @@ final class RootQueue {
         try {
             int highest = -1;
             int candidates = 0;
-            for (int p = queues.length - 1; p >= 0; p--) {
-                if (sizeByPriority[p] > 0 && oldest(p, allowed) != null) {
+            for (int p = waiting.length - 1; p >= 0; p--) {
+                if (sizeByPriority[p] > 0 && hasAllowed(p, allowed)) {
                     if (highest < 0) {
                         highest = p;
                     }
@@ -95,32 +133,66 @@ final class RootQueue {
             if (candidates > 1 && bias < 1.0 && ThreadLocalRandom.current().nextDouble() >= bias) {
                 int skip = 1 + ThreadLocalRandom.current().nextInt(candidates - 1);
                 for (int p = highest - 1; p >= 0; p--) {
-                    if (sizeByPriority[p] > 0 && oldest(p, allowed) != null && --skip == 0) {
+                    if (sizeByPriority[p] > 0 && hasAllowed(p, allowed) && --skip == 0) {
                         pick = p;
                         break;
                     }
                 }
             }
-            PriorityQueue<Task> queue = oldest(pick, allowed);
+            Task root = removeBest(pick, allowed, clock.getAsLong());
             sizeByPriority[pick]--;
             size--;
-            return queue.poll();
+            return root;
         } finally {
             lock.unlock();
         }
     }
 
-    private PriorityQueue<Task> oldest(int priority, IntPredicate allowed) {
-        PriorityQueue<Task> best = null;
-        PriorityQueue<Task>[] byHeap = queues[priority];
+    private boolean hasAllowed(int priority, IntPredicate allowed) {
+        ArrayList<Task>[] byHeap = waiting[priority];
         for (int h = 0; h < HEAPS; h++) {
-            PriorityQueue<Task> queue = byHeap[h];
-            if (queue != null && !queue.isEmpty() && allowed.test(h)
-                    && (best == null || OLDEST_QUERY_FIRST.compare(queue.peek(), best.peek()) < 0)) {
-                best = queue;
+            ArrayList<Task> list = byHeap[h];
+            if (list != null && !list.isEmpty() && allowed.test(h)) {
+                return true;
             }
         }
+        return false;
+    }
+
+    /** Removes and returns the allowed root of {@code priority} with the highest response ratio at {@code now}. */
+    private Task removeBest(int priority, IntPredicate allowed, long now) {
+        ArrayList<Task>[] byHeap = waiting[priority];
+        ArrayList<Task> bestList = null;
+        int bestIndex = -1;
+        Task best = null;
+        double bestRatio = 0;
+        for (int h = 0; h < HEAPS; h++) {
+            ArrayList<Task> list = byHeap[h];
+            if (list == null || list.isEmpty() || !allowed.test(h)) {
+                continue;
+            }
+            for (int i = 0, n = list.size(); i < n; i++) {
+                Task root = list.get(i);
+                double ratio = order == RootOrder.RESPONSE_RATIO ? responseRatio(root.run.query, now) : 1.0;
+                if (best == null || ratio > bestRatio || (ratio == bestRatio && olderThan(root, best))) {
+                    best = root;
+                    bestRatio = ratio;
+                    bestList = list;
+                    bestIndex = i;
+                }
+            }
+        }
+        int last = bestList.size() - 1;
+        bestList.set(bestIndex, bestList.get(last));
+        bestList.remove(last);
         return best;
+    }
+
+    /** Ties go to the older query (ids grow), then to the root queued first. */
+    private static boolean olderThan(Task a, Task b) {
+        long qa = a.run.query.id();
+        long qb = b.run.query.id();
+        return qa != qb ? qa < qb : a.sequence < b.sequence;
     }
 
     boolean hasAny(IntPredicate allowed) {
@@ -129,8 +201,8 @@ final class RootQueue {
         }
         lock.lock();
         try {
-            for (int p = 0; p < queues.length; p++) {
-                if (sizeByPriority[p] > 0 && oldest(p, allowed) != null) {
+            for (int p = 0; p < waiting.length; p++) {
+                if (sizeByPriority[p] > 0 && hasAllowed(p, allowed)) {
                     return true;
                 }
             }

@@ -58,7 +58,7 @@ final class Scheduler {
                 }
             }
             others.sort(Comparator.<Integer>comparingInt(m -> topology.distance(from, m)).thenComparingInt(m -> m));
-            perNode[n] = new NodeQueues(n, config.poolsPerNode(), config.rootPriorityBias(),
+            perNode[n] = new NodeQueues(n, config.poolsPerNode(), config.rootPriorityBias(), config.rootOrder(),
                     others.stream().mapToInt(Integer::intValue).toArray());
         }
         this.target = allocation == null ? config.contexts() : allocation.allocatedCount();

@@ -290,6 +290,7 @@ final class Worker implements Runnable {
             LONGS.setOpaque(totals, TASK_START, 0L);
             long bytes = context.bytesTouched() + llcMissBytes(missesBefore);
             add(totals, BUSY_NANOS, nanos);
+            run.query.addWork(nanos);
             add(totals, TASKS, 1);
             add(runByClass, taskClass.id(), 1);
             if (stolen) {

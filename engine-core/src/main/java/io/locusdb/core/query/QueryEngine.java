@@ -56,6 +56,8 @@ public final class QueryEngine {
     /** Plans kept for ad-hoc statements: {@code -Dlocus.plan-cache=N} (0 turns the cache off, for comparisons). */
     private final PlanCache<SelectPlan> plans = new PlanCache<>(Math.max(0, Integer.getInteger("locus.plan-cache",
             512)));
+    /** Expected work of queries by their shape: the executor starts short queries' pipelines first. */
+    private final WorkEstimates estimates = new WorkEstimates(4096);
 
     /**
      * @param tracker where scan tasks account their use of each part's node (the placer's histories)
@@ -211,6 +213,8 @@ public final class QueryEngine {
         private final String logText;
         /** The executor's name for its runs (task graphs, logs), made once for the same reason. */
         private final String label;
+        /** The key of the statement's work estimates. */
+        private final String shape;
         /** Set when the statement reads one row by its whole primary key: it then runs without a plan. */
         private final KeyLookupPlan lookup;
         private final int parameters;
@@ -220,6 +224,7 @@ public final class QueryEngine {
             this.query = query;
             this.logText = logText(query.sql());
             this.label = label(query.sql());
+            this.shape = StatementShape.of(query.sql());
             this.parameters = query.parameterCount();
             this.columns = query.explain() ? List.of(new ResultColumn("plan", ColumnType.VARCHAR))
                     : PhysicalPlanner.columns(query.plan(), query.columnNames());
@@ -314,13 +319,18 @@ public final class QueryEngine {
             if (query.explain() && !query.analyze()) {
                 return text(ExplainWriter.explain(physical, batchRows));
             }
+            long scannedRows = physical.scannedRows();
             QueryContext context = QueryContext.create(label, options.priority(),
-                    options.memoryBudgetBytes());
+                    options.memoryBudgetBytes(), estimates.expectedNanos(shape, scannedRows));
             try {
                 if (query.analyze()) {
                     return analyze(physical, context, front, physicalNanos[0]);
                 }
-                return runner.run(physical, context, new CopyOnWriteArrayList<>());
+                return runner.run(physical, context, new CopyOnWriteArrayList<>()).whenComplete((rows, failure) -> {
+                    if (failure == null) {
+                        estimates.record(shape, scannedRows, context.workNanos());
+                    }
+                });
             } catch (CancellationException e) {
                 // The calling thread was interrupted while the query ran (the server cancelling a statement): the
                 // wait gave up, so stop the query's tasks too instead of letting them run on unread.

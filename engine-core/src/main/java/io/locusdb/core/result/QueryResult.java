@@ -57,12 +57,19 @@ public final class QueryResult implements AutoCloseable {
         return List.copyOf(tasks);
     }
 
-    /** Calls {@code listener} once when this row result ends (at once for an update count). */
+    /**
+     * Calls {@code listener} once when this row result ends (at once for an update count), after the listeners
+     * added before it.
+     */
     public QueryResult whenComplete(Completion listener) {
         if (source == null) {
             listener.completed(0, null);
         } else {
-            completion = listener;
+            Completion before = completion;
+            completion = before == null ? listener : (rows, failure) -> {
+                before.completed(rows, failure);
+                listener.completed(rows, failure);
+            };
         }
         return this;
     }

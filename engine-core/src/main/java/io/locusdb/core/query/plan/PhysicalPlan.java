@@ -81,6 +81,21 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
         };
     }
 
+    /**
+     * The rows the plan's table scans start from (before their predicates): a first measure of how much work the
+     * plan is when nothing else is known about it.
+     */
+    public long scannedRows() {
+        return switch (source) {
+            case Scan scan -> scan.table().version().rows();
+            case Join join -> join.left().scannedRows() + join.right().scannedRows();
+            case Union union -> union.inputs().stream().mapToLong(PhysicalPlan::scannedRows).sum();
+            case Values values -> 0;
+            case Rows rows -> 0;
+            case SetFunction function -> 0;
+        };
+    }
+
     /** The types of this plan's result columns. */
     public List<ColumnType> types() {
         return columns.stream().map(ResultColumn::type).toList();
