@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptPredicateList;
 import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.hep.HepRelVertex;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.rules.ReduceExpressionsRule;
 import org.apache.calcite.rex.RexNode;
@@ -18,6 +21,13 @@ import org.apache.calcite.rex.RexNode;
 final class ProjectConstantReduction extends ReduceExpressionsRule.ProjectReduceExpressionsRule {
     static final ProjectConstantReduction INSTANCE = new ProjectConstantReduction();
 
+    /**
+     * Above more joins than this the projection is reduced without the predicates below it: pulling them up
+     * through a join infers from every pair of its equalities, and over the 64-table joins of sqllogictest's
+     * select5 that took most of a second a projection, for constants that such plans hardly ever have.
+     */
+    static final int MAX_JOINS_FOR_PREDICATES = 12;
+
     private ProjectConstantReduction() {
         super(ProjectReduceExpressionsRuleConfig.DEFAULT);
     }
@@ -27,7 +37,8 @@ final class ProjectConstantReduction extends ReduceExpressionsRule.ProjectReduce
         Project project = call.rel(0);
         RelOptPredicateList predicates;
         try {
-            predicates = call.getMetadataQuery().getPulledUpPredicates(project.getInput());
+            predicates = joinsAtMost(project.getInput(), MAX_JOINS_FOR_PREDICATES)
+                    ? call.getMetadataQuery().getPulledUpPredicates(project.getInput()) : RelOptPredicateList.EMPTY;
         } catch (AssertionError e) {
             // Calcite refuses predicates that compare with a NULL literal (HAVING NULL BETWEEN NULL AND NULL) by an
             // assertion; they only help to fold, so the projection is reduced without them.
@@ -42,5 +53,22 @@ final class ProjectConstantReduction extends ReduceExpressionsRule.ProjectReduce
                     .build());
             call.getPlanner().prune(project);
         }
+    }
+
+    /** Whether the tree below {@code rel} has at most {@code limit} joins (it stops counting past the limit). */
+    static boolean joinsAtMost(RelNode rel, int limit) {
+        return countJoins(rel, limit + 1) <= limit;
+    }
+
+    private static int countJoins(RelNode rel, int stopAt) {
+        RelNode node = rel instanceof HepRelVertex vertex ? vertex.getCurrentRel() : rel;
+        int count = node instanceof Join ? 1 : 0;
+        for (RelNode input : node.getInputs()) {
+            if (count >= stopAt) {
+                break;
+            }
+            count += countJoins(input, stopAt - count);
+        }
+        return count;
     }
 }

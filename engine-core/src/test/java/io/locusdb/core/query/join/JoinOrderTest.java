@@ -129,4 +129,26 @@ class JoinOrderTest {
         assertThat(rows("SELECT label, z FROM t1, t2 WHERE t1.x = t2.z AND t2.z = t1.y ORDER BY label"))
                 .containsExactly(List.of("same", 1));
     }
+
+    @Test
+    void aJoinOfMoreInputsThanTheExhaustiveSearchTakesIsOrderedGreedilyWithoutCrossProducts() {
+        int tables = 20;
+        List<String> from = new ArrayList<>();
+        List<String> where = new ArrayList<>();
+        for (int t = 1; t <= tables; t++) {
+            session.execute("CREATE TABLE chain" + t + " (a INTEGER, b INTEGER)").close();
+            session.execute("INSERT INTO chain" + t + " VALUES (1, 1), (2, 2), (3, 3), (4, 4), (5, 5)").close();
+            // Written in an order where neighbours in the text share no condition.
+            from.add("chain" + ((t * 7) % tables + 1));
+            if (t < tables) {
+                where.add("chain" + t + ".b = chain" + (t + 1) + ".a");
+            }
+        }
+        String sql = "SELECT count(*) FROM " + String.join(", ", from) + " WHERE " + String.join(" AND ", where)
+                + " AND chain" + tables + ".b > 2";
+
+        List<String> plan = explain(sql);
+        assertThat(joins(plan)).hasSize(tables - 1).allSatisfy(line -> assertThat(line).contains("on b = a"));
+        assertThat(rows(sql)).containsExactly(List.of(3L));
+    }
 }
