@@ -15,9 +15,9 @@ import java.util.function.LongSupplier;
  * <p>Within a priority, in the default {@link RootOrder#RESPONSE_RATIO}, the root whose query has the highest
  * <em>response ratio</em> goes first: (time since the query arrived + its work left) / its work left, the work
  * left being its expected work less what its tasks have done (highest response ratio next; see
- * {@link #responseRatio}). A query expected to be short overtakes long ones soon after it arrives, so a 3 ms query
- * does not wait behind a queue of 1 s ones; a long one is never starved, because its ratio grows while it waits
- * and it goes once it has waited about as many times its own work as the others have; among queries of similar
+ * {@link #responseRatio}, which also compresses the range of expected work). A query expected to be short
+ * overtakes long ones soon after it arrives, so a 3 ms query does not wait behind a queue of 1 s ones; a long one
+ * is never starved, because its ratio grows while it waits; among queries of similar
  * work the oldest goes first, and a query under way goes before a fresh one of the same size. Ordered by root
  * alone, hundreds of concurrent queries would advance in lockstep, a pipeline each in turn, none finishing until
  * nearly all do, and all holding their intermediate state (hash tables, handed groups) at once. Ratios change as
@@ -35,6 +35,8 @@ final class RootQueue {
      * nothing to go by): a middling analytical query.
      */
     static final long DEFAULT_EXPECTED_NANOS = 100_000_000L;
+    /** How much of the spread of expected work the order keeps (1: all of it, 0: none, first come first served). */
+    static final double WORK_EXPONENT = 0.75;
     /** Estimates below this count as this much, so that waiting microseconds do not swing the order. */
     static final long MIN_EXPECTED_NANOS = 200_000L;
 
@@ -78,15 +80,21 @@ final class RootQueue {
 
     /**
      * (time in the system + work left) / work left at {@code now}: 1 on arrival, growing faster the shorter the
-     * query. The work left is the expected work less what the query's tasks have done, but never less than a
-     * quarter of the expected: a query under way is favoured over a fresh one (it frees its hash tables sooner),
-     * while one that has outrun its estimate cannot claim to be nearly done and shut short queries out.
+     * query. The work is the expected work compressed towards {@link #DEFAULT_EXPECTED_NANOS} (to the power 3/4,
+     * scaled to keep that one): strict slowdown fairness would have a 3 s query wait a hundred times as long as a
+     * 30 ms one, which under hundreds of clients starved the long ones for minutes; compressed, it waits about 30
+     * times as long (with a square root, 10 times, short queries waited too long behind long ones). The work left is the share
+     * of the expected work the query's tasks have not done yet, but never under a quarter: a query under way is
+     * favoured over a fresh one (it frees its hash tables sooner), while one that has outrun its estimate cannot
+     * claim to be nearly done and shut short queries out.
      */
     static double responseRatio(QueryContext query, long now) {
         long expected = expectedNanos(query);
-        long left = Math.max(expected - query.workNanos(), Math.max(MIN_EXPECTED_NANOS, expected / 4));
+        double compressed = Math.pow(expected, WORK_EXPONENT) * Math.pow(DEFAULT_EXPECTED_NANOS, 1 - WORK_EXPONENT);
+        double shareLeft = Math.max(0.25, 1.0 - (double) query.workNanos() / expected);
+        double left = compressed * shareLeft;
         long waited = Math.max(0, now - query.startNanos());
-        return (waited + (double) left) / left;
+        return (waited + left) / left;
     }
 
     void push(Task root, int priority) {

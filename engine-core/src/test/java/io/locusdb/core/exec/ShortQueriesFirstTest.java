@@ -70,6 +70,18 @@ class ShortQueriesFirstTest {
     }
 
     @Test
+    void aQueryAHundredTimesLongerWaitsAboutThirtyTimesAsLongBeforeItGoesFirst() {
+        QueryContext shorter = QueryContext.create("30 ms", QueryContext.Priority.NORMAL, Long.MAX_VALUE, 30 * MS);
+        QueryContext longer = QueryContext.create("3 s", QueryContext.Priority.NORMAL, Long.MAX_VALUE, 3000 * MS);
+
+        double shortAfterOneSecond = RootQueue.responseRatio(shorter, shorter.startNanos() + 1000 * MS);
+        assertThat(RootQueue.responseRatio(longer, longer.startNanos() + 29_000 * MS))
+                .isLessThan(shortAfterOneSecond);
+        assertThat(RootQueue.responseRatio(longer, longer.startNanos() + 34_000 * MS))
+                .isGreaterThan(shortAfterOneSecond);
+    }
+
+    @Test
     void aQueryWithoutAnEstimateCountsAsAMiddlingOne() {
         QueryContext unknown = QueryContext.create("unknown");
 
