@@ -35,6 +35,20 @@ class ShortQueriesFirstTest {
         assertThat(order).containsExactly("long", "short");
     }
 
+    /**
+     * The next pipeline of a query under way goes before the first pipeline of a query that arrived later, even
+     * when that one was queued first, so that queries finish one after another instead of advancing in lockstep.
+     */
+    @Test
+    void aLaterRootOfAnOlderQueryStartsBeforeAnEarlierRootOfAYoungerQuery() throws InterruptedException {
+        QueryContext older = QueryContext.create("older");
+        QueryContext younger = QueryContext.create("younger");
+
+        List<String> order = runAfterBlocker(RootOrder.RESPONSE_RATIO, () -> younger, 0, () -> older);
+
+        assertThat(order).containsExactly("older", "younger");
+    }
+
     @Test
     void firstComeFirstServedIgnoresTheEstimates() throws InterruptedException {
         List<String> order = runAfterBlocker(RootOrder.OLDEST_QUERY,
