@@ -3,6 +3,7 @@ package io.locusdb.core.durable;
 import io.locusdb.core.storage.placement.PlacementChange;
 import io.locusdb.core.storage.placement.TableChange;
 import io.locusdb.core.storage.table.ColumnDef;
+import io.locusdb.core.storage.table.IndexDefinition;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.type.ColumnType;
@@ -92,6 +93,39 @@ final class Codec {
         out.writeInt(schema.primaryKey().size());
         for (int k : schema.primaryKey()) {
             out.writeInt(k);
+        }
+    }
+
+    /** A secondary index: name, table, unique, then each column's name and order. */
+    static void writeIndex(DataOutput out, IndexDefinition index) throws IOException {
+        writeString(out, index.name());
+        writeString(out, index.table());
+        out.writeBoolean(index.unique());
+        out.writeInt(index.columns().size());
+        for (int i = 0; i < index.columns().size(); i++) {
+            writeString(out, index.columns().get(i));
+            out.writeBoolean(index.descending().get(i));
+        }
+    }
+
+    static IndexDefinition readIndex(DataInput in) throws IOException {
+        String name = readString(in);
+        String table = readString(in);
+        boolean unique = in.readBoolean();
+        int n = in.readInt();
+        if (n <= 0 || n > 10_000) {
+            throw new IOException("index " + name + " of " + n + " columns");
+        }
+        List<String> columns = new ArrayList<>(n);
+        List<Boolean> descending = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            columns.add(readString(in));
+            descending.add(in.readBoolean());
+        }
+        try {
+            return new IndexDefinition(name, table, columns, descending, unique);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage(), e);
         }
     }
 

@@ -7,6 +7,7 @@ import io.locusdb.core.storage.placement.TableChange;
 import io.locusdb.core.storage.placement.TablePlacementOps;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.CommitHook;
+import io.locusdb.core.storage.table.IndexDefinition;
 import io.locusdb.core.storage.table.InitialPlacement;
 import io.locusdb.core.storage.table.PartDelta;
 import io.locusdb.core.storage.table.PartPlacement;
@@ -425,6 +426,9 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
             for (ViewDefinition view : manifest.views()) {
                 catalog.createView(view, true);
             }
+            for (IndexDefinition index : manifest.indexes()) {
+                catalog.restoreIndex(index);
+            }
             return parts;
         } catch (RuntimeException | Error e) {
             // No read may still be writing into memory that is freed below.
@@ -476,6 +480,8 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
                 case LogRecord.DropGroup g -> catalog.dropGroup(g.name());
                 case LogRecord.CreateView v -> catalog.createView(v.view(), true);
                 case LogRecord.DropView v -> catalog.dropView(v.name());
+                case LogRecord.CreateIndex i -> catalog.createIndex(i.index());
+                case LogRecord.DropIndex i -> catalog.dropIndex(i.name());
                 case LogRecord.Insert i -> catalog.table(i.table()).insert(i.rows());
                 case LogRecord.Replace r -> catalog.table(r.table()).replace(r.removed(), r.added(),
                         CommitHook.NONE);
@@ -642,6 +648,9 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
         for (ViewDefinition v : catalog.views()) {
             print.put("view:" + v.name(), (long) v.sql().hashCode());
         }
+        for (IndexDefinition i : catalog.indexes()) {
+            print.put("index:" + i.name(), (long) i.hashCode());
+        }
         return print;
     }
 
@@ -670,6 +679,7 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
             List<TableSnapshot> snapshots = new ArrayList<>();
             List<String> groups = new ArrayList<>();
             List<ViewDefinition> views;
+            List<IndexDefinition> indexes;
             long logStart;
             Map<String, Long> print;
             gate.writeLock().lock();
@@ -686,6 +696,7 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
                     groups.add(g.name());
                 }
                 views = catalog.views();
+                indexes = catalog.indexes();
                 print = fingerprint();
             } catch (RuntimeException | Error e) {
                 gate.writeLock().unlock();
@@ -728,7 +739,7 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
                 }
                 LogFormat.syncDirectory(partDirectory);
                 Manifest next = new Manifest(manifest.checkpoint() + 1, logStart, nextFile, groups, tables,
-                        views);
+                        views, indexes);
                 next.install(directory);
                 manifest = next;
                 writtenParts = written;

@@ -1,6 +1,7 @@
 package io.locusdb.core.durable;
 
 import io.locusdb.core.storage.placement.TableChange;
+import io.locusdb.core.storage.table.IndexDefinition;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.ViewDefinition;
@@ -36,6 +37,13 @@ public sealed interface LogRecord {
     record DropView(String name) implements LogRecord {
     }
 
+    /** CREATE [UNIQUE] INDEX, or a UNIQUE constraint of CREATE TABLE: the index as stored. */
+    record CreateIndex(IndexDefinition index) implements LogRecord {
+    }
+
+    record DropIndex(String name) implements LogRecord {
+    }
+
     /** Rows added to a table as one commit. */
     record Insert(String table, List<Object[]> rows) implements LogRecord {
     }
@@ -68,6 +76,8 @@ public sealed interface LogRecord {
     byte DROP_VIEW = 9;
     /** CREATE TABLE of a table with a primary key: CREATE_TABLE's fields, then the key's column positions. */
     byte CREATE_KEYED_TABLE = 10;
+    byte CREATE_INDEX = 11;
+    byte DROP_INDEX = 12;
 
     default byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
@@ -122,6 +132,14 @@ public sealed interface LogRecord {
                     out.writeByte(DROP_VIEW);
                     Codec.writeString(out, v.name());
                 }
+                case CreateIndex i -> {
+                    out.writeByte(CREATE_INDEX);
+                    Codec.writeIndex(out, i.index());
+                }
+                case DropIndex i -> {
+                    out.writeByte(DROP_INDEX);
+                    Codec.writeString(out, i.name());
+                }
             }
             out.flush();
         } catch (IOException e) {
@@ -152,6 +170,8 @@ public sealed interface LogRecord {
             case CREATE_VIEW -> new CreateView(new ViewDefinition(Codec.readString(in), Codec.readString(in),
                     Codec.readSchema(in)));
             case DROP_VIEW -> new DropView(Codec.readString(in));
+            case CREATE_INDEX -> new CreateIndex(Codec.readIndex(in));
+            case DROP_INDEX -> new DropIndex(Codec.readString(in));
             default -> throw new IOException("unknown record type " + type);
         };
     }

@@ -1,6 +1,7 @@
 package io.locusdb.core.durable;
 
 import io.locusdb.core.durable.DataDirectoryException.Problem;
+import io.locusdb.core.storage.table.IndexDefinition;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.ViewDefinition;
@@ -29,7 +30,7 @@ import java.util.zip.CRC32C;
  * @param nextFileId the next number for a part or delta file name
  */
 record Manifest(long checkpoint, long logStart, long nextFileId, List<String> groups, List<TableEntry> tables,
-                List<ViewDefinition> views) {
+                List<ViewDefinition> views, List<IndexDefinition> indexes) {
     static final String FILE = "MANIFEST";
     private static final byte[] MAGIC = "LOCUSMF1".getBytes(StandardCharsets.US_ASCII);
 
@@ -42,7 +43,7 @@ record Manifest(long checkpoint, long logStart, long nextFileId, List<String> gr
     }
 
     static Manifest empty() {
-        return new Manifest(0, 1, 1, List.of(), List.of(), List.of());
+        return new Manifest(0, 1, 1, List.of(), List.of(), List.of(), List.of());
     }
 
     /** Writes the manifest beside the current one, forces it, and renames it into place. */
@@ -85,6 +86,11 @@ record Manifest(long checkpoint, long logStart, long nextFileId, List<String> gr
         for (TableEntry t : keyed) {
             Codec.writeString(out, t.name());
             Codec.writeKey(out, t.schema());
+        }
+        // Secondary indexes last: a manifest written before them ends here (no indexes).
+        out.writeInt(indexes.size());
+        for (IndexDefinition index : indexes) {
+            Codec.writeIndex(out, index);
         }
         out.flush();
         CRC32C crc = new CRC32C();
@@ -174,7 +180,14 @@ record Manifest(long checkpoint, long logStart, long nextFileId, List<String> gr
                             t.rangeBounds(), t.parts()));
                 }
             }
-            return new Manifest(checkpoint, logStart, nextFileId, groups, tables, views);
+            List<IndexDefinition> indexes = new ArrayList<>();
+            if (in.available() > 0) {
+                int indexCount = in.readInt();
+                for (int i = 0; i < indexCount; i++) {
+                    indexes.add(Codec.readIndex(in));
+                }
+            }
+            return new Manifest(checkpoint, logStart, nextFileId, groups, tables, views, indexes);
         } catch (IOException | IllegalArgumentException e) {
             throw new DataDirectoryException(Problem.BAD_MANIFEST, file, "does not parse: " + e.getMessage(), e);
         }

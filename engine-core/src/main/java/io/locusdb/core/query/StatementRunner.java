@@ -20,6 +20,7 @@ import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.CommitHook;
 import io.locusdb.core.storage.table.InitialPlacement;
+import io.locusdb.core.storage.table.IndexDefinition;
 import io.locusdb.core.storage.table.KeyViolationException;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Replacement;
@@ -109,9 +110,22 @@ final class StatementRunner {
     private long run(Statement statement) {
         try {
             return switch (statement) {
-                case Statement.CreateTable c -> logged(() -> createTable(c), created -> created == null ? List.of()
-                        : List.of(new LogRecord.CreateTable(created.name(), created.schema(), created.spec(),
-                        created.group(), created.version().rangeBounds())));
+                case Statement.CreateTable c -> logged(() -> createTable(c), created -> {
+                    if (created == null) {
+                        return List.of();
+                    }
+                    List<LogRecord> records = new ArrayList<>();
+                    records.add(new LogRecord.CreateTable(created.name(), created.schema(), created.spec(),
+                            created.group(), created.version().rangeBounds()));
+                    for (IndexDefinition index : created.indexes()) {
+                        records.add(new LogRecord.CreateIndex(index));
+                    }
+                    return records;
+                });
+                case Statement.CreateIndex i -> logged(() -> createIndex(i),
+                        index -> index == null ? List.of() : List.of(new LogRecord.CreateIndex(index)));
+                case Statement.DropIndex d -> logged(() -> dropIndexes(d),
+                        names -> names.stream().<LogRecord>map(LogRecord.DropIndex::new).toList());
                 case Statement.CreateGroup g -> logged(() -> {
                     if (catalog.findGroup(g.name()).isPresent()) {
                         throw new LocusSqlException(SqlState.DUPLICATE_TABLE, "table group '" + g.name()
@@ -281,12 +295,95 @@ final class StatementRunner {
             throw new LocusSqlException(SqlState.UNDEFINED_TABLE, "table group '" + c.group() + "' does not exist"
                     + " (CREATE TABLE GROUP " + c.group() + " first)");
         }
-        Schema schema = new Schema(c.columns());
-        if (!c.primaryKey().isEmpty()) {
-            schema = schema.withPrimaryKey(c.primaryKey().stream().map(schema::indexOf).toList());
-        }
-        return catalog.createTable(c.name(), schema, c.spec(), new InitialPlacement.RoundRobin(), c.group(),
+        Schema columnsOnly = new Schema(c.columns());
+        Schema schema = c.primaryKey().isEmpty() ? columnsOnly
+                : columnsOnly.withPrimaryKey(c.primaryKey().stream().map(columnsOnly::indexOf).toList());
+        Table table = catalog.createTable(c.name(), schema, c.spec(), new InitialPlacement.RoundRobin(), c.group(),
                 rangeBounds(c, schema));
+        try {
+            for (Statement.UniqueConstraint u : c.unique()) {
+                List<String> columns = u.columns().stream().map(n -> schema.column(schema.indexOf(n)).name())
+                        .toList();
+                boolean coversKey = schema.isKeyed() && schema.primaryKeyNames().equals(columns);
+                boolean repeated = table.indexes().stream().anyMatch(x -> x.unique() && x.columns().equals(columns));
+                if (u.name() == null && (coversKey || repeated)) {
+                    // The same key twice constrains nothing more; PostgreSQL keeps one index too.
+                    continue;
+                }
+                String name = u.name() != null ? u.name() : freeIndexName(table.name(), columns, "key");
+                if (catalog.findIndex(name).isPresent() || catalog.find(name).isPresent()) {
+                    throw new LocusSqlException(SqlState.DUPLICATE_TABLE, "relation '" + name + "' already exists");
+                }
+                catalog.createIndex(IndexDefinition.ascending(name, table.name(), columns, true));
+            }
+        } catch (RuntimeException | Error e) {
+            catalog.drop(table.name());
+            throw e;
+        }
+        return table;
+    }
+
+    /** The new index, or null when IF NOT EXISTS found one of that name. */
+    private IndexDefinition createIndex(Statement.CreateIndex i) {
+        Table table = catalog.find(i.table()).orElse(null);
+        if (table == null) {
+            if (catalog.findView(i.table()).isPresent()) {
+                throw new LocusSqlException(SqlState.WRONG_OBJECT_TYPE, "'" + i.table() + "' is a view: only tables"
+                        + " have indexes");
+            }
+            throw new LocusSqlException(SqlState.UNDEFINED_TABLE, "table '" + i.table() + "' does not exist");
+        }
+        Schema schema = table.schema();
+        List<String> columns = new ArrayList<>();
+        for (String column : i.columns()) {
+            if (!schema.hasColumn(column)) {
+                throw new LocusSqlException(SqlState.UNDEFINED_COLUMN, "column '" + column + "' does not exist in"
+                        + " table " + table.name());
+            }
+            columns.add(schema.column(schema.indexOf(column)).name());
+        }
+        String name = i.name() != null ? i.name() : freeIndexName(table.name(), columns, "idx");
+        if (catalog.findIndex(name).isPresent() || catalog.find(name).isPresent()
+                || catalog.findView(name).isPresent()) {
+            if (i.ifNotExists()) {
+                return null;
+            }
+            throw new LocusSqlException(SqlState.DUPLICATE_TABLE, "relation '" + name + "' already exists");
+        }
+        return catalog.createIndex(new IndexDefinition(name, table.name(), columns, i.descending(), i.unique()));
+    }
+
+    /** Drops the named indexes (all or none) and returns their names as stored; IF EXISTS skips missing ones. */
+    private List<String> dropIndexes(Statement.DropIndex d) {
+        List<String> names = new ArrayList<>();
+        for (String name : d.names()) {
+            IndexDefinition index = catalog.findIndex(name).orElse(null);
+            if (index == null) {
+                if (d.ifExists()) {
+                    continue;
+                }
+                throw new LocusSqlException(SqlState.UNDEFINED_OBJECT, "index '" + name + "' does not exist");
+            }
+            names.add(index.name());
+        }
+        for (String name : names) {
+            catalog.dropIndex(name);
+        }
+        return names;
+    }
+
+    /**
+     * The name PostgreSQL gives an index the statement did not name: {@code table_col1_col2_suffix}, with a number
+     * after it when that name is taken.
+     */
+    private String freeIndexName(String table, List<String> columns, String suffix) {
+        String base = table + "_" + String.join("_", columns) + "_" + suffix;
+        String name = base;
+        for (int n = 1; catalog.findIndex(name).isPresent() || catalog.find(name).isPresent()
+                || catalog.findView(name).isPresent(); n++) {
+            name = base + n;
+        }
+        return name;
     }
 
     /**

@@ -14,7 +14,27 @@ public sealed interface Statement {
      * {@code PARTITION BY RANGE(c) BOUNDS (...)}: the lowest key of parts 1..n-1 (empty otherwise).
      */
     record CreateTable(String name, List<ColumnDef> columns, PartitionSpec spec, String group, boolean ifNotExists,
-                       List<Object> rangeBounds, List<String> primaryKey) implements Statement {
+                       List<Object> rangeBounds, List<String> primaryKey, List<UniqueConstraint> unique)
+            implements Statement {
+    }
+
+    /**
+     * A UNIQUE column or table constraint of CREATE TABLE: its columns, and its name when the statement gives one
+     * ({@code CONSTRAINT name UNIQUE (...)}); it becomes a unique index.
+     */
+    record UniqueConstraint(String name, List<String> columns) {
+    }
+
+    /**
+     * CREATE [UNIQUE] INDEX [IF NOT EXISTS] [name] ON table (column [ASC|DESC], ...); {@code name} is null when the
+     * statement leaves it to the database.
+     */
+    record CreateIndex(String name, String table, List<String> columns, List<Boolean> descending, boolean unique,
+                       boolean ifNotExists) implements Statement {
+    }
+
+    /** DROP INDEX [IF EXISTS] name, ...: every named index, or none when one is missing (without IF EXISTS). */
+    record DropIndex(List<String> names, boolean ifExists) implements Statement {
     }
 
     /**

@@ -72,6 +72,13 @@ public final class StatementParser {
             if (accept("VIEW")) {
                 return createView(false);
             }
+            if (accept("UNIQUE")) {
+                expect("INDEX");
+                return createIndex(true);
+            }
+            if (accept("INDEX")) {
+                return createIndex(false);
+            }
             expect("TABLE");
             if (accept("GROUP")) {
                 return new Statement.CreateGroup(identifier());
@@ -79,6 +86,9 @@ public final class StatementParser {
             return createTable();
         }
         if (t.is("DROP")) {
+            if (accept("INDEX")) {
+                return dropIndex();
+            }
             if (accept("VIEW")) {
                 boolean ifExists = false;
                 if (accept("IF")) {
@@ -127,6 +137,93 @@ public final class StatementParser {
         return columns;
     }
 
+    private Statement createIndex(boolean unique) {
+        if (accept("CONCURRENTLY")) {
+            // Building an index never blocks readers here; writers wait for it either way.
+        }
+        boolean ifNotExists = false;
+        if (accept("IF")) {
+            expect("NOT");
+            expect("EXISTS");
+            ifNotExists = true;
+        }
+        String name = peek().is("ON") ? null : identifier();
+        if (ifNotExists && name == null) {
+            throw error(peek(), "IF NOT EXISTS needs the index's name");
+        }
+        expect("ON");
+        accept("ONLY");
+        String table = identifier();
+        if (accept("USING")) {
+            Token method = take();
+            if (!method.is("BTREE") && !method.is("HASH") && !method.is("ART")) {
+                throw error(method, "index method " + method.text + " is not supported (btree and hash are; both"
+                        + " build LocusDB's order-preserving index)", SqlState.FEATURE_NOT_SUPPORTED);
+            }
+        }
+        expectSymbol("(");
+        List<String> columns = new ArrayList<>();
+        List<Boolean> descending = new ArrayList<>();
+        do {
+            Token at = peek();
+            if (at.text.equals(")") || at.kind == Kind.END) {
+                throw error(at, "expected the index's column, got " + describe(at));
+            }
+            if (at.kind != Kind.WORD && at.kind != Kind.QUOTED) {
+                throw error(at, "indexes on expressions are not supported: name a column",
+                        SqlState.FEATURE_NOT_SUPPORTED);
+            }
+            columns.add(identifier());
+            if (peek().text.equals("(") || peek().kind == Kind.SYMBOL && !peek().text.equals(",")
+                    && !peek().text.equals(")")) {
+                throw error(at, "indexes on expressions are not supported: name a column",
+                        SqlState.FEATURE_NOT_SUPPORTED);
+            }
+            if (accept("COLLATE")) {
+                identifier();
+            }
+            boolean desc = false;
+            if (accept("DESC")) {
+                desc = true;
+            } else {
+                accept("ASC");
+            }
+            if (accept("NULLS")) {
+                if (!accept("FIRST")) {
+                    expect("LAST");
+                }
+            }
+            descending.add(desc);
+        } while (acceptSymbol(","));
+        expectSymbol(")");
+        if (peek().is("INCLUDE")) {
+            throw error(peek(), "INCLUDE columns are not supported", SqlState.FEATURE_NOT_SUPPORTED);
+        }
+        if (peek().is("WHERE")) {
+            throw error(peek(), "partial indexes (CREATE INDEX ... WHERE) are not supported",
+                    SqlState.FEATURE_NOT_SUPPORTED);
+        }
+        return new Statement.CreateIndex(name, table, List.copyOf(columns), List.copyOf(descending), unique,
+                ifNotExists);
+    }
+
+    private Statement dropIndex() {
+        accept("CONCURRENTLY");
+        boolean ifExists = false;
+        if (accept("IF")) {
+            expect("EXISTS");
+            ifExists = true;
+        }
+        List<String> names = new ArrayList<>();
+        do {
+            names.add(identifier());
+        } while (acceptSymbol(","));
+        if (!accept("RESTRICT")) {
+            accept("CASCADE");
+        }
+        return new Statement.DropIndex(List.copyOf(names), ifExists);
+    }
+
     private Statement createView(boolean orReplace) {
         String name = identifier();
         List<String> columns = optionalColumnList();
@@ -145,11 +242,18 @@ public final class StatementParser {
         expectSymbol("(");
         List<ColumnDef> columns = new ArrayList<>();
         List<String> primaryKey = new ArrayList<>();
+        List<Statement.UniqueConstraint> unique = new ArrayList<>();
         do {
-            if (peek().is("PRIMARY") || peek().is("CONSTRAINT")) {
+            if (peek().is("PRIMARY") || peek().is("CONSTRAINT") || peek().is("UNIQUE") && isTableConstraint()) {
                 Token at = peek();
-                if (accept("CONSTRAINT")) {
-                    identifier();
+                String constraint = accept("CONSTRAINT") ? identifier() : null;
+                if (accept("UNIQUE")) {
+                    List<String> keyColumns = optionalColumnList();
+                    if (keyColumns.isEmpty()) {
+                        throw error(peek(), "expected the columns in parentheses after UNIQUE");
+                    }
+                    unique.add(new Statement.UniqueConstraint(constraint, List.copyOf(keyColumns)));
+                    continue;
                 }
                 expect("PRIMARY");
                 expect("KEY");
@@ -162,14 +266,15 @@ public final class StatementParser {
                 }
                 continue;
             }
-            if (peek().is("UNIQUE") || peek().is("FOREIGN") || peek().is("CHECK")) {
+            if (peek().is("FOREIGN") || peek().is("CHECK")) {
                 throw error(peek(), peek().text.toUpperCase(Locale.ROOT) + " table constraints are not supported"
-                        + " (PRIMARY KEY is)", SqlState.FEATURE_NOT_SUPPORTED);
+                        + " (PRIMARY KEY and UNIQUE are)", SqlState.FEATURE_NOT_SUPPORTED);
             }
             String column = identifier();
             ColumnType type = type();
             boolean nullable = true;
             while (true) {
+                String constraint = accept("CONSTRAINT") ? identifier() : null;
                 if (accept("NOT")) {
                     expect("NULL");
                     nullable = false;
@@ -183,10 +288,13 @@ public final class StatementParser {
                     }
                     primaryKey.add(column);
                     nullable = false;
-                } else if (peek().is("DEFAULT") || peek().is("UNIQUE")
-                        || peek().is("REFERENCES") || peek().is("CHECK")) {
+                } else if (accept("UNIQUE")) {
+                    unique.add(new Statement.UniqueConstraint(constraint, List.of(column)));
+                } else if (peek().is("DEFAULT") || peek().is("REFERENCES") || peek().is("CHECK")) {
                     throw error(peek(), peek().text.toUpperCase(Locale.ROOT) + " column constraints are not"
                             + " supported", SqlState.FEATURE_NOT_SUPPORTED);
+                } else if (constraint != null) {
+                    throw error(peek(), "expected a constraint after CONSTRAINT " + constraint);
                 } else {
                     break;
                 }
@@ -198,6 +306,14 @@ public final class StatementParser {
             if (columns.stream().noneMatch(c -> c.name().equalsIgnoreCase(key))) {
                 throw error(peek(), "the primary key column " + key + " is not a column of the table",
                         SqlState.UNDEFINED_COLUMN);
+            }
+        }
+        for (Statement.UniqueConstraint u : unique) {
+            for (String key : u.columns()) {
+                if (columns.stream().noneMatch(c -> c.name().equalsIgnoreCase(key))) {
+                    throw error(peek(), "the unique column " + key + " is not a column of the table",
+                            SqlState.UNDEFINED_COLUMN);
+                }
             }
         }
         PartitionSpec spec = PartitionSpec.none();
@@ -260,7 +376,12 @@ public final class StatementParser {
             }
         }
         return new Statement.CreateTable(name, columns, spec, group, ifNotExists, List.copyOf(rangeBounds),
-                List.copyOf(primaryKey));
+                List.copyOf(primaryKey), List.copyOf(unique));
+    }
+
+    /** Whether the UNIQUE that comes next starts a table constraint, {@code UNIQUE (a, b)}, not a column named so. */
+    private boolean isTableConstraint() {
+        return next + 1 < tokens.size() && tokens.get(next + 1).text.equals("(");
     }
 
     private ColumnType type() {

@@ -5,6 +5,7 @@ import io.locusdb.core.sql.pg.PgOids;
 import io.locusdb.core.sql.pg.PgTypeInfo;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
+import io.locusdb.core.storage.table.IndexDefinition;
 import io.locusdb.core.storage.table.KeyViolationException;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TableSnapshot;
@@ -22,8 +23,9 @@ import java.util.stream.Collectors;
  * execution, so that the queries tools send on connect (psql's {@code \dt}, pgjdbc's {@code DatabaseMetaData},
  * SQLAlchemy's inspector, BI tools) read the real tables, views and columns. Object identifiers are stable: fixed
  * ones for PostgreSQL's own objects, and for a table or view one derived from its schema and name
- * ({@link PgOids}). LocusDB has no indexes, constraints, defaults, comments, owners or privileges, so those
- * catalogs are empty and every object belongs to the one role {@value PgOids#OWNER_NAME}.
+ * ({@link PgOids}). Indexes are listed ({@code pg_index}, {@code pg_indexes}) and primary keys as constraints;
+ * LocusDB has no foreign keys, defaults, comments, owners or privileges, so those catalogs are empty and every object
+ * belongs to the one role {@value PgOids#OWNER_NAME}.
  */
 public final class PgCatalogTables {
     public static final String PG_CATALOG = "pg_catalog";
@@ -115,11 +117,15 @@ public final class PgCatalogTables {
                 && r.namespace == PgOids.PUBLIC_NAMESPACE).map(r -> row(r.oid, "public", r.name, null, null, null,
                 null, null, null, null, r.rows, 0L)).toList()));
         // Catalogs of things LocusDB does not have: present, so that the joins tools make find nothing.
-        all.add(empty("pg_index", cols(oid("indexrelid"), oid("indrelid"), integer("indnatts"),
+        all.add(table(PG_CATALOG, "pg_index", cols(oid("indexrelid"), oid("indrelid"), integer("indnatts"),
                 integer("indnkeyatts"), bool("indisunique"), bool("indnullsnotdistinct"), bool("indisprimary"),
                 bool("indisexclusion"), bool("indimmediate"), bool("indisclustered"), bool("indisvalid"),
                 bool("indcheckxmin"), bool("indisready"), bool("indislive"), bool("indisreplident"), text("indkey"),
-                text("indcollation"), text("indclass"), text("indoption"), text("indexprs"), text("indpred"))));
+                text("indcollation"), text("indclass"), text("indoption"), text("indexprs"), text("indpred")),
+                () -> indexes().stream().map(i -> row(PgOids.relation("public", i.name()),
+                        PgOids.relation("public", i.table()), i.columns().size(), i.columns().size(), i.unique(),
+                        false, i.primary(), false, true, false, true, false, true, true, false, i.attributeNumbers(),
+                        null, null, null, null, null)).toList()));
         all.add(table(PG_CATALOG, "pg_constraint", cols(oid("oid"), text("conname"), oid("connamespace"), text("contype"),
                 bool("condeferrable"), bool("condeferred"), bool("convalidated"), oid("conrelid"), oid("contypid"),
                 oid("conindid"), oid("conparentid"), oid("confrelid"), text("confupdtype"), text("confdeltype"),
@@ -141,8 +147,9 @@ public final class PgCatalogTables {
                 bool("extrelocatable"), text("extversion"))));
         all.add(empty("pg_matviews", cols(text("schemaname"), text("matviewname"), text("matviewowner"),
                 text("tablespace"), bool("hasindexes"), bool("ispopulated"), text("definition"))));
-        all.add(empty("pg_indexes", cols(text("schemaname"), text("tablename"), text("indexname"),
-                text("tablespace"), text("indexdef"))));
+        all.add(table(PG_CATALOG, "pg_indexes", cols(text("schemaname"), text("tablename"), text("indexname"),
+                text("tablespace"), text("indexdef")), () -> indexes().stream().map(i -> row("public", i.table(),
+                i.name(), null, i.definition())).toList()));
         all.add(empty("pg_policy", cols(oid("oid"), text("polname"), oid("polrelid"), text("polcmd"),
                 bool("polpermissive"), text("polroles"), text("polqual"), text("polwithcheck"))));
         all.add(empty("pg_proc", cols(oid("oid"), text("proname"), oid("pronamespace"), oid("proowner"),
@@ -233,6 +240,35 @@ public final class PgCatalogTables {
         all.add(SystemTable.empty(INFORMATION_SCHEMA, "routines", cols(text("specific_catalog"),
                 text("specific_schema"), text("specific_name"), text("routine_catalog"), text("routine_schema"),
                 text("routine_name"), text("routine_type"), text("data_type"))));
+    }
+
+    /** An index as the catalogs list it: a primary key's or a secondary one. */
+    private record IndexRow(String name, String table, List<String> columns, boolean unique, boolean primary,
+                            String attributeNumbers, String definition) {
+    }
+
+    /** Every table's primary key index (named as its constraint) and secondary indexes. */
+    private List<IndexRow> indexes() {
+        List<IndexRow> rows = new ArrayList<>();
+        for (Table t : catalog.tables()) {
+            if (t.schema().isKeyed()) {
+                List<String> key = t.schema().primaryKeyNames();
+                IndexDefinition asIndex = IndexDefinition.ascending(KeyViolationException.constraintName(t.name()),
+                        t.name(), key, true);
+                rows.add(new IndexRow(asIndex.name(), t.name(), key, true, true, attributeNumbers(t, key),
+                        asIndex.sql()));
+            }
+            for (IndexDefinition i : t.indexes()) {
+                rows.add(new IndexRow(i.name(), t.name(), i.columns(), i.unique(), false,
+                        attributeNumbers(t, i.columns()), i.sql()));
+            }
+        }
+        return rows;
+    }
+
+    /** PostgreSQL's int2vector text of the columns' attribute numbers (from 1): {@code "1 3"}. */
+    private static String attributeNumbers(Table t, List<String> columns) {
+        return columns.stream().map(c -> String.valueOf(t.schema().indexOf(c) + 1)).collect(Collectors.joining(" "));
     }
 
     private List<Table> keyedTables() {

@@ -255,11 +255,12 @@ public final class ExplainWriter {
         }
         try (TableSnapshot snapshot = scan.table().snapshot()) {
             for (TablePart part : snapshot.parts()) {
-                boolean byKey = IndexScan.plan(snapshot, part, program.ranges()) != null;
+                IndexScan byKey = IndexScan.plan(snapshot, part, program.ranges());
                 lines.add(String.format(Locale.ROOT, "%s  part %d: %,d rows (+%d delta), %.1f MiB on node %d ->"
                                 + " %s task%s on node %d, then %s tasks on node %d", indent, part.index(),
                         part.rows(), snapshot.deltaRows(part), part.byteSize() / 1048576.0, part.homeNode(),
-                        PartScanJob.TASK_CLASS, byKey ? " (" + IndexScan.describe(schema) + ")" : "",
+                        PartScanJob.TASK_CLASS,
+                        byKey != null ? " (" + byKey.describe(snapshot, program.ranges()) + ")" : "",
                         part.homeNode(), MaterializeJob.TASK_CLASS, part.homeNode()));
             }
         }

@@ -11,31 +11,33 @@ import io.locusdb.core.storage.type.TypeKind;
 import java.util.Arrays;
 
 /**
- * A hash join whose probe side is the scan of a keyed table, probed on the first column of its primary key: once
- * the build side is known to hold few keys, the scan reads only the rows of those keys, through each part's key
- * index, instead of every row (an index nested-loop join whose probes are one batch of lookups per part). The hash
+ * A hash join whose probe side is the scan of a table probed on a column an index leads with (the primary key's
+ * first column, or a secondary index's): once the build side is known to hold few keys, the scan reads only the rows
+ * of those keys, through each part's index, instead of every row (an index nested-loop join whose probes are one batch of lookups per part). The hash
  * table still decides which rows join; the index only spares the scan the rows that could not.
  */
 record IndexJoin(int probeKey, int tableColumn) {
 
     /**
      * The index join {@code scan} can serve as the probe side of {@code join} (probe keys numbered as the scan
-     * outputs them), or null: the table has no key, no probe key is the key's first column as stored, or the join
-     * keeps probe rows that match nothing.
+     * outputs them), or null: no probe key is a column an index leads with, as stored, or the join keeps probe rows
+     * that match nothing.
      */
     static IndexJoin of(PhysicalPlan.Scan scan, PhysicalPlan.Join join) {
         Schema schema = scan.table().schema();
-        if (!HashJoinProbe.dropsUnmatchedProbeRows(join) || !schema.isKeyed() || !IndexScan.enabled()) {
-            return null;
-        }
-        int keyColumn = schema.primaryKey().getFirst();
-        if (schema.column(keyColumn).type().physical() != TypeKind.Physical.LONG) {
+        int[] indexed = scan.table().indexedColumns();
+        if (!HashJoinProbe.dropsUnmatchedProbeRows(join) || indexed.length == 0 || !IndexScan.enabled()) {
             return null;
         }
         int[] keys = join.probesLeft() ? join.leftKeys() : join.rightKeys();
-        for (int k = 0; k < keys.length; k++) {
-            if (scan.outputs().get(keys[k]) instanceof InputRef ref && ref.index() == keyColumn) {
-                return new IndexJoin(k, keyColumn);
+        for (int column : indexed) {
+            if (schema.column(column).type().physical() != TypeKind.Physical.LONG) {
+                continue;
+            }
+            for (int k = 0; k < keys.length; k++) {
+                if (scan.outputs().get(keys[k]) instanceof InputRef ref && ref.index() == column) {
+                    return new IndexJoin(k, column);
+                }
             }
         }
         return null;

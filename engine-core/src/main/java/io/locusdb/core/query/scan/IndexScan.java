@@ -6,7 +6,6 @@ import io.locusdb.core.storage.column.PackedCodes;
 import io.locusdb.core.storage.index.DeltaKeyIndex;
 import io.locusdb.core.storage.index.MainKeyIndex;
 import io.locusdb.core.storage.scan.IdRange;
-import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
 import java.util.ArrayList;
@@ -14,8 +13,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Phase 1 of a scan of a keyed table through its key index instead of its packed codes: when the conjunction bounds the
- * primary key's first column to a few of a part's values ({@code k = ?}, {@code k IN (...)}, {@code k BETWEEN ? AND ?},
+ * Phase 1 of a scan through an index instead of the packed codes: when the conjunction bounds a column an index leads
+ * with (the primary key's first column, or a secondary index's first) to a few of a part's values ({@code k = ?}, {@code k IN (...)}, {@code k BETWEEN ? AND ?},
  * the build keys of a join probing the table: an index join), the part's {@link MainKeyIndex} names the main rows
  * holding them and the delta's index the delta rows; the other predicates are checked on those rows only. The outcome
  * has the shape of a code scan's, so phase 2 (materialize) does not know the difference.
@@ -42,37 +41,53 @@ public final class IndexScan {
     }
 
     /**
-     * The index scan of {@code part} for {@code conjunction}, or null when the table has no key, no predicate
-     * bounds its first column, or the predicate selects too large a share of the part's values for an index to pay.
+     * The index scan of {@code part} for {@code conjunction}, or null when no predicate bounds a column an index
+     * leads with (the primary key's first column, or a secondary index's), or every such predicate selects too
+     * large a share of the part's values for an index to pay. Of several, the one selecting the fewest values wins.
      */
     public static IndexScan plan(TableSnapshot snapshot, TablePart part, List<? extends ScanPredicate> conjunction) {
-        Schema schema = snapshot.table().schema();
-        if (!schema.isKeyed() || conjunction.isEmpty() || !enabled()) {
+        if (conjunction.isEmpty() || !enabled()) {
             return null;
         }
-        int keyColumn = schema.primaryKey().getFirst();
+        int[] indexed = snapshot.table().indexedColumns();
+        if (indexed.length == 0) {
+            return null;
+        }
+        IndexScan best = null;
+        long bestValues = Long.MAX_VALUE;
         for (int i = 0; i < conjunction.size(); i++) {
             ScanPredicate p = conjunction.get(i);
-            if (p.column() != keyColumn) {
+            if (!contains(indexed, p.column())) {
                 continue;
             }
-            Column column = part.column(keyColumn);
+            Column column = part.column(p.column());
             List<IdRange> ids = p.idRanges(column.dictionary());
             long values = 0;
             for (IdRange r : ids) {
                 values += r.hi() - r.lo() + 1;
             }
-            if (!pays(values, column.dictionary().size())) {
-                return null;
+            if (values < bestValues && pays(values, column.dictionary().size())) {
+                best = new IndexScan(i, ids);
+                bestValues = values;
             }
-            return new IndexScan(i, ids);
         }
-        return null;
+        return best;
     }
 
-    /** The key column's name for EXPLAIN: how a part with this key predicate is read. */
-    public static String describe(Schema schema) {
-        return "index lookup on " + String.join(", ", schema.primaryKeyNames());
+    private static boolean contains(int[] columns, int column) {
+        for (int c : columns) {
+            if (c == column) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** How a part with this plan is read, for EXPLAIN: the index and its column. */
+    public String describe(TableSnapshot snapshot, List<? extends ScanPredicate> conjunction) {
+        int column = conjunction.get(predicate).column();
+        return "index lookup on " + snapshot.table().schema().column(column).name() + " through "
+                + snapshot.table().indexOn(column);
     }
 
     PartScanJob.PartResult run(TaskContext ctx, TableSnapshot snapshot, TablePart part, int index,

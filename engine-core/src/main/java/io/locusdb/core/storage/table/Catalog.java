@@ -19,6 +19,8 @@ public final class Catalog {
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
     private final Map<String, TableGroup> groups = new ConcurrentHashMap<>();
     private final Map<String, ViewDefinition> views = new ConcurrentHashMap<>();
+    /** Secondary indexes by name (one namespace for all tables, as in PostgreSQL and SQLite). */
+    private final Map<String, IndexDefinition> indexes = new ConcurrentHashMap<>();
     /** Counts catalog changes (tables and groups created, dropped or replaced). */
     private final AtomicLong changes = new AtomicLong();
 
@@ -86,6 +88,9 @@ public final class Catalog {
         if (views.containsKey(key(table.name()))) {
             throw new IllegalArgumentException("a view named '" + table.name() + "' already exists");
         }
+        if (indexes.containsKey(key(table.name()))) {
+            throw new IllegalArgumentException("an index named '" + table.name() + "' already exists");
+        }
         Table existing = tables.putIfAbsent(key(table.name()), table);
         if (existing != null) {
             throw new IllegalArgumentException("table '" + table.name() + "' already exists");
@@ -141,6 +146,61 @@ public final class Catalog {
         return list;
     }
 
+    /**
+     * Adds a secondary index to its table (which checks a unique one against the rows it holds) and returns it as
+     * stored, with the table's name as the catalog spells it.
+     */
+    public IndexDefinition createIndex(IndexDefinition index) {
+        return createIndex(index, true);
+    }
+
+    /**
+     * As {@link #createIndex(IndexDefinition)}, for an index a data directory recorded with rows that were checked
+     * when they were written: a unique one is not checked again.
+     */
+    public IndexDefinition restoreIndex(IndexDefinition index) {
+        return createIndex(index, false);
+    }
+
+    private synchronized IndexDefinition createIndex(IndexDefinition index, boolean check) {
+        if (indexes.containsKey(key(index.name()))) {
+            throw new IllegalArgumentException("index '" + index.name() + "' already exists");
+        }
+        if (tables.containsKey(key(index.name())) || views.containsKey(key(index.name()))) {
+            throw new IllegalArgumentException("a table or view named '" + index.name() + "' already exists");
+        }
+        Table table = table(index.table());
+        IndexDefinition stored = index.onTable(table.name());
+        table.addIndex(stored, check);
+        indexes.put(key(index.name()), stored);
+        changes.incrementAndGet();
+        return stored;
+    }
+
+    /** Removes a secondary index; its table keeps its rows and its other indexes. */
+    public synchronized IndexDefinition dropIndex(String name) {
+        IndexDefinition index = indexes.remove(key(name));
+        if (index == null) {
+            throw new IllegalArgumentException("no index '" + name + "'");
+        }
+        find(index.table()).ifPresent(t -> t.removeIndex(index.name()));
+        changes.incrementAndGet();
+        return index;
+    }
+
+    public Optional<IndexDefinition> findIndex(String name) {
+        return Optional.ofNullable(indexes.get(key(name)));
+    }
+
+    /** Every table's secondary indexes, table by table in creation order. */
+    public List<IndexDefinition> indexes() {
+        List<IndexDefinition> list = new ArrayList<>();
+        for (Table t : tables()) {
+            list.addAll(t.indexes());
+        }
+        return list;
+    }
+
     public Optional<Table> find(String name) {
         return Optional.ofNullable(tables.get(key(name)));
     }
@@ -156,10 +216,13 @@ public final class Catalog {
     }
 
     /** Removes a table; its memory is freed once queries that still read it finish. */
-    public void drop(String name) {
+    public synchronized void drop(String name) {
         Table table = tables.remove(key(name));
         if (table == null) {
             throw new IllegalArgumentException("no table '" + name + "'");
+        }
+        for (IndexDefinition index : table.indexes()) {
+            indexes.remove(key(index.name()));
         }
         changes.incrementAndGet();
         if (table.group() != null) {

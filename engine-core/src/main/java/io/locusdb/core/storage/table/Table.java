@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,6 +25,12 @@ public final class Table {
     private final ReentrantLock maintenance = new ReentrantLock();
     /** The primary key's column positions; empty for a table without one. */
     private final int[] keyColumns;
+    /** The secondary indexes, replaced whole under the maintenance lock. */
+    private volatile List<IndexDefinition> indexes = List.of();
+    /** The keys no two rows may share: the primary key, then each unique index; replaced with {@link #indexes}. */
+    private volatile List<UniqueKey> uniqueKeys;
+    /** The columns some index leads with (the primary key's first column first), each once. */
+    private volatile int[] indexedColumns;
     private volatile String group;
     private volatile long committed;
     private long roundRobin;
@@ -49,6 +56,97 @@ public final class Table {
         this.schema = schema;
         this.keyColumns = schema.primaryKey().stream().mapToInt(Integer::intValue).toArray();
         this.current = new AtomicReference<>(new TableVersion(1, spec, parts, rangeBounds));
+        publishIndexes(List.of());
+    }
+
+    /** A key no two visible rows may share, and the constraint that says so. */
+    private record UniqueKey(String constraint, int[] columns) {
+    }
+
+    /** The table's secondary indexes, in the order they were created. */
+    public List<IndexDefinition> indexes() {
+        return indexes;
+    }
+
+    /**
+     * The columns an index scan can look rows up by: the primary key's first column and each index's leading
+     * column, each once, the primary key's first.
+     */
+    public int[] indexedColumns() {
+        return indexedColumns;
+    }
+
+    /** The index that leads with {@code column}: the primary key's name ({@code table_pkey}) or an index's. */
+    public String indexOn(int column) {
+        if (keyColumns.length > 0 && keyColumns[0] == column) {
+            return KeyViolationException.constraintName(name);
+        }
+        for (IndexDefinition index : indexes) {
+            if (schema.indexOf(index.columns().getFirst()) == column) {
+                return index.name();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Adds a secondary index. A unique one is first checked against the visible rows: when two share a key the
+     * index is not added and {@link KeyViolationException} names them. Writers wait meanwhile, so no row can slip
+     * in between the check and the index. {@code check} false trusts the rows (a restart restoring what was checked).
+     */
+    public void addIndex(IndexDefinition index, boolean check) {
+        int[] columns = index.columns().stream().mapToInt(schema::indexOf).toArray();
+        maintenance.lock();
+        try {
+            checkNotDropped();
+            for (IndexDefinition existing : indexes) {
+                if (existing.name().equalsIgnoreCase(index.name())) {
+                    throw new IllegalArgumentException("table " + name + " already has an index " + index.name());
+                }
+            }
+            if (index.unique() && check) {
+                checkUnique(new UniqueKey(index.name(), columns));
+            }
+            List<IndexDefinition> next = new ArrayList<>(indexes);
+            next.add(index.onTable(name));
+            publishIndexes(next);
+        } finally {
+            maintenance.unlock();
+        }
+    }
+
+    /** Removes the secondary index {@code indexName}; false when the table has none of that name. */
+    public boolean removeIndex(String indexName) {
+        maintenance.lock();
+        try {
+            List<IndexDefinition> next = new ArrayList<>(indexes);
+            if (!next.removeIf(i -> i.name().equalsIgnoreCase(indexName))) {
+                return false;
+            }
+            publishIndexes(next);
+            return true;
+        } finally {
+            maintenance.unlock();
+        }
+    }
+
+    private void publishIndexes(List<IndexDefinition> next) {
+        List<UniqueKey> keys = new ArrayList<>();
+        Set<Integer> leading = new LinkedHashSet<>();
+        if (keyColumns.length > 0) {
+            keys.add(new UniqueKey(KeyViolationException.constraintName(name), keyColumns));
+            leading.add(keyColumns[0]);
+        }
+        for (IndexDefinition index : next) {
+            int[] columns = index.columns().stream().mapToInt(schema::indexOf).toArray();
+            if (index.unique()) {
+                keys.add(new UniqueKey(index.name(), columns));
+            }
+            leading.add(columns[0]);
+        }
+        this.indexes = List.copyOf(next);
+        this.uniqueKeys = List.copyOf(keys);
+        this.indexedColumns = leading.stream().mapToInt(Integer::intValue).toArray();
     }
 
     public String name() {
@@ -240,19 +338,30 @@ public final class Table {
     }
 
     /**
-     * Throws {@link KeyViolationException} when a keyed table already holds {@code row}'s key in a row that the
-     * commit being staged does not delete (its own earlier rows included).
+     * Throws {@link KeyViolationException} when the table already holds {@code row}'s value of its primary key or of
+     * a unique index in a row that the commit being staged does not delete (its own earlier rows included).
      */
     private void checkKeyFree(TableVersion version, Object[] row, long commit) {
-        if (keyColumns.length == 0) {
-            return;
-        }
-        Object[] key = keyOf(row);
-        for (TablePart part : partsHolding(version, keyColumns, row)) {
-            boolean[] found = new boolean[1];
-            KeyLookup.find(part, keyColumns, key, commit, part.delta().appendedRows(), r -> found[0] = true);
-            if (found[0]) {
-                throw new KeyViolationException(name, schema, row);
+        for (UniqueKey unique : uniqueKeys) {
+            int[] columns = unique.columns();
+            Object[] key = new Object[columns.length];
+            for (int k = 0; k < key.length; k++) {
+                key[k] = row[columns[k]];
+                if (key[k] == null) {
+                    // NULL equals nothing, so a key with a NULL in it never conflicts.
+                    key = null;
+                    break;
+                }
+            }
+            if (key == null) {
+                continue;
+            }
+            for (TablePart part : partsHolding(version, columns, row)) {
+                boolean[] found = new boolean[1];
+                KeyLookup.find(part, columns, key, commit, part.delta().appendedRows(), r -> found[0] = true);
+                if (found[0]) {
+                    throw new KeyViolationException(name, unique.constraint(), schema, columns, row);
+                }
             }
         }
     }
@@ -292,37 +401,48 @@ public final class Table {
     }
 
     /**
-     * Checks that no two visible rows of a keyed table share a key (a bulk load's rows were never checked one by
-     * one); throws {@link KeyViolationException} naming one duplicate. Nothing to check without a key.
+     * Checks that no two visible rows share a value of the primary key or of a unique index (a bulk load's rows were
+     * never checked one by one); throws {@link KeyViolationException} naming one duplicate.
      */
     public void checkKeysUnique() {
-        if (keyColumns.length == 0) {
-            return;
+        for (UniqueKey unique : uniqueKeys) {
+            checkUnique(unique);
         }
+    }
+
+    private void checkUnique(UniqueKey unique) {
+        int[] columns = unique.columns();
         try (TableSnapshot snapshot = snapshot()) {
             List<TablePart> parts = snapshot.parts();
             String partitionColumn = snapshot.version().spec().column();
             boolean disjoint = parts.size() == 1 || partitionColumn != null
-                    && schema.primaryKey().contains(schema.indexOf(partitionColumn));
+                    && Arrays.stream(columns).anyMatch(c -> c == schema.indexOf(partitionColumn));
             Set<List<Object>> seen = disjoint ? null : new HashSet<>();
             for (TablePart part : parts) {
                 Set<List<Object>> inPart = new HashSet<>();
                 long total = part.rows() + snapshot.deltaRows(part);
-                MainKeyIndex index = part.rows() > 0 ? part.keyIndex(keyColumns[0]) : null;
-                boolean uniqueMain = index != null && keyColumns.length == 1 && index.unique()
+                MainKeyIndex index = part.rows() > 0 ? part.keyIndex(columns[0]) : null;
+                boolean uniqueMain = index != null && columns.length == 1 && index.unique()
                         && !part.delta().hasDeletions() && total == part.rows();
+                rows:
                 for (long r = uniqueMain && seen == null ? part.rows() : 0; r < total; r++) {
                     if (!snapshot.isVisible(part, r)) {
                         continue;
                     }
                     Object[] row = new Object[schema.size()];
-                    for (int k : keyColumns) {
-                        row[k] = r < part.rows() ? part.column(k).boxedValue(r)
-                                : part.delta().row((int) (r - part.rows()))[k];
+                    Object[] key = new Object[columns.length];
+                    for (int k = 0; k < columns.length; k++) {
+                        int c = columns[k];
+                        row[c] = r < part.rows() ? part.column(c).boxedValue(r)
+                                : part.delta().row((int) (r - part.rows()))[c];
+                        if (row[c] == null) {
+                            continue rows;
+                        }
+                        key[k] = row[c];
                     }
-                    List<Object> key = Arrays.asList(keyOf(row));
-                    if (!inPart.add(key) || seen != null && !seen.add(key)) {
-                        throw new KeyViolationException(name, schema, row);
+                    List<Object> values = Arrays.asList(key);
+                    if (!inPart.add(values) || seen != null && !seen.add(values)) {
+                        throw new KeyViolationException(name, unique.constraint(), schema, columns, row);
                     }
                 }
             }
