@@ -1,6 +1,10 @@
 package io.locusdb.core.sql;
 
 import io.locusdb.core.storage.table.Catalog;
+import io.locusdb.core.storage.table.ColumnDef;
+import io.locusdb.core.storage.table.Schema;
+import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.table.ViewDefinition;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -96,7 +100,7 @@ public final class SqlFrontEnd {
             PruneEmptyRules.AGGREGATE_INSTANCE, PruneEmptyRules.JOIN_LEFT_INSTANCE,
             PruneEmptyRules.JOIN_RIGHT_INSTANCE, PruneEmptyRules.CORRELATE_LEFT_INSTANCE,
             PruneEmptyRules.CORRELATE_RIGHT_INSTANCE, PruneEmptyRules.UNION_INSTANCE,
-            CoreRules.FILTER_REDUCE_EXPRESSIONS,
+            FilterConstantReduction.INSTANCE,
             ProjectConstantReduction.INSTANCE,
             CoreRules.FILTER_MERGE,
             CoreRules.PROJECT_MERGE,
@@ -128,8 +132,13 @@ public final class SqlFrontEnd {
      * (ordering pulled the projections up) and simplified by {@link #FINISH}.
      */
     private static HepProgram orderJoins(List<RelOptRule> joinOrder) {
+        // Not PROJECT_JOIN_TRANSPOSE here: the next step pulls every projection between inner joins back up, and
+        // pushing them down first only to pull them up made planning quadratic in the joins (a 64-table join spent
+        // half its 300 ms there). FINISH pushes them down once the order is chosen.
+        List<RelOptRule> simplify = SIMPLIFY_RULES.stream().filter(r -> r != CoreRules.PROJECT_JOIN_TRANSPOSE)
+                .toList();
         HepProgramBuilder program = new HepProgramBuilder()
-                .addRuleCollection(SIMPLIFY_RULES)
+                .addRuleCollection(simplify)
                 // Projections between inner joins (column trimming, computed columns) up above them, so that a
                 // chain of joins becomes one MultiJoin.
                 .addRuleCollection(List.of(CoreRules.JOIN_PROJECT_BOTH_TRANSPOSE,
@@ -207,6 +216,7 @@ public final class SqlFrontEnd {
     static final String CATALOG_SCHEMA = "pg_catalog";
 
     private final SchemaPlus schema;
+    private final Catalog catalog;
     private final RexExecutor constantFolder;
     private final HepProgram orderJoins;
 
@@ -245,8 +255,16 @@ public final class SqlFrontEnd {
             }
         }
         named.forEach((name, list) -> root.add(name, new SystemSchema(list)));
+        this.catalog = catalog;
         this.constantFolder = constantFolder;
         this.orderJoins = orderJoins(List.copyOf(joinOrder));
+    }
+
+    /** The columns of the catalog's table or view of that name, or null when there is none. */
+    private List<String> columnsOf(String name) {
+        Schema columns = catalog.find(name).map(Table::schema)
+                .or(() -> catalog.findView(name).map(ViewDefinition::columns)).orElse(null);
+        return columns == null ? null : columns.columns().stream().map(ColumnDef::name).toList();
     }
 
     /**
@@ -307,6 +325,7 @@ public final class SqlFrontEnd {
             SqlValidator validator = validator(catalogReader, types);
             // Named before validation, which rewrites some calls (COALESCE becomes CASE).
             List<String> itemNames = ColumnNames.beforeValidation(parsed);
+            ColumnQualifier.qualify(parsed, this::columnsOf);
             SqlNode validated = validate(validator, parsed);
             long validatedAt = System.nanoTime();
             List<RelDataType> parameterTypes = validator.getParameterRowType(validated).getFieldList().stream()

@@ -93,6 +93,8 @@ public final class JoinOrderRule extends RelRule<LoptOptimizeJoinRule.Config> {
         private final List<Long> otherMasks = new ArrayList<>();
         /** Equivalence classes of fields (global field indexes) equated across factors. */
         private final List<int[]> classes = new ArrayList<>();
+        /** Per class, the factors its fields belong to (bit f: factor f), so connectivity is a few mask tests. */
+        private long[] classMasks = new long[0];
         private InputEstimate[] estimates;
         private double[] rows;
         private double[] cost;
@@ -285,6 +287,12 @@ public final class JoinOrderRule extends RelRule<LoptOptimizeJoinRule.Config> {
                     }
                 }
             }
+            classMasks = new long[classes.size()];
+            for (int k = 0; k < classMasks.length; k++) {
+                for (int field : classes.get(k)) {
+                    classMasks[k] |= 1L << factorOf[field];
+                }
+            }
             for (RexNode c : multi) {
                 others.add(c);
                 otherMasks.add(factors(c));
@@ -351,15 +359,8 @@ public final class JoinOrderRule extends RelRule<LoptOptimizeJoinRule.Config> {
 
         /** Whether a condition joins the two disjoint sets of factors. */
         private boolean connected(long left, long right) {
-            for (int[] c : classes) {
-                boolean inLeft = false;
-                boolean inRight = false;
-                for (int field : c) {
-                    long bit = 1L << factorOf[field];
-                    inLeft |= (left & bit) != 0;
-                    inRight |= (right & bit) != 0;
-                }
-                if (inLeft && inRight) {
+            for (long mask : classMasks) {
+                if ((mask & left) != 0 && (mask & right) != 0) {
                     return true;
                 }
             }
