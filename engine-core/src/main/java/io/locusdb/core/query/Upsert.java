@@ -13,7 +13,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.function.Function;
 
 /**
@@ -39,7 +41,7 @@ final class Upsert {
 
     Replacement compute() {
         Schema schema = table.schema();
-        checkTarget(schema);
+        List<int[]> arbiters = arbiters(schema);
         int[] set = new int[clause.columns().size()];
         for (int i = 0; i < set.length; i++) {
             String column = clause.columns().get(i);
@@ -49,25 +51,36 @@ final class Upsert {
             }
             set[i] = schema.indexOf(column);
         }
-        List<Integer> key = schema.primaryKey();
-        Set<List<Object>> proposed = new HashSet<>();
+        List<Set<List<Object>>> proposed = new ArrayList<>();
+        arbiters.forEach(a -> proposed.add(new HashSet<>()));
         List<Object[]> added = new ArrayList<>();
         List<Object[]> conflicting = new ArrayList<>();
         List<Object[]> excluded = new ArrayList<>();
+        rows:
         for (Object[] row : rows) {
-            Object[] values = new Object[key.size()];
-            for (int k = 0; k < values.length; k++) {
-                values[k] = row[key.get(k)];
-            }
-            if (!proposed.add(Arrays.asList(values))) {
-                if (clause.doNothing()) {
+            Object[] existing = null;
+            for (int a = 0; a < arbiters.size(); a++) {
+                int[] key = arbiters.get(a);
+                Object[] values = new Object[key.length];
+                boolean hasNull = false;
+                for (int k = 0; k < values.length; k++) {
+                    values[k] = row[key[k]];
+                    hasNull |= values[k] == null;
+                }
+                if (hasNull) {
+                    // A key with a NULL in it equals no other: this row conflicts with nothing on it.
                     continue;
                 }
-                throw new LocusSqlException(SqlState.CARDINALITY_VIOLATION, "ON CONFLICT DO UPDATE command cannot"
-                        + " affect row a second time: the statement proposes key (" + String.join(", ",
-                        schema.primaryKeyNames()) + ")=(" + text(schema, row) + ") twice");
+                if (!proposed.get(a).add(Arrays.asList(values))) {
+                    if (clause.doNothing()) {
+                        continue rows;
+                    }
+                    throw new LocusSqlException(SqlState.CARDINALITY_VIOLATION, "ON CONFLICT DO UPDATE command"
+                            + " cannot affect row a second time: the statement proposes key (" + names(schema, key)
+                            + ")=(" + text(schema, key, row) + ") twice");
+                }
+                existing = existing != null ? existing : table.rowWithKey(key, values);
             }
-            Object[] existing = Arrays.stream(values).anyMatch(v -> v == null) ? null : table.rowWithKey(values);
             if (existing == null) {
                 added.add(row);
             } else if (!clause.doNothing()) {
@@ -82,23 +95,33 @@ final class Upsert {
         return new Replacement(removed, added);
     }
 
-    /** The conflict target must name the primary key (in any order), or the key's constraint. */
-    private void checkTarget(Schema schema) {
-        if (!schema.isKeyed()) {
-            throw new LocusSqlException(SqlState.INVALID_COLUMN_REFERENCE, "there is no unique or exclusion"
-                    + " constraint matching the ON CONFLICT specification: table '" + table.name() + "' has no"
-                    + " primary key");
-        }
+    /**
+     * The unique keys a proposed row is checked against (column positions): the one the conflict target names (its
+     * columns in any order, or its constraint's name), or without a target the primary key, or for DO NOTHING on a
+     * table without one every unique index. A conflict on another key still fails the statement with 23505.
+     */
+    private List<int[]> arbiters(Schema schema) {
+        Map<String, int[]> keys = table.uniqueKeys();
         if (clause.constraint() != null) {
-            if (!clause.constraint().equalsIgnoreCase(KeyViolationException.constraintName(table.name()))) {
-                throw new LocusSqlException(SqlState.UNDEFINED_OBJECT, "constraint \"" + clause.constraint()
-                        + "\" for table \"" + table.name() + "\" does not exist (its primary key is \""
-                        + KeyViolationException.constraintName(table.name()) + "\")");
+            for (Map.Entry<String, int[]> key : keys.entrySet()) {
+                if (key.getKey().equalsIgnoreCase(clause.constraint())) {
+                    return List.<int[]>of(key.getValue());
+                }
             }
-            return;
+            throw new LocusSqlException(SqlState.UNDEFINED_OBJECT, "constraint \"" + clause.constraint()
+                    + "\" for table \"" + table.name() + "\" does not exist" + described(keys));
         }
         if (clause.target().isEmpty()) {
-            return;
+            if (schema.isKeyed()) {
+                return List.<int[]>of(keys.get(KeyViolationException.constraintName(table.name())));
+            }
+            if (clause.doNothing() && !keys.isEmpty()) {
+                return List.copyOf(keys.values());
+            }
+            throw new LocusSqlException(SqlState.INVALID_COLUMN_REFERENCE, "there is no unique or exclusion"
+                    + " constraint matching the ON CONFLICT specification: table '" + table.name() + "' has"
+                    + (keys.isEmpty() ? " no primary key or unique index" : " no primary key; name the unique"
+                    + " index's columns (ON CONFLICT (...))") + described(keys));
         }
         Set<Integer> target = new HashSet<>();
         for (String column : clause.target()) {
@@ -108,11 +131,23 @@ final class Upsert {
             }
             target.add(schema.indexOf(column));
         }
-        if (!target.equals(new HashSet<>(schema.primaryKey()))) {
-            throw new LocusSqlException(SqlState.INVALID_COLUMN_REFERENCE, "there is no unique or exclusion"
-                    + " constraint matching the ON CONFLICT specification: the primary key of '" + table.name()
-                    + "' is (" + String.join(", ", schema.primaryKeyNames()) + ")");
+        for (int[] key : keys.values()) {
+            if (target.equals(Arrays.stream(key).boxed().collect(Collectors.toSet()))) {
+                return List.<int[]>of(key);
+            }
         }
+        throw new LocusSqlException(SqlState.INVALID_COLUMN_REFERENCE, "there is no unique or exclusion"
+                + " constraint matching the ON CONFLICT specification" + described(keys));
+    }
+
+    /** The table's unique keys as an error message lists them. */
+    private String described(Map<String, int[]> keys) {
+        if (keys.isEmpty()) {
+            return "";
+        }
+        List<String> listed = new ArrayList<>();
+        keys.forEach((name, columns) -> listed.add(name + " (" + names(table.schema(), columns) + ")"));
+        return ": the unique keys of '" + table.name() + "' are " + String.join(", ", listed);
     }
 
     /** DO UPDATE: evaluates SET and WHERE on each conflicting row with its proposed row, in one query. */
@@ -174,12 +209,16 @@ final class Upsert {
         }
     }
 
-    private static String text(Schema schema, Object[] row) {
+    private static String text(Schema schema, int[] key, Object[] row) {
         List<String> values = new ArrayList<>();
-        for (int k : schema.primaryKey()) {
+        for (int k : key) {
             values.add(PhysicalText.of(schema.column(k).type(), row[k]));
         }
         return String.join(", ", values);
+    }
+
+    private static String names(Schema schema, int[] key) {
+        return Arrays.stream(key).mapToObj(k -> schema.column(k).name()).collect(Collectors.joining(", "));
     }
 
     private static String quoted(String name) {

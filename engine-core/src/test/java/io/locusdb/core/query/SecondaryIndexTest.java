@@ -195,6 +195,32 @@ class SecondaryIndexTest {
     }
 
     @Test
+    void onConflictArbitratesOnTheUniqueIndexItNames() {
+        try (LocusDB db = open(null)) {
+            execute(db, "CREATE TABLE users (email VARCHAR(20) UNIQUE, handle VARCHAR(10) UNIQUE, visits INTEGER)");
+            execute(db, "INSERT INTO users VALUES ('a@x', 'ann', 1), ('b@x', 'bob', 1)");
+            execute(db, "INSERT INTO users VALUES ('a@x', 'ann', 1), ('c@x', 'cy', 1) ON CONFLICT (email) DO UPDATE"
+                    + " SET visits = users.visits + excluded.visits");
+            assertThat(rows(db, "SELECT email, visits FROM users ORDER BY email")).containsExactly(
+                    List.of("a@x", 2), List.of("b@x", 1), List.of("c@x", 1));
+            // Without a target DO NOTHING skips a row that conflicts on any unique index; NULL keys never do.
+            execute(db, "INSERT INTO users VALUES ('d@x', 'bob', 1), ('e@x', 'eve', 1), (NULL, NULL, 7),"
+                    + " (NULL, NULL, 8) ON CONFLICT DO NOTHING");
+            assertThat(rows(db, "SELECT count(*), sum(visits) FROM users")).containsExactly(List.of(6L, 20L));
+            execute(db, "INSERT INTO users VALUES ('e@x', 'x', 5) ON CONFLICT ON CONSTRAINT users_email_key"
+                    + " DO UPDATE SET visits = 50");
+            assertThat(rows(db, "SELECT visits FROM users WHERE email = 'e@x'")).containsExactly(List.of(50));
+            // The arbiter is the named key: a conflict on the other one still fails the statement.
+            assertThat(stateOf(db, "INSERT INTO users VALUES ('f@x', 'ann', 1) ON CONFLICT (email) DO NOTHING"))
+                    .isEqualTo(SqlState.UNIQUE_VIOLATION);
+            assertThat(stateOf(db, "INSERT INTO users VALUES ('g@x', 'g', 1) ON CONFLICT (visits) DO NOTHING"))
+                    .isEqualTo(SqlState.INVALID_COLUMN_REFERENCE);
+            assertThat(stateOf(db, "INSERT INTO users VALUES ('a@x', 'g', 1), ('a@x', 'h', 1) ON CONFLICT (email)"
+                    + " DO UPDATE SET visits = 0")).isEqualTo(SqlState.CARDINALITY_VIOLATION);
+        }
+    }
+
+    @Test
     void badIndexStatementsAreRefusedWithTheirSqlState() {
         try (LocusDB db = open(null)) {
             execute(db, "CREATE TABLE t (a INTEGER, b VARCHAR(5))");

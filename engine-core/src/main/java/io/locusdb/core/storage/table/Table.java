@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -382,22 +383,49 @@ public final class Table {
         if (keyColumns.length == 0) {
             throw new IllegalStateException("table " + name + " has no primary key");
         }
+        return rowWithKey(keyColumns, key);
+    }
+
+    /**
+     * A visible row whose values in {@code columns} are {@code key} (physical values), as of the latest commit, or
+     * null; the first found when several are (the columns of a unique index or of the primary key have one).
+     */
+    public Object[] rowWithKey(int[] columns, Object[] key) {
         Object[] probe = new Object[schema.size()];
-        for (int k = 0; k < keyColumns.length; k++) {
-            probe[keyColumns[k]] = key[k];
+        for (int k = 0; k < columns.length; k++) {
+            if (key[k] == null) {
+                return null;
+            }
+            probe[columns[k]] = key[k];
         }
-        probe = RowValues.normalizeKey(schema, probe, keyColumns);
+        probe = RowValues.normalizeKey(schema, probe, columns);
+        Object[] normalized = new Object[columns.length];
+        for (int k = 0; k < columns.length; k++) {
+            normalized[k] = probe[columns[k]];
+        }
         TableVersion version = current.get();
         long visible = committed;
-        for (TablePart part : partsHolding(version, keyColumns, probe)) {
+        for (TablePart part : partsHolding(version, columns, probe)) {
             long[] found = {-1};
-            KeyLookup.find(part, keyColumns, keyOf(probe), visible, part.delta().visibleRows(visible),
-                    r -> found[0] = r);
+            KeyLookup.find(part, columns, normalized, visible, part.delta().visibleRows(visible),
+                    r -> found[0] = found[0] < 0 ? r : found[0]);
             if (found[0] >= 0) {
                 return rowOf(part, found[0]);
             }
         }
         return null;
+    }
+
+    /**
+     * The keys no two rows may share, by constraint name: {@code table_pkey} for the primary key, then each unique
+     * index, each with its columns' positions.
+     */
+    public Map<String, int[]> uniqueKeys() {
+        Map<String, int[]> keys = new LinkedHashMap<>();
+        for (UniqueKey key : uniqueKeys) {
+            keys.put(key.constraint(), key.columns().clone());
+        }
+        return keys;
     }
 
     /**
