@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
  * execution, so that the queries tools send on connect (psql's {@code \dt}, pgjdbc's {@code DatabaseMetaData},
  * SQLAlchemy's inspector, BI tools) read the real tables, views and columns. Object identifiers are stable: fixed
  * ones for PostgreSQL's own objects, and for a table or view one derived from its schema and name
- * ({@link PgOids}). Indexes are listed ({@code pg_index}, {@code pg_indexes}) and primary keys as constraints;
+ * ({@link PgOids}). Indexes are listed in {@code pg_indexes} and primary keys as constraints;
  * LocusDB has no foreign keys, defaults, comments, owners or privileges, so those catalogs are empty and every object
  * belongs to the one role {@value PgOids#OWNER_NAME}.
  */
@@ -117,15 +117,13 @@ public final class PgCatalogTables {
                 && r.namespace == PgOids.PUBLIC_NAMESPACE).map(r -> row(r.oid, "public", r.name, null, null, null,
                 null, null, null, null, r.rows, 0L)).toList()));
         // Catalogs of things LocusDB does not have: present, so that the joins tools make find nothing.
-        all.add(table(PG_CATALOG, "pg_index", cols(oid("indexrelid"), oid("indrelid"), integer("indnatts"),
+        // Empty still: the tools that read it expand indkey with _pg_expandarray in a select list, a set-returning
+        // call LocusDB does not run yet; pg_indexes lists the indexes.
+        all.add(empty("pg_index", cols(oid("indexrelid"), oid("indrelid"), integer("indnatts"),
                 integer("indnkeyatts"), bool("indisunique"), bool("indnullsnotdistinct"), bool("indisprimary"),
                 bool("indisexclusion"), bool("indimmediate"), bool("indisclustered"), bool("indisvalid"),
                 bool("indcheckxmin"), bool("indisready"), bool("indislive"), bool("indisreplident"), text("indkey"),
-                text("indcollation"), text("indclass"), text("indoption"), text("indexprs"), text("indpred")),
-                () -> indexes().stream().map(i -> row(PgOids.relation("public", i.name()),
-                        PgOids.relation("public", i.table()), i.columns().size(), i.columns().size(), i.unique(),
-                        false, i.primary(), false, true, false, true, false, true, true, false, i.attributeNumbers(),
-                        null, null, null, null, null)).toList()));
+                text("indcollation"), text("indclass"), text("indoption"), text("indexprs"), text("indpred"))));
         all.add(table(PG_CATALOG, "pg_constraint", cols(oid("oid"), text("conname"), oid("connamespace"), text("contype"),
                 bool("condeferrable"), bool("condeferred"), bool("convalidated"), oid("conrelid"), oid("contypid"),
                 oid("conindid"), oid("conparentid"), oid("confrelid"), text("confupdtype"), text("confdeltype"),
@@ -243,8 +241,7 @@ public final class PgCatalogTables {
     }
 
     /** An index as the catalogs list it: a primary key's or a secondary one. */
-    private record IndexRow(String name, String table, List<String> columns, boolean unique, boolean primary,
-                            String attributeNumbers, String definition) {
+    private record IndexRow(String name, String table, String definition) {
     }
 
     /** Every table's primary key index (named as its constraint) and secondary indexes. */
@@ -255,20 +252,13 @@ public final class PgCatalogTables {
                 List<String> key = t.schema().primaryKeyNames();
                 IndexDefinition asIndex = IndexDefinition.ascending(KeyViolationException.constraintName(t.name()),
                         t.name(), key, true);
-                rows.add(new IndexRow(asIndex.name(), t.name(), key, true, true, attributeNumbers(t, key),
-                        asIndex.sql()));
+                rows.add(new IndexRow(asIndex.name(), t.name(), asIndex.sql()));
             }
             for (IndexDefinition i : t.indexes()) {
-                rows.add(new IndexRow(i.name(), t.name(), i.columns(), i.unique(), false,
-                        attributeNumbers(t, i.columns()), i.sql()));
+                rows.add(new IndexRow(i.name(), t.name(), i.sql()));
             }
         }
         return rows;
-    }
-
-    /** PostgreSQL's int2vector text of the columns' attribute numbers (from 1): {@code "1 3"}. */
-    private static String attributeNumbers(Table t, List<String> columns) {
-        return columns.stream().map(c -> String.valueOf(t.schema().indexOf(c) + 1)).collect(Collectors.joining(" "));
     }
 
     private List<Table> keyedTables() {
