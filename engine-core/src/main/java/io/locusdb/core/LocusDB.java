@@ -119,6 +119,14 @@ public final class LocusDB implements AutoCloseable {
         return config;
     }
 
+    /**
+     * True while a statement is being planned or a query's tasks run: background work that can wait gives way
+     * then.
+     */
+    public boolean busy() {
+        return engine.busy();
+    }
+
     public Topology topology() {
         return config.topology();
     }

@@ -25,9 +25,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code ./locus bench first-query [SF=1] [rounds=3] [dir=target/first-query-data]}: what a user meets right after a
- * start. Each round starts a fresh server process exactly as users do ({@code ./locus serve --data DIR}, the same
- * data directory every round, made once by {@code ./locus serve --tpch SF}) and times, over JDBC: the process start
+ * {@code ./locus bench first-query [SF=1] [rounds=3] [dir=target/first-query-data] [serve options]}: what a user
+ * meets right after a start. Each round starts a fresh server process exactly as users do ({@code ./locus serve
+ * --data DIR} and the serve options, the same data directory every round, made once by {@code ./locus serve --tpch
+ * SF}) and times, over JDBC: the process start
  * until the server says it is listening, the first run of Q1, Q6, Q3 (DuckDB's texts) and a range count, then the
  * same queries warm (median of {@value #WARM_RUNS} runs each), and the server's resident memory. Right after each,
  * DuckDB opens its database file of the same tables (in this process: its code is native, and a new connection to
@@ -58,6 +59,12 @@ public final class FirstQueryComparison {
         double sf = args.length > 0 ? Double.parseDouble(args[0]) : 1.0;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         Path dir = Path.of(args.length > 2 ? args[2] : "target/first-query-data").toAbsolutePath();
+        // Anything after the folder goes to ./locus serve as it is (e.g. --warm-up off, to compare), except
+        // --after-warm-up: then the first queries wait until the server says its warm-up is done (what a user
+        // meets who comes some seconds after the start), and the report says how long that took.
+        List<String> serveOptions = new ArrayList<>(args.length > 3 ? List.of(args).subList(3, args.length)
+                : List.of());
+        boolean afterWarmUp = serveOptions.remove("--after-warm-up");
         String root = System.getenv("LOCUS_ROOT");
         if (root == null) {
             System.err.println("first-query: run it as ./locus bench first-query (it starts ./locus serve)");
@@ -74,7 +81,7 @@ public final class FirstQueryComparison {
         List<Round> locusRounds = new ArrayList<>();
         List<Round> duckRounds = new ArrayList<>();
         for (int r = 0; r < rounds; r++) {
-            locusRounds.add(locusRound(locus, data));
+            locusRounds.add(locusRound(locus, data, serveOptions, afterWarmUp));
             duckRounds.add(duckRound(duckFile));
             System.out.printf(Locale.ROOT, "round %d: LocusDB listening after %.2f s, first Q1 %.3f s; DuckDB open"
                     + " %.3f s, first Q1 %.3f s%n", r + 1, locusRounds.getLast().ready(),
@@ -106,8 +113,15 @@ public final class FirstQueryComparison {
         }
     }
 
-    private static Round locusRound(Path locus, Path data) throws Exception {
-        Server server = Server.start(locus, List.of("serve", "--data", data.toString()));
+    private static Round locusRound(Path locus, Path data, List<String> serveOptions, boolean afterWarmUp)
+            throws Exception {
+        List<String> arguments = new ArrayList<>(List.of("serve", "--data", data.toString()));
+        arguments.addAll(serveOptions);
+        Server server = Server.start(locus, arguments);
+        if (afterWarmUp) {
+            double warmedAt = server.warmedUp.get(5, TimeUnit.MINUTES);
+            System.out.printf(Locale.ROOT, "  warm-up done %.1f s after the process start%n", warmedAt);
+        }
         try (Connection c = DriverManager.getConnection(server.url)) {
             Round timed = queries(c, server.listeningSeconds);
             return new Round(timed.ready(), timed.first(), timed.warm(), server.residentBytes());
@@ -197,14 +211,19 @@ public final class FirstQueryComparison {
         /** What {@code ./locus serve} prints, with its JDBC URL, once it accepts connections. */
         private static final String LISTENING = "LocusDB server listening on ";
 
+        /** What it prints when its background warm-up has finished (or stopped). */
+        private static final String WARMED_UP = "warm-up: ";
         private final Process process;
         private final String url;
         private final double listeningSeconds;
+        /** Seconds from the process start until the warm-up line. */
+        private final CompletableFuture<Double> warmedUp;
 
-        private Server(Process process, String url, double listeningSeconds) {
+        private Server(Process process, String url, double listeningSeconds, CompletableFuture<Double> warmedUp) {
             this.process = process;
             this.url = url;
             this.listeningSeconds = listeningSeconds;
+            this.warmedUp = warmedUp;
         }
 
         static Server start(Path locus, List<String> arguments) throws Exception {
@@ -219,6 +238,7 @@ public final class FirstQueryComparison {
             long t0 = System.nanoTime();
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
             CompletableFuture<String> listening = new CompletableFuture<>();
+            CompletableFuture<Double> warmedUp = new CompletableFuture<>();
             StringBuilder output = new StringBuilder();
             Thread reader = new Thread(() -> {
                 try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
@@ -231,11 +251,15 @@ public final class FirstQueryComparison {
                         if (at >= 0) {
                             listening.complete(line.substring(at + LISTENING.length()).trim().split("\\s+")[0]);
                         }
+                        if (line.startsWith(WARMED_UP)) {
+                            warmedUp.complete((System.nanoTime() - t0) / 1e9);
+                        }
                     }
                 } catch (IOException e) {
                     listening.completeExceptionally(new UncheckedIOException(e));
                 }
                 listening.completeExceptionally(new IllegalStateException("the server ended without listening"));
+                warmedUp.completeExceptionally(new IllegalStateException("the server ended without a warm-up"));
             }, "server-output");
             reader.setDaemon(true);
             reader.start();
@@ -249,7 +273,7 @@ public final class FirstQueryComparison {
                             + output, e);
                 }
             }
-            return new Server(process, url, (System.nanoTime() - t0) / 1e9);
+            return new Server(process, url, (System.nanoTime() - t0) / 1e9, warmedUp);
         }
 
         /** VmRSS of the server process, from /proc (0 where there is none). */

@@ -26,7 +26,8 @@ final class FilterConstantReduction extends ReduceExpressionsRule.FilterReduceEx
     @Override
     public void onMatch(RelOptRuleCall call) {
         Filter filter = call.rel(0);
-        if (ProjectConstantReduction.joinsAtMost(filter.getInput(), ProjectConstantReduction.MAX_JOINS_FOR_PREDICATES)) {
+        if (ProjectConstantReduction.joinsAtMost(filter.getInput(),
+                ProjectConstantReduction.MAX_JOINS_FOR_PREDICATES)) {
             super.onMatch(call);
             return;
         }

@@ -69,6 +69,11 @@ public final class ServeCommand implements Callable<Integer> {
                     + " generate the scale asked for.")
     boolean replace;
 
+    @Option(names = "--warm-up", paramLabel = "on|off", defaultValue = "on",
+            description = "Compile the engine's code on a small database of its own in the background after the"
+                    + " start, so that first queries run at warm speed (default on).")
+    String warmUp;
+
     @Option(names = "--in-memory", description = "Keep nothing on disk: every table is lost when the server stops.")
     boolean inMemory;
 
@@ -105,6 +110,9 @@ public final class ServeCommand implements Callable<Integer> {
                 : LocusConfig.of(Topologies.fromSetting(topology)).withStoredCalibration()).withPlacer(settings.placer());
         if (replace && scaleFactor == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--replace goes with --tpch SF");
+        }
+        if (!warmUp.equals("on") && !warmUp.equals("off")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--warm-up takes on or off, not " + warmUp);
         }
         if (inMemory && (data != null || fsync != null)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--in-memory keeps nothing on disk:"
@@ -172,6 +180,9 @@ public final class ServeCommand implements Callable<Integer> {
                 settings.tls() == null ? "TLS off" : "TLS on");
         out.println("Ctrl-C (SIGINT) or SIGTERM stops it gracefully.");
         out.flush();
+        if (warmUp.equals("on")) {
+            KernelWarmUp.start(dbConfig, db::busy, out);
+        }
         server.awaitTermination();
         return 0;
     }

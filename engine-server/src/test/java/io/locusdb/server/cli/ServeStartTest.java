@@ -58,6 +58,12 @@ class ServeStartTest {
     }
 
     @Test
+    void aWarmUpSettingOtherThanOnOrOffIsRefusedInOneLine() {
+        assertThat(run(serve("--in-memory", "--warm-up", "maybe"))).isEqualTo(2);
+        assertThat(cli.err().strip()).contains("--warm-up takes on or off").doesNotContain("Exception");
+    }
+
+    @Test
     void anotherScaleInTheDataDirectoryIsRefusedNamingBothAndTheWayOut(@TempDir Path dir) {
         Path data = dir.resolve("data");
         tpchIn(data, 0.01);
