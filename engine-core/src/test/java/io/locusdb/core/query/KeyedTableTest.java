@@ -1,22 +1,23 @@
 package io.locusdb.core.query;
 
+import static io.locusdb.core.query.SqlTestDatabase.execute;
+import static io.locusdb.core.query.SqlTestDatabase.explain;
+import static io.locusdb.core.query.SqlTestDatabase.open;
+import static io.locusdb.core.query.SqlTestDatabase.rows;
+import static io.locusdb.core.query.SqlTestDatabase.stateOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
 import io.locusdb.core.PreparedQuery;
 import io.locusdb.core.Session;
-import io.locusdb.core.durable.Durability;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.TaskRecord;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
-import io.locusdb.core.storage.TestStorage;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,38 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
 class KeyedTableTest {
     @TempDir
     Path dir;
-
-    private static LocusDB open(Path directory) {
-        LocusConfig config = LocusConfig.of(TestStorage.twoNodes()).withDeltaMerge(null)
-                .withExecutor(b -> b.pinWorkers(false));
-        return LocusDB.open(directory == null ? config : config.withDurability(Durability.in(directory)));
-    }
-
-    private static List<List<Object>> rows(LocusDB db, String sql) {
-        try (Session s = db.connect(); QueryResult r = s.execute(sql)) {
-            return r.toList();
-        }
-    }
-
-    private static long execute(LocusDB db, String sql) {
-        try (Session s = db.connect(); QueryResult r = s.execute(sql)) {
-            return r.updateCount();
-        }
-    }
-
-    private static String explain(LocusDB db, String sql) {
-        return rows(db, "EXPLAIN " + sql).stream().map(r -> r.getFirst().toString())
-                .collect(Collectors.joining("\n"));
-    }
-
-    private static SqlState stateOf(LocusDB db, String sql) {
-        try {
-            execute(db, sql);
-        } catch (LocusSqlException e) {
-            return e.state();
-        }
-        throw new AssertionError("expected " + sql + " to fail");
-    }
 
     private static void accounts(LocusDB db) {
         execute(db, "CREATE TABLE accounts (id BIGINT PRIMARY KEY, owner VARCHAR(20), balance DECIMAL(12,2))"

@@ -1,20 +1,21 @@
 package io.locusdb.core.query;
 
+import static io.locusdb.core.query.SqlTestDatabase.execute;
+import static io.locusdb.core.query.SqlTestDatabase.explain;
+import static io.locusdb.core.query.SqlTestDatabase.open;
+import static io.locusdb.core.query.SqlTestDatabase.rows;
+import static io.locusdb.core.query.SqlTestDatabase.stateOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
 import io.locusdb.core.Session;
-import io.locusdb.core.durable.Durability;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.TaskRecord;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
-import io.locusdb.core.storage.TestStorage;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,38 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
 class SecondaryIndexTest {
     @TempDir
     Path dir;
-
-    private static LocusDB open(Path directory) {
-        LocusConfig config = LocusConfig.of(TestStorage.twoNodes()).withDeltaMerge(null)
-                .withExecutor(b -> b.pinWorkers(false));
-        return LocusDB.open(directory == null ? config : config.withDurability(Durability.in(directory)));
-    }
-
-    private static List<List<Object>> rows(LocusDB db, String sql) {
-        try (Session s = db.connect(); QueryResult r = s.execute(sql)) {
-            return r.toList();
-        }
-    }
-
-    private static void execute(LocusDB db, String sql) {
-        try (Session s = db.connect(); QueryResult r = s.execute(sql)) {
-            r.updateCount();
-        }
-    }
-
-    private static String explain(LocusDB db, String sql) {
-        return rows(db, "EXPLAIN " + sql).stream().map(r -> r.getFirst().toString())
-                .collect(Collectors.joining("\n"));
-    }
-
-    private static SqlState stateOf(LocusDB db, String sql) {
-        try {
-            execute(db, sql);
-        } catch (LocusSqlException e) {
-            return e.state();
-        }
-        throw new AssertionError("expected " + sql + " to fail");
-    }
 
     /** 20,000 orders in two parts, folded into main columns, then delta rows and a deletion on top. */
     private static void orders(LocusDB db) {

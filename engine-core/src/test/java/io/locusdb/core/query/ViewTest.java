@@ -1,16 +1,14 @@
 package io.locusdb.core.query;
 
+import static io.locusdb.core.query.SqlTestDatabase.execute;
+import static io.locusdb.core.query.SqlTestDatabase.open;
+import static io.locusdb.core.query.SqlTestDatabase.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
-import io.locusdb.core.Session;
-import io.locusdb.core.durable.Durability;
-import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
-import io.locusdb.core.storage.TestStorage;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,24 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ViewTest {
     @TempDir
     Path dir;
-
-    private static LocusDB open(Path directory) {
-        LocusConfig config = LocusConfig.of(TestStorage.twoNodes()).withDeltaMerge(null)
-                .withExecutor(b -> b.pinWorkers(false));
-        return LocusDB.open(directory == null ? config : config.withDurability(Durability.in(directory)));
-    }
-
-    private static List<List<Object>> rows(LocusDB db, String sql) {
-        try (Session s = db.connect(); QueryResult r = s.execute(sql)) {
-            return r.toList();
-        }
-    }
-
-    private static void execute(LocusDB db, String sql) {
-        try (Session s = db.connect(); QueryResult r = s.execute(sql)) {
-            r.updateCount();
-        }
-    }
 
     private static void people(LocusDB db) {
         execute(db, "CREATE TABLE people (id INTEGER NOT NULL, name VARCHAR(20), age INTEGER)"
