@@ -59,6 +59,7 @@ final class Upsert {
         rows:
         for (Object[] row : rows) {
             Object[] existing = null;
+            List<List<Object>> keysOfRow = new ArrayList<>(arbiters.size());
             for (int a = 0; a < arbiters.size(); a++) {
                 int[] key = arbiters.get(a);
                 Object[] values = new Object[key.length];
@@ -69,9 +70,11 @@ final class Upsert {
                 }
                 if (hasNull) {
                     // A key with a NULL in it equals no other: this row conflicts with nothing on it.
+                    keysOfRow.add(null);
                     continue;
                 }
-                if (!proposed.get(a).add(Arrays.asList(values))) {
+                List<Object> proposedKey = Arrays.asList(values);
+                if (proposed.get(a).contains(proposedKey)) {
                     if (clause.doNothing()) {
                         continue rows;
                     }
@@ -79,11 +82,21 @@ final class Upsert {
                             + " cannot affect row a second time: the statement proposes key (" + names(schema, key)
                             + ")=(" + text(schema, key, row) + ") twice");
                 }
+                keysOfRow.add(proposedKey);
                 existing = existing != null ? existing : table.rowWithKey(key, values);
+            }
+            if (existing != null && clause.doNothing()) {
+                continue;
+            }
+            // Only a row that goes in (or updates one) holds its keys against the statement's later rows.
+            for (int a = 0; a < arbiters.size(); a++) {
+                if (keysOfRow.get(a) != null) {
+                    proposed.get(a).add(keysOfRow.get(a));
+                }
             }
             if (existing == null) {
                 added.add(row);
-            } else if (!clause.doNothing()) {
+            } else {
                 conflicting.add(existing);
                 excluded.add(row);
             }
@@ -97,8 +110,8 @@ final class Upsert {
 
     /**
      * The unique keys a proposed row is checked against (column positions): the one the conflict target names (its
-     * columns in any order, or its constraint's name), or without a target the primary key, or for DO NOTHING on a
-     * table without one every unique index. A conflict on another key still fails the statement with 23505.
+     * columns in any order, or its constraint's name), or without a target for DO NOTHING every unique key (the
+     * primary key and each unique index). A conflict on another key than the arbiters still fails with 23505.
      */
     private List<int[]> arbiters(Schema schema) {
         Map<String, int[]> keys = table.uniqueKeys();
@@ -112,11 +125,12 @@ final class Upsert {
                     + "\" for table \"" + table.name() + "\" does not exist" + described(keys));
         }
         if (clause.target().isEmpty()) {
+            if (clause.doNothing() && !keys.isEmpty()) {
+                // As in PostgreSQL: without a target, DO NOTHING skips a row that conflicts on any unique key.
+                return List.copyOf(keys.values());
+            }
             if (schema.isKeyed()) {
                 return List.<int[]>of(keys.get(KeyViolationException.constraintName(table.name())));
-            }
-            if (clause.doNothing() && !keys.isEmpty()) {
-                return List.copyOf(keys.values());
             }
             throw new LocusSqlException(SqlState.INVALID_COLUMN_REFERENCE, "there is no unique or exclusion"
                     + " constraint matching the ON CONFLICT specification: table '" + table.name() + "' has"

@@ -182,6 +182,16 @@ class SecondaryIndexTest {
                     .isEqualTo(SqlState.INVALID_COLUMN_REFERENCE);
             assertThat(stateOf(db, "INSERT INTO users VALUES ('a@x', 'g', 1), ('a@x', 'h', 1) ON CONFLICT (email)"
                     + " DO UPDATE SET visits = 0")).isEqualTo(SqlState.CARDINALITY_VIOLATION);
+            // A keyed table too: without a target DO NOTHING skips conflicts on its unique index as on its key.
+            execute(db, "CREATE TABLE accounts (id INTEGER PRIMARY KEY, email VARCHAR(20) UNIQUE)");
+            execute(db, "INSERT INTO accounts VALUES (1, 'a@x')");
+            // A row skipped for one key does not hold its other key: (2, 'q@x') goes in after (2, 'a@x') was skipped.
+            execute(db, "INSERT INTO accounts VALUES (2, 'a@x'), (1, 'z@x'), (3, 'c@x'), (2, 'q@x'), (4, 'c@x')"
+                    + " ON CONFLICT DO NOTHING");
+            assertThat(rows(db, "SELECT id, email FROM accounts ORDER BY id")).containsExactly(List.of(1, "a@x"),
+                    List.of(2, "q@x"), List.of(3, "c@x"));
+            assertThat(stateOf(db, "INSERT INTO accounts VALUES (4, 'a@x') ON CONFLICT (id) DO NOTHING"))
+                    .isEqualTo(SqlState.UNIQUE_VIOLATION);
         }
     }
 
