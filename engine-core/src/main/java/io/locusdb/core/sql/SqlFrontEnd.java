@@ -23,6 +23,7 @@ import org.apache.calcite.config.CalciteConnectionProperty;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.hep.HepMatchOrder;
@@ -48,6 +49,7 @@ import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.rules.JoinProjectTransposeRule;
 import org.apache.calcite.rel.rules.PruneEmptyRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -127,6 +129,19 @@ public final class SqlFrontEnd {
             CoreRules.PROJECT_JOIN_TRANSPOSE);
 
     /**
+     * {@code rule} for joins that output both sides: Calcite's rule builds a SEMI or ANTI join's row from both sides
+     * (and fails), and such a join is no part of a MultiJoin anyway.
+     */
+    private static RelOptRule projectingJoinsOnly(JoinProjectTransposeRule rule) {
+        return new JoinProjectTransposeRule(rule.config) {
+            @Override
+            public boolean matches(RelOptRuleCall call) {
+                return call.<Join>rel(0).getJoinType().projectsRight() && super.matches(call);
+            }
+        };
+    }
+
+    /**
      * Simplify; then order the joins of each multi-way join by cost ({@code joinOrder}, then Calcite's
      * LoptOptimizeJoinRule over the MultiJoins it left), not by the order of the text. The plan is then trimmed again
      * (ordering pulled the projections up) and simplified by {@link #FINISH}.
@@ -141,9 +156,9 @@ public final class SqlFrontEnd {
                 .addRuleCollection(simplify)
                 // Projections between inner joins (column trimming, computed columns) up above them, so that a
                 // chain of joins becomes one MultiJoin.
-                .addRuleCollection(List.of(CoreRules.JOIN_PROJECT_BOTH_TRANSPOSE,
-                        CoreRules.JOIN_PROJECT_LEFT_TRANSPOSE, CoreRules.JOIN_PROJECT_RIGHT_TRANSPOSE,
-                        CoreRules.PROJECT_MERGE))
+                .addRuleCollection(List.of(projectingJoinsOnly(CoreRules.JOIN_PROJECT_BOTH_TRANSPOSE),
+                        projectingJoinsOnly(CoreRules.JOIN_PROJECT_LEFT_TRANSPOSE),
+                        projectingJoinsOnly(CoreRules.JOIN_PROJECT_RIGHT_TRANSPOSE), CoreRules.PROJECT_MERGE))
                 .addMatchOrder(HepMatchOrder.BOTTOM_UP)
                 .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN);
         for (RelOptRule rule : joinOrder) {
@@ -339,6 +354,9 @@ public final class SqlFrontEnd {
             RelRoot root = converter.convertQuery(validated, false, true);
             RelBuilder relBuilder = RelFactories.LOGICAL_BUILDER.create(cluster, catalogReader);
             RelNode flat = converter.flattenTypes(root.rel, true);
+            if (containsSubQuery(flat)) {
+                flat = ExistsToSemiJoin.rewrite(flat);
+            }
             if (containsSubQuery(flat)) {
                 HepPlanner removal = new HepPlanner(REMOVE_SUBQUERIES);
                 removal.setRoot(flat);

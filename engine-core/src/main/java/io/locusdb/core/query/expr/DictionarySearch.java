@@ -9,29 +9,54 @@ import java.nio.charset.StandardCharsets;
  * The codes of a string dictionary whose values contain a byte string, found by searching the dictionary's value
  * bytes as one text, a run of values at a time, instead of testing each value: the bytes are read as ISO-8859-1,
  * which maps every byte to one char, so the JDK's vectorized {@link String#indexOf(String, int)} finds exactly the
- * byte matches. A match that crosses from one value into the next is not one. Results are kept with the dictionary
+ * byte matches. A match that crosses from one value into the next is not one. A search may also take a test that
+ * decides each value found to contain the needle (a pattern such as {@code %special%requests%} searches for its
+ * longest literal and tests only the values holding it). Results are kept with the dictionary
  * ({@link StringDictionary#derived}: a dropped part's dictionary takes them along) and shared by every task, plan and
- * query that searches it for the same bytes.
+ * query that searches it for the same bytes (and the same test).
  */
 final class DictionarySearch {
     /** Values copied and searched at a time. */
     private static final int VALUES_PER_RUN = 16_384;
 
-    /** The key a search's result is kept under with the dictionary: the needle's bytes, as ISO-8859-1 text. */
+    /** Decides a value that contains the needle: its bytes are {@code bytes[from, to)}. */
+    @FunctionalInterface
+    interface CandidateTest {
+        boolean matches(byte[] bytes, int from, int to);
+    }
+
+    /** The key a plain search's result is kept under with the dictionary: the needle's bytes, as ISO-8859-1 text. */
     private record Key(String needle) {
+    }
+
+    /** The key of a search with a test: what the test is (e.g. the LIKE pattern and its escape) and the needle. */
+    private record TestedKey(String needle, Object test) {
     }
 
     private final byte[] needle;
     private final String needleText;
-    private final Key key;
+    private final Object key;
+    private final CandidateTest test;
 
     DictionarySearch(byte[] needle) {
+        this(needle, null, null);
+    }
+
+    /**
+     * A search whose found values are decided by {@code test}; {@code testKey} names the test (equal keys, equal
+     * tests), so that its results are shared only with searches that decide alike.
+     */
+    DictionarySearch(byte[] needle, Object testKey, CandidateTest test) {
         if (needle.length == 0) {
             throw new IllegalArgumentException("an empty needle is in every value: no search needed");
         }
+        if ((testKey == null) != (test == null)) {
+            throw new IllegalArgumentException("a test needs a key that names it, and a key a test");
+        }
         this.needle = needle.clone();
         this.needleText = new String(needle, StandardCharsets.ISO_8859_1);
-        this.key = new Key(needleText);
+        this.key = test == null ? new Key(needleText) : new TestedKey(needleText, testKey);
+        this.test = test;
     }
 
     /** One bit per code (bit {@code code} of the array), set where the value contains the needle; cached. */
@@ -74,7 +99,9 @@ final class DictionarySearch {
                 }
                 int end = ends[code - first + 1] - base;
                 if (at + needle.length <= end) {
-                    bits[code >>> 6] |= 1L << code;
+                    if (test == null || test.matches(buffer, ends[code - first] - base, end)) {
+                        bits[code >>> 6] |= 1L << code;
+                    }
                     // One match is enough: go on with the next value.
                     from = end;
                 } else {

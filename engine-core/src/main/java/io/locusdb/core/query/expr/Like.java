@@ -22,6 +22,11 @@ public final class Like extends Expr {
     private final Matcher matcher;
     /** The same test on a dictionary value's UTF-8 bytes, for the simple patterns; null for the others. */
     private final Utf8Matcher utf8;
+    /**
+     * For a pattern other than {@code %literal%}: the dictionary searched for the pattern's longest literal, each
+     * value holding it then tested whole; null where the pattern has no literal of two bytes or more.
+     */
+    private final DictionarySearch literalSearch;
     private StringDictionary cachedDictionary;
     private byte[] cachedCodes;
     /** Rows this copy tested against {@link #countedDictionary}: when to search the whole dictionary instead. */
@@ -75,14 +80,51 @@ public final class Like extends Expr {
         this.pattern = pattern;
         this.matcher = compile(pattern, escape);
         this.utf8 = compileUtf8(pattern, escape);
+        this.literalSearch = utf8 != null && utf8.search() != null ? null : literalSearch(pattern, escape, matcher);
     }
 
-    private Like(Expr input, String pattern, Matcher matcher, Utf8Matcher utf8) {
+    private Like(Expr input, String pattern, Matcher matcher, Utf8Matcher utf8, DictionarySearch literalSearch) {
         super(ColumnType.BOOLEAN);
         this.input = input;
         this.pattern = pattern;
         this.matcher = matcher;
         this.utf8 = utf8;
+        this.literalSearch = literalSearch;
+    }
+
+    /** What the search results of a pattern's literal search are kept under: the same pattern decides alike. */
+    private record PatternKey(String pattern, Character escape) {
+    }
+
+    /**
+     * The search for the longest run of literal characters in {@code pattern} (every match holds it), whose found
+     * values the whole pattern then decides; null where no run has two bytes or more (too common to be worth it).
+     */
+    private static DictionarySearch literalSearch(String pattern, Character escape, Matcher matcher) {
+        String longest = "";
+        StringBuilder run = new StringBuilder();
+        for (int i = 0; i <= pattern.length(); i++) {
+            char c = i < pattern.length() ? pattern.charAt(i) : '%';
+            if (escape != null && c == escape && i + 1 < pattern.length()) {
+                run.append(pattern.charAt(++i));
+            } else if (c == '%' || c == '_') {
+                if (run.length() > longest.length()) {
+                    longest = run.toString();
+                }
+                run.setLength(0);
+            } else {
+                run.append(c);
+            }
+        }
+        if (!StandardCharsets.UTF_8.newEncoder().canEncode(longest)) {
+            return null;
+        }
+        byte[] needle = longest.getBytes(StandardCharsets.UTF_8);
+        if (needle.length < 2) {
+            return null;
+        }
+        return new DictionarySearch(needle, new PatternKey(pattern, escape),
+                (bytes, from, to) -> matcher.matches(new String(bytes, from, to - from, StandardCharsets.UTF_8)));
     }
 
     /** The byte test of a pattern that is a literal with at most a leading and a trailing '%'; null otherwise. */
@@ -233,12 +275,13 @@ public final class Like extends Expr {
     }
 
     /**
-     * For an infix pattern, the codes of {@code dictionary} whose values match, once this copy has tested rows worth
-     * a 32nd of the dictionary (the vectorized search of all its bytes costs about what testing that many codes one
-     * by one does) or another copy has searched it already; null until then.
+     * The codes of {@code dictionary} whose values match, once this copy has tested rows worth a 32nd of the
+     * dictionary (the vectorized search of all its bytes costs about what testing that many codes one by one does)
+     * or another copy has searched it already; null until then, and for patterns without a literal to search for.
      */
     private long[] containing(StringDictionary dictionary, int rows) {
-        if (utf8 == null || utf8.search() == null) {
+        DictionarySearch search = utf8 != null && utf8.search() != null ? utf8.search() : literalSearch;
+        if (search == null) {
             return null;
         }
         if (dictionary != countedDictionary) {
@@ -246,7 +289,6 @@ public final class Like extends Expr {
             rowsOnDictionary = 0;
         }
         rowsOnDictionary += rows;
-        DictionarySearch search = utf8.search();
         if (rowsOnDictionary * 32 < dictionary.size() && !search.known(dictionary)) {
             return null;
         }
@@ -290,7 +332,7 @@ public final class Like extends Expr {
     @Override
     protected Expr copy(ExprCopier copier) {
         // The matcher is immutable: the copy shares it and caches its own per-dictionary answers.
-        return new Like(copier.copy(input), pattern, matcher, utf8);
+        return new Like(copier.copy(input), pattern, matcher, utf8, literalSearch);
     }
 
     @Override

@@ -37,7 +37,8 @@ public final class JoinProber {
     private int pairCount;
 
     /**
-     * @param probeIsLeft     whether the probe side is the join's left input (always so for SEMI and ANTI)
+     * @param probeIsLeft     whether the probe side is the join's left input (for SEMI and ANTI: else the left
+     *                        rows are the build rows, which come out in {@link #emitUnmatchedBuildRows})
      * @param probeKeyIndexes the probe side's key columns, in the order of the table's keys
      * @param residual        the rest of the condition over the joined row (left, then right columns), or null
      * @param checkpoint      run before each chunk of candidate pairs is checked: where a cancelled query stops
@@ -46,9 +47,6 @@ public final class JoinProber {
      */
     public JoinProber(JoinHashTable table, JoinType type, boolean probeIsLeft, int[] probeKeyIndexes, Expr residual,
                       List<ColumnType> probeTypes, List<ColumnType> buildTypes, Output output, Runnable checkpoint) {
-        if (!type.outputsRight() && !probeIsLeft) {
-            throw new IllegalArgumentException(type + " joins probe with their left side");
-        }
         this.table = table;
         this.type = type;
         this.probeIsLeft = probeIsLeft;
@@ -64,8 +62,17 @@ public final class JoinProber {
         return probeIsLeft ? type.keepsUnmatchedLeft() : type.keepsUnmatchedRight();
     }
 
+    /**
+     * Whether matched build rows are marked, for build rows that come out after the probes: the unmatched ones of an
+     * outer join keeping the build side, the matched (SEMI) or unmatched (ANTI) ones of a join that built its left.
+     */
     private boolean keepsUnmatchedBuild() {
-        return probeIsLeft ? type.keepsUnmatchedRight() : type.keepsUnmatchedLeft();
+        return probeIsLeft ? type.keepsUnmatchedRight() : type.keepsUnmatchedLeft() || !type.outputsRight();
+    }
+
+    /** A SEMI or ANTI join that built its left side: the output is build rows, decided after every probe. */
+    private boolean emitsBuildSideOnly() {
+        return !probeIsLeft && !type.outputsRight();
     }
 
     /** Candidate pairs checked and emitted at a time: a key shared by many rows cannot blow a batch up. */
@@ -79,7 +86,9 @@ public final class JoinProber {
         for (int k = 0; k < keys.length; k++) {
             keys[k] = probe[probeKeyIndexes[k]];
         }
-        boolean trackProbe = type == JoinType.SEMI || type == JoinType.ANTI || keepsUnmatchedProbe();
+        boolean trackProbe = probeIsLeft && !type.outputsRight() || keepsUnmatchedProbe();
+        // A build row a SEMI or ANTI join has matched once is decided: other pairs with it need no residual check.
+        boolean skipMatched = emitsBuildSideOnly();
         if (trackProbe) {
             if (probeMatched.length < rows) {
                 probeMatched = new boolean[rows];
@@ -95,7 +104,9 @@ public final class JoinProber {
                     continue;
                 }
                 for (int r = table.firstLong(values[p]); r >= 0; r = table.nextLong(r)) {
-                    addPair(probe, p, r, trackProbe);
+                    if (!skipMatched || !table.isMatched(r)) {
+                        addPair(probe, p, r, trackProbe);
+                    }
                 }
             }
         }
@@ -105,7 +116,9 @@ public final class JoinProber {
             }
             long h = JoinKeys.hash(keys, p);
             for (int r = table.first(keys, p, h); r >= 0; r = table.next(r, keys, p, h)) {
-                addPair(probe, p, r, trackProbe);
+                if (!skipMatched || !table.isMatched(r)) {
+                    addPair(probe, p, r, trackProbe);
+                }
             }
         }
         if (pairCount > 0) {
@@ -113,7 +126,11 @@ public final class JoinProber {
             pairCount = 0;
         }
         switch (type) {
-            case SEMI, ANTI -> emitProbeRows(probe, rows, type == JoinType.SEMI, false);
+            case SEMI, ANTI -> {
+                if (probeIsLeft) {
+                    emitProbeRows(probe, rows, type == JoinType.SEMI, false);
+                }
+            }
             default -> {
                 if (keepsUnmatchedProbe()) {
                     emitProbeRows(probe, rows, false, true);
@@ -221,15 +238,19 @@ public final class JoinProber {
         output.accept(Chunk.of(out, n));
     }
 
-    /** After every probe: the build rows no probe row matched, null-extended (outer joins keeping the build side). */
+    /**
+     * After every probe: the build rows no probe row matched, null-extended (outer joins keeping the build side), or
+     * the matched (SEMI) or unmatched (ANTI) build rows of a join that built its left side, as they are.
+     */
     public void emitUnmatchedBuildRows() {
         if (!keepsUnmatchedBuild()) {
             return;
         }
+        boolean wanted = emitsBuildSideOnly() && type == JoinType.SEMI;
         int[] selected = new int[Math.max(1, table.rows())];
         int n = 0;
         for (int r = 0; r < table.rows(); r++) {
-            if (!table.isMatched(r)) {
+            if (table.isMatched(r) == wanted) {
                 selected[n++] = r;
             }
         }
@@ -239,6 +260,10 @@ public final class JoinProber {
         List<ColumnVector> buildSide = new ArrayList<>();
         for (ColumnVector c : table.columns()) {
             buildSide.add(c.gather(selected, n));
+        }
+        if (emitsBuildSideOnly()) {
+            output.accept(Chunk.of(buildSide, n));
+            return;
         }
         List<ColumnVector> nulls = nullColumns(probeTypes, n);
         List<ColumnVector> out = new ArrayList<>();

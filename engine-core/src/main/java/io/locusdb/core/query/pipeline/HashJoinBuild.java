@@ -32,7 +32,7 @@ final class HashJoinBuild {
                                PipelineSource probeSource) {
         boolean probeLeft = join.probesLeft();
         int[] buildKeys = probeLeft ? join.rightKeys() : join.leftKeys();
-        boolean keepBuild = probeLeft ? join.type().keepsUnmatchedRight() : join.type().keepsUnmatchedLeft();
+        boolean keepBuild = join.emitsBuildRowsAfterProbes();
         NumaExecutor executor = context.executor();
         QueryContext query = context.query();
         List<Integer> nodes = probeSource.nodes();
@@ -100,7 +100,7 @@ final class HashJoinBuild {
         PhysicalPlan probePlan = probeLeft ? join.left() : join.right();
         PhysicalPlan buildPlan = probeLeft ? join.right() : join.left();
         int[] buildKeys = probeLeft ? join.rightKeys() : join.leftKeys();
-        boolean keepBuild = probeLeft ? join.type().keepsUnmatchedRight() : join.type().keepsUnmatchedLeft();
+        boolean keepBuild = join.emitsBuildRowsAfterProbes();
         PhysicalPlan.Scan buildScan = (PhysicalPlan.Scan) buildPlan.source();
         PhysicalPlan.Scan probeScan = (PhysicalPlan.Scan) probePlan.source();
         TableSnapshot buildSnapshot = context.snapshot(buildScan.table());

@@ -51,8 +51,9 @@ public final class HashJoinProbe implements PipelineOperator {
         return tables;
     }
 
+    /** Whether build rows come out once every probe is done (see {@link #emitUnmatched}). */
     boolean keepsUnmatchedBuild() {
-        return probeLeft ? join.type().keepsUnmatchedRight() : join.type().keepsUnmatchedLeft();
+        return join.emitsBuildRowsAfterProbes();
     }
 
     /** Whether a probe row that matches no build row leaves the join (not null-extended, not anti-joined). */
@@ -64,7 +65,8 @@ public final class HashJoinProbe implements PipelineOperator {
     static boolean dropsUnmatchedProbeRows(PhysicalPlan.Join join) {
         boolean keepsProbe = join.probesLeft() ? join.type().keepsUnmatchedLeft()
                 : join.type().keepsUnmatchedRight();
-        return !keepsProbe && join.type() != JoinType.ANTI;
+        // An ANTI join that probes its left side keeps the probe rows that match nothing.
+        return !keepsProbe && !(join.type() == JoinType.ANTI && join.probesLeft());
     }
 
     /** The probe side's key columns, as the operator's input numbers them. */
@@ -105,7 +107,10 @@ public final class HashJoinProbe implements PipelineOperator {
         };
     }
 
-    /** Every table's build rows that no probe row matched, null-extended, into {@code next}. */
+    /**
+     * Every table's build rows that come out after the probes into {@code next}: those no probe row matched,
+     * null-extended (outer joins), or the matched (SEMI) or unmatched (ANTI) ones of a join that built its left side.
+     */
     void emitUnmatched(TaskContext ctx, TaskStep next) {
         for (JoinHashTable table : tables) {
             prober(table, joined -> next.push(ctx, joined), ctx::checkCancelled).emitUnmatchedBuildRows();

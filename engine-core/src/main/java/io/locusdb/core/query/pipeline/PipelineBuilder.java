@@ -126,8 +126,7 @@ final class PipelineBuilder {
         return switch (plan.source()) {
             case PhysicalPlan.Scan scan -> true;
             case PhysicalPlan.Join join -> {
-                boolean keepsBuild = join.probesLeft() ? join.type().keepsUnmatchedRight()
-                        : join.type().keepsUnmatchedLeft();
+                boolean keepsBuild = join.emitsBuildRowsAfterProbes();
                 PhysicalPlan probe = join.probesLeft() ? join.left() : join.right();
                 yield !keepsBuild && probe.hasStreamingOps() && streamingSource(probe);
             }

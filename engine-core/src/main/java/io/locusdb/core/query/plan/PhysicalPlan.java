@@ -110,9 +110,15 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
     public record Join(PhysicalPlan left, PhysicalPlan right, JoinType type, int[] leftKeys, int[] rightKeys,
                        Expr residual, List<String> names, double leftRows, double rightRows) implements Source {
 
-        /** Which side is probed (the other is built). */
+        /**
+         * Which side is probed (the other is built). A SEMI or ANTI join whose left side is built marks the build
+         * rows the probes match and emits the matched (SEMI) or unmatched (ANTI) ones once every probe is done
+         * ({@link #emitsBuildRowsAfterProbes}): a small outer query's EXISTS over a big table builds the small side.
+         */
         public boolean probesLeft() {
-            if (!type.outputsRight()) {
+            if (!type.outputsRight() && !(left.streamsFromScan() && right.streamsFromScan())) {
+                // Only where both sides are scans is the build side free to choose: a computed right side would be
+                // collected whole anyway, and a computed left side streams the cheaper way, as the probe.
                 return true;
             }
             // A table scan, or a join whose probe side leads down to one, is probed rather than built: its tasks
@@ -124,6 +130,14 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
                 return leftStreams;
             }
             return leftRows >= rightRows;
+        }
+
+        /**
+         * Whether the join tracks which build rows matched and emits build rows once every probe is done: outer joins
+         * that keep the build side's unmatched rows, and SEMI and ANTI joins that build their left side.
+         */
+        public boolean emitsBuildRowsAfterProbes() {
+            return probesLeft() ? type.keepsUnmatchedRight() : type.keepsUnmatchedLeft() || !type.outputsRight();
         }
 
         /** The types of the joined row: the left side's columns, then the right side's where they are output. */

@@ -119,7 +119,10 @@ class LikeTest {
             values.add(value.toString());
         }
         StringDictionary dictionary = dictionary(values);
-        for (String pattern : List.of("%ab%", "%bü%", "%üa%", "%aaa%", "%b%")) {
+        // Infix patterns search for their literal; the others for their longest literal, each value found then
+        // tested whole (several literals, prefixes, suffixes, '_' next to a multi-byte character, escapes).
+        for (String pattern : List.of("%ab%", "%bü%", "%üa%", "%aaa%", "%b%", "%ab%ba%", "%a%bü%", "ab%", "%bü",
+                "ab%ba", "a_b%", "%ab_ü%", "%ü_a%", "_ab", "%aa%a", "ba\\_%", "%ab\\%%")) {
             Like like = new Like(new InputRef(0, ColumnType.varchar(40), "s"), pattern, '\\');
             // A few rows first (tested code by code), then all of them (the dictionary searched whole).
             for (int[] range : new int[][] {{0, 10}, {0, values.size()}}) {

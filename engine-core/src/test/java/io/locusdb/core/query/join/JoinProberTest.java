@@ -38,7 +38,8 @@ class JoinProberTest {
         ColumnVector right = longs(RIGHT);
         ColumnVector[] build = {probeLeft ? right : left};
         ColumnVector[] probe = {probeLeft ? left : right};
-        boolean keepBuild = probeLeft ? type.keepsUnmatchedRight() : type.keepsUnmatchedLeft();
+        boolean keepBuild = probeLeft ? type.keepsUnmatchedRight()
+                : type.keepsUnmatchedLeft() || !type.outputsRight();
         JoinHashTable table = new JoinHashTable(build, build[0].size(), new int[] {0}, keepBuild, null);
         List<String> rows = new ArrayList<>();
         JoinProber prober = new JoinProber(table, type, probeLeft, new int[] {0}, null,
@@ -67,8 +68,11 @@ class JoinProberTest {
             assertThat(join(JoinType.FULL, probeLeft)).containsExactlyInAnyOrder("1,-", "2,2", "2,2", "2,2", "2,2",
                     "-,-", "5,-", "-,3", "-,-");
         }
-        assertThat(join(JoinType.SEMI, true)).containsExactlyInAnyOrder("2", "2");
-        assertThat(join(JoinType.ANTI, true)).containsExactlyInAnyOrder("1", "-", "5");
+        // SEMI and ANTI give the left rows whichever side is built: built, the left rows come out after the probes.
+        for (boolean probeLeft : new boolean[] {true, false}) {
+            assertThat(join(JoinType.SEMI, probeLeft)).containsExactlyInAnyOrder("2", "2");
+            assertThat(join(JoinType.ANTI, probeLeft)).containsExactlyInAnyOrder("1", "-", "5");
+        }
     }
 
     @Test

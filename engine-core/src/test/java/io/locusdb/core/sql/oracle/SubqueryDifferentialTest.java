@@ -8,6 +8,7 @@ import io.locusdb.core.Session;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -40,6 +41,11 @@ class SubqueryDifferentialTest {
             databases.close();
         }
     }
+
+    private static final String OUTER_BUILT_EXISTS = "SELECT a.id, a.k FROM u2 a WHERE a.id < 9 AND EXISTS"
+            + " (SELECT * FROM u0 b WHERE b.k = a.k AND b.s <> a.s)";
+    private static final String OUTER_BUILT_NOT_EXISTS = "SELECT a.id, a.s FROM u2 a WHERE a.id < 9 AND NOT EXISTS"
+            + " (SELECT * FROM u0 b WHERE b.k = a.k AND b.d > a.d)";
 
     @TestFactory
     Stream<DynamicTest> subqueriesAgreeWithDuckDB() {
@@ -74,6 +80,22 @@ class SubqueryDifferentialTest {
                 "SELECT a.id, b.c FROM (SELECT k, count(*) AS c FROM u0 GROUP BY k) b RIGHT JOIN u2 a ON a.k = b.k"
                         + " WHERE a.id < 4",
                 "SELECT a.id FROM u2 a WHERE a.id < 6 AND NOT EXISTS (SELECT * FROM u0 b WHERE b.k = a.k)",
+                // Correlated EXISTS as SEMI and ANTI joins: a few outer rows against a whole table (the outer side
+                // built, its rows marked by the probes), residuals that are NULL for some pairs, several in a row,
+                // a LIMIT and a select list that do not decide existence, and shapes left to the decorrelator.
+                OUTER_BUILT_EXISTS,
+                OUTER_BUILT_NOT_EXISTS,
+                "SELECT a.id FROM u1 a WHERE EXISTS (SELECT 1 FROM u2 b WHERE b.k = a.k AND b.id <> a.id)"
+                        + " AND NOT EXISTS (SELECT b.d / 0 FROM u0 b WHERE b.k = a.k AND b.s = a.s LIMIT 1)",
+                "SELECT a.id FROM u2 a WHERE a.s = 'a' AND EXISTS (SELECT * FROM u0 b WHERE b.k = a.k"
+                        + " AND b.s = a.s AND b.d IS NULL)",
+                "SELECT count(*) FROM u2 a WHERE NOT EXISTS (SELECT * FROM u0 b WHERE b.k = a.k AND b.id = a.id)",
+                "SELECT a.id FROM u0 a WHERE a.id < 20 AND (a.k = 1 OR EXISTS (SELECT * FROM u2 b WHERE b.k = a.k"
+                        + " AND b.s <> a.s))",
+                "SELECT a.id FROM u0 a WHERE EXISTS (SELECT * FROM u2 b WHERE b.k = a.k AND EXISTS"
+                        + " (SELECT * FROM u1 c WHERE c.k = b.k AND c.s = a.s))",
+                "SELECT a.k, count(*) FROM u0 a JOIN u1 c ON a.k = c.k WHERE NOT EXISTS (SELECT * FROM u2 b"
+                        + " WHERE b.k = a.k AND b.s <> c.s) GROUP BY a.k",
                 "SELECT a.id, b.c FROM u2 a JOIN (SELECT s, count(*) AS c FROM u0 GROUP BY s) b ON a.s = b.s"
                         + " WHERE a.id = 3")
                 .map(sql -> dynamicTest(sql, () -> ResultComparison.assertAgrees(session, duck, sql, false)));
@@ -84,6 +106,17 @@ class SubqueryDifferentialTest {
         try (QueryResult r = session.execute("EXPLAIN SELECT a.id, b.c FROM u2 a LEFT JOIN (SELECT k, count(*) AS c"
                 + " FROM u0 GROUP BY k) b ON a.k = b.k WHERE a.id < 4")) {
             assertThat(r.toList().toString()).contains("HashJoin SEMI");
+        }
+    }
+
+    @Test
+    void aFewOuterRowsAreBuiltAndTheSubqueryTableProbesThem() {
+        for (String sql : List.of(OUTER_BUILT_EXISTS, OUTER_BUILT_NOT_EXISTS)) {
+            try (QueryResult r = session.execute("EXPLAIN " + sql)) {
+                String plan = r.toList().toString();
+                assertThat(plan).containsPattern("HashJoin (SEMI|ANTI) on k = k; residual")
+                        .contains("build: left input").doesNotContain("Aggregate");
+            }
         }
     }
 
