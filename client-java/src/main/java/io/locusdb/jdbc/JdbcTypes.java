@@ -2,6 +2,8 @@ package io.locusdb.jdbc;
 
 import io.locusdb.protocol.WireType;
 import java.sql.Types;
+import java.time.Duration;
+import java.time.Period;
 
 /** How LocusDB's wire types appear through JDBC: java.sql.Types codes, sizes, Java classes. */
 final class JdbcTypes {
@@ -37,6 +39,7 @@ final class JdbcTypes {
             case WireType.DECIMAL -> t.precision();
             case WireType.DATE -> 10;
             case WireType.TIMESTAMP -> 26;
+            case WireType.INTERVAL_DAY_TIME, WireType.INTERVAL_YEAR_MONTH -> 49;
             default -> t.length() == 0 ? Integer.MAX_VALUE : t.length();
         };
     }
@@ -54,6 +57,7 @@ final class JdbcTypes {
             case WireType.DECIMAL -> t.precision() + (t.scale() > 0 ? 2 : 1);
             case WireType.DATE -> 10;
             case WireType.TIMESTAMP -> 26;
+            case WireType.INTERVAL_DAY_TIME, WireType.INTERVAL_YEAR_MONTH -> 49;
             default -> t.length() == 0 ? Integer.MAX_VALUE : t.length();
         };
     }
@@ -74,6 +78,8 @@ final class JdbcTypes {
             case WireType.DECIMAL -> java.math.BigDecimal.class.getName();
             case WireType.DATE -> java.sql.Date.class.getName();
             case WireType.TIMESTAMP -> java.sql.Timestamp.class.getName();
+            case WireType.INTERVAL_DAY_TIME -> Duration.class.getName();
+            case WireType.INTERVAL_YEAR_MONTH -> Period.class.getName();
             default -> String.class.getName();
         };
     }

@@ -29,8 +29,10 @@ import java.sql.SQLXML;
 import java.sql.Statement;
 import java.sql.Time;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.Period;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Calendar;
@@ -326,6 +328,7 @@ final class LocusResultSet implements ResultSet {
             case WireType.DECIMAL -> BigDecimal.valueOf(c.longs()[index], c.type().scale()).toPlainString();
             case WireType.DATE -> LocalDate.ofEpochDay(c.longs()[index]).toString();
             case WireType.TIMESTAMP -> timestampText(c.longs()[index]);
+            case WireType.INTERVAL_DAY_TIME, WireType.INTERVAL_YEAR_MONTH -> c.type().intervalText(c.longs()[index]);
             default -> c.strings()[index];
         };
     }
@@ -610,6 +613,7 @@ final class LocusResultSet implements ResultSet {
             case WireType.DECIMAL -> BigDecimal.valueOf(c.longs()[index], c.type().scale());
             case WireType.DATE -> Date.valueOf(LocalDate.ofEpochDay(c.longs()[index]));
             case WireType.TIMESTAMP -> Timestamp.valueOf(WireType.dateTime(c.longs()[index]));
+            case WireType.INTERVAL_DAY_TIME, WireType.INTERVAL_YEAR_MONTH -> c.type().interval(c.longs()[index]);
             default -> c.strings()[index];
         };
     }
@@ -653,6 +657,8 @@ final class LocusResultSet implements ResultSet {
         } else if (type == LocalDateTime.class) {
             Timestamp t = getTimestamp(columnIndex);
             v = t == null ? null : t.toLocalDateTime();
+        } else if ((type == Duration.class || type == Period.class) && type.isInstance(getObject(columnIndex))) {
+            v = getObject(columnIndex);
         } else {
             cell(columnIndex);
             throw Errors.conversion(typeOf(columnIndex), type.getName());

@@ -44,7 +44,7 @@ public final class BatchEncoder {
         }
     }
 
-    /** Values of a BOOLEAN, INTEGER, DATE, BIGINT, DECIMAL or TIMESTAMP column held as longs (the engine's physical form). */
+    /** Values of a BOOLEAN, INTEGER, DATE, BIGINT, DECIMAL, TIMESTAMP or INTERVAL column held as longs (the engine's physical form). */
     public static void longs(WireWriter w, WireType type, long[] values, boolean[] nulls, int from, int rows) {
         switch (type.tag()) {
             case WireType.BOOLEAN -> {
@@ -59,7 +59,8 @@ public final class BatchEncoder {
                     w.putI32(isNull(nulls, from + r) ? 0 : (int) values[from + r]);
                 }
             }
-            case WireType.BIGINT, WireType.DECIMAL, WireType.TIMESTAMP -> {
+            case WireType.BIGINT, WireType.DECIMAL, WireType.TIMESTAMP, WireType.INTERVAL_DAY_TIME,
+                 WireType.INTERVAL_YEAR_MONTH -> {
                 for (int r = 0; r < rows; r++) {
                     w.putI64(isNull(nulls, from + r) ? 0 : values[from + r]);
                 }

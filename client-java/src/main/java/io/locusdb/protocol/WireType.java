@@ -1,7 +1,10 @@
 package io.locusdb.protocol;
 
+import java.time.Duration;
 import java.time.LocalDateTime;
+import java.time.Period;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 
 /**
@@ -18,10 +21,15 @@ public record WireType(int tag, int precision, int scale, int length) {
     public static final int CHAR = 8;
     /** Microseconds since 1970-01-01 00:00:00, without time zone, as an i64. */
     public static final int TIMESTAMP = 9;
+    /** An interval of days and time: microseconds (a day is 24 hours), as an i64. */
+    public static final int INTERVAL_DAY_TIME = 10;
+    /** An interval of years and months: months, as an i64. */
+    public static final int INTERVAL_YEAR_MONTH = 11;
     public static final int MAX_DECIMAL_PRECISION = 38;
+    private static final long MICROS_PER_DAY = 86_400_000_000L;
 
     public WireType {
-        if (tag < BOOLEAN || tag > TIMESTAMP) {
+        if (tag < BOOLEAN || tag > INTERVAL_YEAR_MONTH) {
             throw ProtocolException.malformed("unknown type tag " + tag);
         }
         if (tag == DECIMAL && (precision < 1 || precision > MAX_DECIMAL_PRECISION || scale < 0 || scale > precision)) {
@@ -59,6 +67,49 @@ public record WireType(int tag, int precision, int scale, int length) {
                 (int) Math.floorMod(micros, 1_000_000L) * 1000, ZoneOffset.UTC);
     }
 
+    /** Whether the type is one of the two interval families. */
+    public boolean isInterval() {
+        return tag == INTERVAL_DAY_TIME || tag == INTERVAL_YEAR_MONTH;
+    }
+
+    /** An interval value as Java has it: a {@link Duration} (days and time) or a {@link Period} (years and months). */
+    public Object interval(long value) {
+        return tag == INTERVAL_YEAR_MONTH ? Period.of((int) (value / 12), (int) (value % 12), 0)
+                : Duration.of(value, ChronoUnit.MICROS);
+    }
+
+    /**
+     * An interval value as PostgreSQL writes it ({@code 1 year 2 mons}, {@code 3 days 04:05:06.5},
+     * {@code 00:00:00}), whole days split from the time as PostgreSQL's {@code timestamp - timestamp} gives them.
+     */
+    public String intervalText(long value) {
+        if (tag == INTERVAL_YEAR_MONTH) {
+            if (value == 0) {
+                return "00:00:00";
+            }
+            long years = value / 12;
+            long months = value % 12;
+            String y = years == 0 ? "" : years + (years == 1 ? " year" : " years");
+            String m = months == 0 ? "" : months + (months == 1 ? " mon" : " mons");
+            return y.isEmpty() ? m : m.isEmpty() ? y : y + " " + m;
+        }
+        long days = value / MICROS_PER_DAY;
+        long time = value % MICROS_PER_DAY;
+        String d = days == 0 ? "" : days + (days == 1 ? " day" : " days");
+        if (time == 0 && days != 0) {
+            return d;
+        }
+        long t = Math.abs(time);
+        long seconds = t / 1_000_000L;
+        long fraction = t % 1_000_000L;
+        String clock = String.format(Locale.ROOT, "%s%02d:%02d:%02d", time < 0 ? "-" : "", seconds / 3600,
+                seconds / 60 % 60, seconds % 60);
+        if (fraction != 0) {
+            clock += ("." + String.format(Locale.ROOT, "%06d", fraction)).replaceAll("0+$", "");
+        }
+        return d.isEmpty() ? clock : d + " " + clock;
+    }
+
     public boolean isString() {
         return tag == VARCHAR || tag == CHAR;
     }
@@ -74,6 +125,7 @@ public record WireType(int tag, int precision, int scale, int length) {
             case DATE -> "DATE";
             case VARCHAR -> "VARCHAR";
             case TIMESTAMP -> "TIMESTAMP";
+            case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> "INTERVAL";
             default -> "CHAR";
         };
     }
@@ -85,6 +137,8 @@ public record WireType(int tag, int precision, int scale, int length) {
             case DECIMAL -> String.format(Locale.ROOT, "DECIMAL(%d,%d)", precision, scale);
             case VARCHAR -> length == 0 ? "VARCHAR" : "VARCHAR(" + length + ")";
             case CHAR -> "CHAR(" + length + ")";
+            case INTERVAL_DAY_TIME -> "INTERVAL DAY TO SECOND";
+            case INTERVAL_YEAR_MONTH -> "INTERVAL YEAR TO MONTH";
             default -> name();
         };
     }

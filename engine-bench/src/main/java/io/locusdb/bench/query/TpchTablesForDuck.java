@@ -73,6 +73,7 @@ public final class TpchTablesForDuck {
             case DATE -> "DATE";
             case TIMESTAMP -> "TIMESTAMP";
             case VARCHAR, CHAR -> "VARCHAR";
+            case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> "INTERVAL";
         };
     }
 

@@ -685,6 +685,9 @@ final class StatementRunner {
                     }
                     yield ValueParser.checkString(s, type);
                 }
+                // No table holds an interval column: CREATE TABLE refuses the type.
+                case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> throw new IllegalArgumentException(
+                        "INTERVAL columns are not stored");
             };
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new LocusSqlException(SqlState.INVALID_CAST, "row " + row + ", column " + def.name() + " ("

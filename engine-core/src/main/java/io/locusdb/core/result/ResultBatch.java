@@ -1,6 +1,7 @@
 package io.locusdb.core.result;
 
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Intervals;
 import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
@@ -29,7 +30,7 @@ public record ResultBatch(List<ResultColumn> columns, Chunk chunk) {
         return chunk.column(column);
     }
 
-    /** Column {@code column} of row {@code row} as Long/Integer/BigDecimal/Double/String/LocalDate/Boolean/null. */
+    /** Column {@code column} of row {@code row} as Long/Integer/BigDecimal/Double/String/LocalDate/LocalDateTime/Duration/Period/Boolean/null. */
     public Object value(int row, int column) {
         ColumnVector v = chunk.column(column);
         if (v.isNull(row)) {
@@ -48,6 +49,7 @@ public record ResultBatch(List<ResultColumn> columns, Chunk chunk) {
             case TIMESTAMP -> Timestamps.toLocalDateTime(v.longs()[row]);
             case DOUBLE -> v.doubles()[row];
             case VARCHAR, CHAR -> v.string(row);
+            case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> Intervals.toJava(type.kind(), v.longs()[row]);
         };
     }
 }

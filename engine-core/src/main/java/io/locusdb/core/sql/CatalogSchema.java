@@ -8,6 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.calcite.avatica.util.TimeUnit;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
@@ -216,6 +219,10 @@ public final class CatalogSchema extends AbstractSchema {
                 case VARCHAR -> type.length() > 0 ? types.createSqlType(SqlTypeName.VARCHAR, type.length())
                         : types.createSqlType(SqlTypeName.VARCHAR);
                 case CHAR -> types.createSqlType(SqlTypeName.CHAR, Math.max(1, type.length()));
+                case INTERVAL_DAY_TIME -> types.createSqlIntervalType(new SqlIntervalQualifier(TimeUnit.DAY,
+                        TimeUnit.SECOND, SqlParserPos.ZERO));
+                case INTERVAL_YEAR_MONTH -> types.createSqlIntervalType(new SqlIntervalQualifier(TimeUnit.YEAR,
+                        TimeUnit.MONTH, SqlParserPos.ZERO));
             };
         }
     }

@@ -2,6 +2,7 @@ package io.locusdb.core.sql;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.SqlAggFunction;
@@ -9,12 +10,14 @@ import org.apache.calcite.sql.SqlBasicFunction;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlFunctionCategory;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorBinding;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSyntax;
 import org.apache.calcite.sql.fun.SqlBasicAggFunction;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.InferTypes;
@@ -69,6 +72,12 @@ final class LocusOperators {
             ReturnTypes.explicit(SqlTypeName.INTEGER).andThen(SqlTypeTransforms.TO_NULLABLE), OperandTypes.ANY_ANY,
             SqlFunctionCategory.TIMEDATE);
 
+    /** {@code timestamp - timestamp}: the interval between them, of days and time, as in PostgreSQL. */
+    static final SqlOperator TIMESTAMP_DIFFERENCE = SqlBasicFunction.create("TIMESTAMP_DIFFERENCE",
+            ReturnTypes.explicit(types -> types.createSqlIntervalType(new SqlIntervalQualifier(TimeUnit.DAY,
+                    TimeUnit.SECOND, SqlParserPos.ZERO))).andThen(SqlTypeTransforms.TO_NULLABLE), OperandTypes.ANY_ANY,
+            SqlFunctionCategory.TIMEDATE);
+
     /**
      * {@code CAST(x AS regclass)} on an expression: the OID of the relation a text names, or the number itself
      * (LocusDB's relation OIDs are a function of the qualified name, see {@code PgOids}).
@@ -121,7 +130,7 @@ final class LocusOperators {
         all.add(GenerateSeries.INSTANCE);
         all.addAll(scalarOperators());
         // Found by name when the validator types the calls it put in place of + and -.
-        all.addAll(List.of(DATE_PLUS_DAYS, DATE_MINUS_DAYS, DATE_DIFFERENCE));
+        all.addAll(List.of(DATE_PLUS_DAYS, DATE_MINUS_DAYS, DATE_DIFFERENCE, TIMESTAMP_DIFFERENCE));
         all.add(MEDIAN);
         return List.copyOf(all);
     }

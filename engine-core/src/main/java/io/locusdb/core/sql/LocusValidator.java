@@ -48,8 +48,9 @@ final class LocusValidator extends SqlValidatorImpl {
         if (expr instanceof SqlBasicCall call && call.operandCount() == 2
                 && (call.getOperator() == SqlStdOperatorTable.PLUS || call.getOperator() == SqlStdOperatorTable.MINUS)
                 && !(call.operand(0) instanceof SqlDynamicParam) && !(call.operand(1) instanceof SqlDynamicParam)) {
-            SqlTypeName left = super.deriveType(scope, call.operand(0)).getSqlTypeName();
-            SqlTypeName right = super.deriveType(scope, call.operand(1)).getSqlTypeName();
+            // Through this method, so that a difference of timestamps inside (t0 + (t1 - t0)) is recognised too.
+            SqlTypeName left = deriveType(scope, call.operand(0)).getSqlTypeName();
+            SqlTypeName right = deriveType(scope, call.operand(1)).getSqlTypeName();
             boolean plus = call.getOperator() == SqlStdOperatorTable.PLUS;
             if (plus && (left == SqlTypeName.DATE && isWholeNumber(right) || isWholeNumber(left)
                     && right == SqlTypeName.DATE)) {
@@ -60,9 +61,8 @@ final class LocusValidator extends SqlValidatorImpl {
                 call.setOperator(LocusOperators.DATE_DIFFERENCE);
             } else if (!plus && (left == SqlTypeName.TIMESTAMP || right == SqlTypeName.TIMESTAMP)
                     && SqlTypeName.DATETIME_TYPES.contains(left) && SqlTypeName.DATETIME_TYPES.contains(right)) {
-                throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "timestamp - timestamp is an INTERVAL,"
-                        + " which LocusDB does not hold as a value: use date_diff('second', b, a) (or another unit)"
-                        + " for the difference as a number");
+                // As in PostgreSQL: an interval of days and time (a DATE counts as its midnight).
+                call.setOperator(LocusOperators.TIMESTAMP_DIFFERENCE);
             }
         }
         return super.deriveType(scope, expr);

@@ -113,8 +113,6 @@ class SqlSemanticsTest {
             new String[] {"CAST(%s AS INTEGER)", "CAST(194029.55 AS DECIMAL(15,2))", "d2", "1"},
             new String[] {"CAST(%s AS VARCHAR)", "CAST(0.0450 AS DECIMAL(9,4))", "d4", "1"},
             new String[] {"CAST(%s AS VARCHAR)", "DATE '2000-02-29'", "dt", "2"},
-            new String[] {"%s / 0", "35.5E0", "x", "1"},
-            new String[] {"%s / 0", "7", "i", "1"},
             new String[] {"%s / 2", "-3", "i", "2"},
             new String[] {"2 / (%s * 1.0)", "7", "i", "1"},
             new String[] {"MOD(%s, 2)", "-3", "i", "2"},
@@ -137,10 +135,29 @@ class SqlSemanticsTest {
 
     @Test
     void foldedConstantsFollowTheDialect() {
-        assertThat(rows("SELECT EXTRACT(DOW FROM DATE '1996-08-17'), CAST(35.5 AS BIGINT), 2 / 3.0, 5.0E0 / 0,"
+        assertThat(rows("SELECT EXTRACT(DOW FROM DATE '1996-08-17'), CAST(35.5 AS BIGINT), 2 / 3.0,"
                 + " CAST(0.50 AS VARCHAR), CAST(2.5E0 AS INTEGER), ROUND(9.6789, 0), ROUND(2805.28, 1) FROM v"
-                + " WHERE id = 1")).containsExactly(Arrays.asList(6L, 36L, new BigDecimal("0.666667"), null, "0.50", 2,
+                + " WHERE id = 1")).containsExactly(Arrays.asList(6L, 36L, new BigDecimal("0.666667"), "0.50", 2,
                 new BigDecimal("10"), new BigDecimal("2805.3")));
+    }
+
+    @Test
+    void divisionByZeroIsAnErrorUnlessACaseOrAConditionGuardsIt() {
+        // As in PostgreSQL and DuckDB: 22012 for every numeric type, for / and MOD, folded constant or column.
+        for (String sql : List.of("SELECT i / 0 FROM v WHERE id = 1", "SELECT x / (i - 7) FROM v WHERE id = 1",
+                "SELECT d2 / 0 FROM v", "SELECT MOD(b, i - i) FROM v WHERE id = 2", "SELECT 5.0E0 / 0 FROM v",
+                "SELECT id FROM v WHERE 100 / (i + 3) > 1")) {
+            assertThatThrownBy(() -> rows(sql)).as(sql).isInstanceOfSatisfying(LocusSqlException.class,
+                    e -> assertThat(e.state()).isEqualTo(SqlState.DIVISION_BY_ZERO));
+        }
+        // A zero a CASE or a condition rules out raises nothing: the division is computed for the other rows only.
+        assertThat(rows("SELECT id, CASE WHEN i + 3 = 0 THEN NULL ELSE 300 / (i + 3) END FROM v ORDER BY id"))
+                .containsExactly(List.of(1L, 30), Arrays.asList(2L, null), Arrays.asList(3L, null));
+        assertThat(rows("SELECT id FROM v WHERE i + 3 <> 0 AND 100 / (i + 3) > 5 ORDER BY id"))
+                .containsExactly(List.of(1L));
+        assertThat(rows("SELECT id FROM v WHERE i = -3 OR 100 / (i + 3) > 5 ORDER BY id"))
+                .containsExactly(List.of(1L), List.of(2L));
+        assertThat(rows("SELECT COALESCE(NULLIF(i + 3, 0), 1) FROM v WHERE id = 2")).containsExactly(List.of(1));
     }
 
     // ---------------------------------------------------------------- 3. parameters are the text's markers

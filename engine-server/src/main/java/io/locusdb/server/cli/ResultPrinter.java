@@ -2,14 +2,18 @@ package io.locusdb.server.cli;
 
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultColumn;
+import io.locusdb.core.storage.type.Intervals;
 import io.locusdb.core.storage.type.Timestamps;
+import io.locusdb.core.storage.type.TypeKind;
 import java.io.PrintWriter;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.time.Duration;
 import java.time.LocalDateTime;
+import java.time.Period;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -43,6 +47,10 @@ final class ResultPrinter {
                 for (int c = 0; c < row.length; c++) {
                     Object v = result.getObject(c);
                     row[c] = v == null ? "NULL" : v instanceof LocalDateTime t ? Timestamps.format(Timestamps.of(t))
+                            : v instanceof Duration d ? Intervals.text(TypeKind.INTERVAL_DAY_TIME,
+                            Math.addExact(Math.multiplyExact(d.getSeconds(), Timestamps.MICROS_PER_SECOND),
+                                    d.getNano() / 1000))
+                            : v instanceof Period p ? Intervals.text(TypeKind.INTERVAL_YEAR_MONTH, p.toTotalMonths())
                             : v.toString();
                 }
                 rows.add(row);
@@ -72,7 +80,8 @@ final class ResultPrinter {
                 for (int c = 0; c < row.length; c++) {
                     // getObject, as the embedded printer does: DECIMAL keeps its scale, DOUBLE prints as Java does
                     Object v = result.getObject(c + 1);
-                    row[c] = v == null ? "NULL" : v instanceof Timestamp ? result.getString(c + 1) : v.toString();
+                    row[c] = v == null ? "NULL" : v instanceof Timestamp || v instanceof Duration || v instanceof Period
+                            ? result.getString(c + 1) : v.toString();
                 }
                 rows.add(row);
             }

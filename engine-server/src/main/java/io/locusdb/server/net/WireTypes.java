@@ -22,6 +22,8 @@ final class WireTypes {
             case TIMESTAMP -> WireType.of(WireType.TIMESTAMP);
             case VARCHAR -> WireType.varchar(type.length());
             case CHAR -> WireType.character(type.length());
+            case INTERVAL_DAY_TIME -> WireType.of(WireType.INTERVAL_DAY_TIME);
+            case INTERVAL_YEAR_MONTH -> WireType.of(WireType.INTERVAL_YEAR_MONTH);
         };
     }
 

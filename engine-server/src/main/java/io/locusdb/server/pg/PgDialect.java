@@ -522,6 +522,8 @@ public final class PgDialect {
                 }
                 case "text", "varchar", "character varying", "name", "unknown", "bpchar" -> "'" + quoted + "'";
                 case "regclass" -> Long.toString(PgOids.regclass(quoted.replace("''", "'")));
+                // pg_type's typinput and friends hold the function's name (pgjdbc: typinput = 'array_in'::regproc).
+                case "regproc" -> "'" + quoted.strip().replaceFirst("(?i)^pg_catalog\\.", "") + "'";
                 default -> null;
             };
         }
@@ -616,6 +618,10 @@ public final class PgDialect {
         String value = switch (name) {
             case "current_database" -> args != null && args.isEmpty() ? quote(PgSettings.DATABASE) : null;
             case "current_schema" -> args != null && args.isEmpty() ? quote("public") : null;
+            // The search path (pgjdbc's type lookups ask "nspname = ANY(current_schemas(true))"); with true, the
+            // implicitly searched pg_catalog too.
+            case "current_schemas" -> args == null || args.size() != 1 ? null : PgType.parseBool(args.get(0))
+                    ? "ARRAY['pg_catalog', 'public']" : "ARRAY['public']";
             case "version" -> args != null && args.isEmpty() ? quote("PostgreSQL " + PgSettings.SERVER_VERSION
                     + " on x86_64-pc-linux-gnu, compiled by LocusDB, 64-bit") : null;
             case "pg_backend_pid" -> args != null && args.isEmpty() ? Integer.toString(processId) : null;

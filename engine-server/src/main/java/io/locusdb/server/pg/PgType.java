@@ -33,6 +33,7 @@ public enum PgType {
     DATE(PgTypeInfo.DATE),
     TIMESTAMP(PgTypeInfo.TIMESTAMP),
     TIMESTAMPTZ(PgTypeInfo.TIMESTAMPTZ),
+    INTERVAL(PgTypeInfo.INTERVAL),
     NUMERIC(PgTypeInfo.NUMERIC);
 
     /** Days from 1970-01-01 to PostgreSQL's epoch, 2000-01-01. */
@@ -128,6 +129,8 @@ public enum PgType {
             case TEXT, VARCHAR, BPCHAR, NAME, UNKNOWN -> new String(v, StandardCharsets.UTF_8);
             case BYTEA -> throw new PgDataException("0A000", "parameter $" + index + ": bytea values are not"
                     + " supported; send it in text format or name its type");
+            case INTERVAL -> throw new PgDataException("0A000", "parameter $" + index + ": interval parameters are"
+                    + " not supported; bind the number of seconds (or months) and multiply an INTERVAL literal");
         };
         return value;
     }

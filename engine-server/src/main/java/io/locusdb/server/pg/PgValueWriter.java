@@ -2,6 +2,7 @@ package io.locusdb.server.pg;
 
 import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Intervals;
 import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.vector.ColumnVector;
 import java.math.BigDecimal;
@@ -61,6 +62,7 @@ public final class PgValueWriter {
             case DECIMAL -> BigDecimal.valueOf(v.longs()[row], type.scale()).toPlainString();
             case DATE -> formatDate(v.longs()[row]);
             case TIMESTAMP -> Timestamps.format(v.longs()[row]);
+            case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> Intervals.text(type.kind(), v.longs()[row]);
         };
     }
 
@@ -79,6 +81,7 @@ public final class PgValueWriter {
             }
             case DATE -> w.text(formatDate(v.longs()[row]));
             case TIMESTAMP -> w.text(Timestamps.format(v.longs()[row]));
+            case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> w.text(Intervals.text(type.kind(), v.longs()[row]));
         }
     }
 
@@ -123,6 +126,10 @@ public final class PgValueWriter {
             case DATE -> w.int32(4).int32((int) (v.longs()[row] - PgType.PG_EPOCH_DAY));
             // Microseconds since 2000-01-01, PostgreSQL's binary timestamp.
             case TIMESTAMP -> w.int32(8).int64(v.longs()[row] - PgType.PG_EPOCH_DAY * Timestamps.MICROS_PER_DAY);
+            // PostgreSQL's binary interval: microseconds of the time, days, months.
+            case INTERVAL_DAY_TIME -> w.int32(16).int64(v.longs()[row] % Timestamps.MICROS_PER_DAY)
+                    .int32((int) (v.longs()[row] / Timestamps.MICROS_PER_DAY)).int32(0);
+            case INTERVAL_YEAR_MONTH -> w.int32(16).int64(0).int32(0).int32((int) v.longs()[row]);
         }
     }
 

@@ -273,7 +273,7 @@ final class ExpressionGenerator {
         E a = numeric(depth - 1);
         E b = numeric(depth - 1);
         return switch (r.nextInt(4)) {
-            // Division by zero is NULL here and IEEE infinity in DuckDB (a dialect difference the README lists).
+            // Never by zero: an error here (22012, as in PostgreSQL), IEEE infinity in DuckDB for doubles.
             case 0 -> e(T.DBL, 1e12, 0, "(", asDouble(a), " / NULLIF(", b, ", 0))");
             case 1 -> e(T.DBL, 1e12, 0, "(", asDouble(a), " * ", b, ")");
             case 2 -> asDouble(a);

@@ -1,5 +1,7 @@
 package io.locusdb.core.query.expr;
 
+import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
@@ -9,7 +11,8 @@ import java.math.RoundingMode;
 /**
  * {@code + - * / %} on numbers. Exact operands (integers, decimals) compute in scaled longs at the result's scale
  * with overflow checks; anything involving a DOUBLE computes in doubles. Integer division truncates (standard SQL);
- * decimal division rounds half away from zero to the result scale; division or modulo by zero gives NULL.
+ * decimal division rounds half away from zero to the result scale; division or modulo by zero is an error
+ * (22012).
  */
 public final class Arithmetic extends Expr {
     public enum Op {
@@ -55,7 +58,7 @@ public final class Arithmetic extends Expr {
         if (type.kind() == TypeKind.INTEGER) {
             checkIntegerRange(out.longs(), nulls, rows);
         }
-        if (anyNull || op == Op.DIVIDE || op == Op.MODULO) {
+        if (anyNull) {
             out.refreshNulls();
         }
         return out;
@@ -77,17 +80,15 @@ public final class Arithmetic extends Expr {
                 case MULTIPLY -> r[i] = x * y;
                 case DIVIDE -> {
                     if (y == 0) {
-                        nulls[i] = true;
-                    } else {
-                        r[i] = x / y;
+                        throw divisionByZero();
                     }
+                    r[i] = x / y;
                 }
                 case MODULO -> {
                     if (y == 0) {
-                        nulls[i] = true;
-                    } else {
-                        r[i] = x % y;
+                        throw divisionByZero();
                     }
+                    r[i] = x % y;
                 }
             }
         }
@@ -155,7 +156,7 @@ public final class Arithmetic extends Expr {
                         continue;
                     }
                     if (y[i] == 0) {
-                        nulls[i] = true;
+                        throw divisionByZero();
                     } else if (sa == 0 && sb == 0 && s == 0) {
                         if (x[i] == Long.MIN_VALUE && y[i] == -1) {
                             throw Numerics.overflow();
@@ -174,7 +175,7 @@ public final class Arithmetic extends Expr {
                         continue;
                     }
                     if (y[i] == 0) {
-                        nulls[i] = true;
+                        throw divisionByZero();
                     } else {
                         int common = Math.max(sa, sb);
                         long m = Numerics.rescale(x[i], sa, common) % Numerics.rescale(y[i], sb, common);
@@ -183,6 +184,15 @@ public final class Arithmetic extends Expr {
                 }
             }
         }
+    }
+
+    /**
+     * Division (or MOD) by zero, an error as in PostgreSQL and DuckDB (22012). A CASE, AND or OR that guards the
+     * division evaluates it again on only the rows it decides by it ({@link CaseWhen}, {@link Logic}), so a guarded
+     * zero raises nothing.
+     */
+    static LocusSqlException divisionByZero() {
+        return new LocusSqlException(SqlState.DIVISION_BY_ZERO, "division by zero");
     }
 
     /**

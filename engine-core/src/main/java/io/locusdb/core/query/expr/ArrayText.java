@@ -3,6 +3,7 @@ package io.locusdb.core.query.expr;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Intervals;
 import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.core.vector.ColumnVector;
@@ -165,6 +166,7 @@ public final class ArrayText {
             case DATE -> LocalDate.ofEpochDay((Long) value).toString();
             case TIMESTAMP -> Timestamps.format((Long) value);
             case INTEGER, BIGINT, DOUBLE, VARCHAR, CHAR -> value.toString();
+            case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> Intervals.text(type.kind(), (Long) value);
         };
     }
 

@@ -76,7 +76,7 @@ public final class CaseWhen extends Expr {
         return out;
     }
 
-    private static ColumnVector[] gather(ColumnVector[] inputs, int[] rows, int count) {
+    static ColumnVector[] gather(ColumnVector[] inputs, int[] rows, int count) {
         ColumnVector[] out = new ColumnVector[inputs.length];
         for (int c = 0; c < inputs.length; c++) {
             out[c] = inputs[c].gather(rows, count);

@@ -3,6 +3,7 @@ package io.locusdb.core.query.expr;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Intervals;
 import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.core.storage.type.ValueFormatException;
@@ -43,6 +44,9 @@ public final class Cast extends Expr {
 
     private void convert(ColumnVector v, int i, ColumnType from, ColumnVector out) {
         TypeKind to = type.kind();
+        if (Intervals.isInterval(from.kind()) && to != TypeKind.VARCHAR && to != TypeKind.CHAR && to != from.kind()) {
+            throw cannot(from);
+        }
         switch (to) {
             case VARCHAR, CHAR -> {
                 String s = format(v, i, from);
@@ -87,6 +91,13 @@ public final class Cast extends Expr {
                 }
             }
             case INTEGER, BIGINT, DECIMAL -> out.setLong(i, toExact(v, i, from));
+            // Between interval types of one family (INTERVAL DAY to INTERVAL HOUR): the same value.
+            case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> {
+                if (from.kind() != to) {
+                    throw cannot(from);
+                }
+                out.setLong(i, v.longs()[i]);
+            }
         }
     }
 
@@ -132,6 +143,7 @@ public final class Cast extends Expr {
             case BOOLEAN -> v.longs()[i] != 0 ? "true" : "false";
             case DOUBLE -> Double.toString(v.doubles()[i]);
             case INTEGER, BIGINT -> Long.toString(v.longs()[i]);
+            case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> Intervals.text(from.kind(), v.longs()[i]);
         };
     }
 

@@ -7,9 +7,9 @@ import io.locusdb.core.storage.type.ColumnType;
  * A compiled scalar expression evaluated a batch at a time: inputs are the batch's column vectors, the output a
  * vector of {@link #type()} in physical values. The planner compiles each expression once, into the plan; each
  * instance owns its output buffer, reused from batch to batch, so a task evaluates its own {@link ExprCopier copy}
- * of the plan's tree. Kernels never throw on data except
- * for numeric overflow (division by zero gives NULL, as in DuckDB), so branches of a CASE may be evaluated for
- * every row.
+ * of the plan's tree. Kernels throw on data only for errors SQL raises (overflow, division by zero, a bad CAST);
+ * a CASE, AND or OR evaluates every operand on every row first and, where one fails, again on only the rows that
+ * operand decides, so a guarded error ({@code CASE WHEN x <> 0 THEN 1 / x END}) raises nothing.
  */
 public abstract class Expr {
     protected final ColumnType type;

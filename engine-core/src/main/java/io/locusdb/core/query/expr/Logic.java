@@ -1,7 +1,9 @@
 package io.locusdb.core.query.expr;
 
+import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.storage.type.ColumnType;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -31,13 +33,31 @@ public final class Logic extends Expr {
     /** AND: false wins over NULL, NULL over true. OR: the dual. */
     private ColumnVector connective(ColumnVector[] inputs, int rows, boolean and) {
         ColumnVector[] values = new ColumnVector[operands.size()];
+        long decisive = and ? 0 : 1;
+        List<Integer> failed = null;
+        LocusSqlException error = null;
         for (int k = 0; k < values.length; k++) {
-            values[k] = operands.get(k).eval(inputs, rows);
+            try {
+                values[k] = operands.get(k).eval(inputs, rows);
+            } catch (LocusSqlException e) {
+                failed = failed == null ? new ArrayList<>() : failed;
+                failed.add(k);
+                error = error == null ? e : error;
+            }
+        }
+        if (failed != null) {
+            if (failed.size() == values.length) {
+                throw error;
+            }
+            // An operand failed (x <> 0 AND 10 / x > 1), perhaps on rows another operand decides: evaluated again
+            // on the rows the others left open, in turn, so only errors of rows it decides surface.
+            for (int k : failed) {
+                values[k] = onOpenRows(k, values, inputs, rows, decisive);
+            }
         }
         ColumnVector out = out(rows);
         long[] r = out.longs();
         boolean[] nulls = out.nulls();
-        long decisive = and ? 0 : 1;
         for (int i = 0; i < rows; i++) {
             boolean sawNull = false;
             boolean decided = false;
@@ -59,6 +79,36 @@ public final class Logic extends Expr {
         }
         out.refreshNulls();
         return out;
+    }
+
+    /** Operand {@code k} on the rows no evaluated operand decides, NULL on the others. */
+    private ColumnVector onOpenRows(int k, ColumnVector[] values, ColumnVector[] inputs, int rows, long decisive) {
+        int[] open = new int[rows];
+        int m = 0;
+        for (int i = 0; i < rows; i++) {
+            boolean decided = false;
+            for (ColumnVector v : values) {
+                if (v != null && !v.isNull(i) && v.longs()[i] == decisive) {
+                    decided = true;
+                    break;
+                }
+            }
+            if (!decided) {
+                open[m++] = i;
+            }
+        }
+        ColumnVector all = new ColumnVector(ColumnType.BOOLEAN, Math.max(1, rows));
+        for (int i = 0; i < rows; i++) {
+            all.setNull(i);
+        }
+        if (m > 0) {
+            ColumnVector some = operands.get(k).eval(CaseWhen.gather(inputs, open, m), m);
+            for (int j = 0; j < m; j++) {
+                all.copyRow(some, j, open[j]);
+            }
+        }
+        all.setSize(rows);
+        return all;
     }
 
     private ColumnVector unary(ColumnVector[] inputs, int rows) {

@@ -57,7 +57,7 @@ public final class ConstantFolder implements RexExecutor {
 
     private static RexNode literal(RexBuilder rex, RelDataType type, ColumnVector value) {
         if (value.isNull(0)) {
-            // NULL where Calcite's typing says NOT NULL (division by zero): left for the run time, which gives NULL.
+            // NULL where Calcite's typing says NOT NULL: left for the run time to compute.
             return type.isNullable() ? rex.makeNullLiteral(type) : null;
         }
         return switch (type.getSqlTypeName()) {

@@ -21,6 +21,7 @@ import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.sql.pg.PgOids;
 import io.locusdb.core.sql.pg.PgTypeInfo;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Intervals;
 import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.TypeKind;
 import java.math.BigDecimal;
@@ -136,15 +137,21 @@ public final class ExprCompiler {
     }
 
     public static Literal literal(RexLiteral literal) {
-        if (literal.getType().getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_DAY_TIME
-                || literal.getType().getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH) {
-            throw unsupported("INTERVAL values outside date arithmetic");
-        }
         ColumnType type = SqlTypes.of(literal.getType());
         if (literal.isNull()) {
             return new Literal(type, null);
         }
         Object value = switch (type.kind()) {
+            // Calcite holds a day-time interval in milliseconds, a year-month one in months.
+            case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> {
+                try {
+                    BigDecimal amount = literal.getValueAs(BigDecimal.class);
+                    yield type.kind() == TypeKind.INTERVAL_YEAR_MONTH ? amount.longValueExact()
+                            : amount.movePointRight(3).setScale(0, RoundingMode.HALF_UP).longValueExact();
+                } catch (ArithmeticException e) {
+                    throw Numerics.overflow();
+                }
+            }
             case BOOLEAN -> Boolean.TRUE.equals(literal.getValueAs(Boolean.class)) ? 1L : 0L;
             case INTEGER, BIGINT, DECIMAL -> {
                 BigDecimal d = literal.getValueAs(BigDecimal.class);
@@ -177,10 +184,16 @@ public final class ExprCompiler {
         List<RexNode> ops = call.getOperands();
         return switch (call.getKind()) {
             case PLUS, MINUS -> plusMinus(call, type);
-            case TIMES -> new Arithmetic(type, Arithmetic.Op.MULTIPLY, build(ops.get(0)), build(ops.get(1)));
-            case DIVIDE -> new Arithmetic(type, Arithmetic.Op.DIVIDE, build(ops.get(0)), build(ops.get(1)));
+            case TIMES -> Intervals.isInterval(type.kind()) ? IntervalArithmetic.times(type, build(ops.get(0)),
+                    build(ops.get(1))) : new Arithmetic(type, Arithmetic.Op.MULTIPLY, build(ops.get(0)),
+                    build(ops.get(1)));
+            case DIVIDE -> Intervals.isInterval(type.kind()) ? IntervalArithmetic.divide(type, build(ops.get(0)),
+                    build(ops.get(1))) : new Arithmetic(type, Arithmetic.Op.DIVIDE, build(ops.get(0)),
+                    build(ops.get(1)));
             case MOD -> new Arithmetic(type, Arithmetic.Op.MODULO, build(ops.get(0)), build(ops.get(1)));
-            case MINUS_PREFIX -> new Arithmetic(type, Arithmetic.Op.SUBTRACT, zero(type), build(ops.get(0)));
+            case MINUS_PREFIX -> Intervals.isInterval(type.kind())
+                    ? IntervalArithmetic.negate(type, build(ops.get(0)))
+                    : new Arithmetic(type, Arithmetic.Op.SUBTRACT, zero(type), build(ops.get(0)));
             case PLUS_PREFIX -> build(ops.get(0));
             case EQUALS -> compare(Comparison.Op.EQ, ops);
             case NOT_EQUALS -> compare(Comparison.Op.NE, ops);
@@ -226,14 +239,18 @@ public final class ExprCompiler {
         RexNode a = call.getOperands().get(0);
         RexNode b = call.getOperands().get(1);
         boolean subtract = call.getKind() == SqlKind.MINUS;
+        if (isInterval(a) && isInterval(b)) {
+            return IntervalArithmetic.plusMinus(type, build(a), build(b), subtract);
+        }
         if (isInterval(b) || isInterval(a)) {
             RexNode date = isInterval(b) ? a : b;
             RexNode interval = isInterval(b) ? b : a;
-            if (!(interval instanceof RexLiteral literal)) {
-                throw unsupported("interval arithmetic with a non-constant interval");
-            }
             if (subtract && interval == a) {
-                throw unsupported("INTERVAL - DATE");
+                throw unsupported("INTERVAL - " + SqlTypes.of(date.getType()) + " (write the "
+                        + SqlTypes.of(date.getType()) + " first)");
+            }
+            if (!(interval instanceof RexLiteral literal)) {
+                return IntervalArithmetic.shift(type, build(date), build(interval), subtract);
             }
             BigDecimal amount = literal.getValueAs(BigDecimal.class);
             long sign = subtract ? -1 : 1;
@@ -428,6 +445,9 @@ public final class ExprCompiler {
     private Expr extract(RexCall call, ColumnType type) {
         TimeUnitRange unit = ((RexLiteral) call.getOperands().get(0)).getValueAs(TimeUnitRange.class);
         Expr date = build(call.getOperands().get(1));
+        if (Intervals.isInterval(date.type().kind())) {
+            return IntervalArithmetic.extract(type, unit, date);
+        }
         if (!temporal(date.type())) {
             throw unsupported("EXTRACT from " + date.type());
         }
@@ -494,7 +514,7 @@ public final class ExprCompiler {
                     cast(ColumnType.DOUBLE, build(ops.get(1)))), false,
                     a -> Math.pow((Double) a[0], (Double) a[1]));
             case "ROUND", "FLOOR", "CEIL", "CEILING" -> rounding(name, call, type);
-            // Out of the domain (a logarithm of zero or less) is NULL, as division by zero is (see Expr).
+            // Out of the domain (a logarithm of zero or less) is NULL.
             case "LN" -> doubleFunction(name, type, ops, x -> x > 0 ? Math.log(x) : null);
             case "LOG10" -> doubleFunction(name, type, ops, x -> x > 0 ? Math.log10(x) : null);
             case "EXP" -> doubleFunction(name, type, ops, Math::exp);
@@ -520,6 +540,8 @@ public final class ExprCompiler {
             case "NOW", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "TRANSACTION_TIMESTAMP", "STATEMENT_TIMESTAMP" ->
                     new Literal(ColumnType.TIMESTAMP, Timestamps.of(LocalDateTime.now(ZoneOffset.UTC)));
             case "DATE_PLUS_DAYS", "DATE_MINUS_DAYS", "DATE_DIFFERENCE" -> dayArithmetic(name, type, ops);
+            case "TIMESTAMP_DIFFERENCE" -> IntervalArithmetic.difference(type,
+                    cast(ColumnType.TIMESTAMP, build(ops.get(0))), cast(ColumnType.TIMESTAMP, build(ops.get(1))));
             case "TO_CHAR" -> new RowFunction(name, type, List.of(cast(ColumnType.TIMESTAMP, build(ops.get(0))),
                     cast(ColumnType.VARCHAR, build(ops.get(1)))), false,
                     a -> DateTimeFormat.format((String) a[1], (Long) a[0]));

@@ -30,6 +30,10 @@ public final class SqlTypes {
             case CHAR -> ColumnType.character(Math.max(1, type.getPrecision()));
             case VARCHAR -> ColumnType.varchar(Math.max(0, type.getPrecision()));
             case NULL -> ColumnType.VARCHAR;
+            case INTERVAL_DAY, INTERVAL_DAY_HOUR, INTERVAL_DAY_MINUTE, INTERVAL_DAY_SECOND, INTERVAL_HOUR,
+                 INTERVAL_HOUR_MINUTE, INTERVAL_HOUR_SECOND, INTERVAL_MINUTE, INTERVAL_MINUTE_SECOND, INTERVAL_SECOND ->
+                    ColumnType.INTERVAL_DAY_TIME;
+            case INTERVAL_YEAR, INTERVAL_YEAR_MONTH, INTERVAL_MONTH -> ColumnType.INTERVAL_YEAR_MONTH;
             // An array is computed with as its PostgreSQL text ({1,2}): see ArrayText.
             case ARRAY -> {
                 of(type.getComponentType());
@@ -37,7 +41,7 @@ public final class SqlTypes {
             }
             default -> throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "values of type "
                     + type.getFullTypeString() + " are not supported (LocusDB computes with BOOLEAN, INTEGER,"
-                    + " BIGINT, DECIMAL(p≤18,s), DOUBLE, DATE, TIMESTAMP, CHAR and VARCHAR)");
+                    + " BIGINT, DECIMAL(p≤18,s), DOUBLE, DATE, TIMESTAMP, INTERVAL, CHAR and VARCHAR)");
         };
     }
 }

@@ -78,6 +78,7 @@ public enum PgTypeInfo {
             case TIMESTAMP -> TIMESTAMP;
             case VARCHAR -> VARCHAR;
             case CHAR -> BPCHAR;
+            case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> INTERVAL;
         };
     }
 
@@ -140,6 +141,7 @@ public enum PgTypeInfo {
             case TIMESTAMP -> "timestamp without time zone";
             case VARCHAR -> "character varying";
             case CHAR -> "character";
+            case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> "interval";
         };
     }
 

@@ -287,6 +287,8 @@ public final class DelimitedFileLoader {
                 case TIMESTAMP -> Timestamps.parse(field);
                 case DOUBLE -> ValueParser.parseDouble(field);
                 case VARCHAR, CHAR -> field;
+                case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> throw new IllegalStateException(
+                        "no table has an INTERVAL column");
             };
         } catch (ValueFormatException e) {
             throw new LoadException(source, line, columnName(schema, keyColumn), e.getMessage());

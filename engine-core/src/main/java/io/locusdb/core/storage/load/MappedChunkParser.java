@@ -237,6 +237,8 @@ final class MappedChunkParser {
             case TIMESTAMP -> Timestamps.parse(ByteFieldParser.text(file, from, to));
             case DOUBLE -> ByteFieldParser.parseDouble(file, from, to);
             case VARCHAR, CHAR -> ByteFieldParser.text(file, from, to);
+            case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> throw new IllegalStateException(
+                    "no table has an INTERVAL column");
         };
     }
 

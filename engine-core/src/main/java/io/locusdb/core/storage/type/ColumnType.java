@@ -16,6 +16,8 @@ public record ColumnType(TypeKind kind, int precision, int scale, int length) {
     public static final ColumnType DATE = new ColumnType(TypeKind.DATE, 0, 0, 0);
     public static final ColumnType TIMESTAMP = new ColumnType(TypeKind.TIMESTAMP, 0, 0, 0);
     public static final ColumnType VARCHAR = new ColumnType(TypeKind.VARCHAR, 0, 0, 0);
+    public static final ColumnType INTERVAL_DAY_TIME = new ColumnType(TypeKind.INTERVAL_DAY_TIME, 0, 0, 0);
+    public static final ColumnType INTERVAL_YEAR_MONTH = new ColumnType(TypeKind.INTERVAL_YEAR_MONTH, 0, 0, 0);
 
     public ColumnType {
         if (kind == TypeKind.DECIMAL && (precision < 1 || precision > MAX_DECIMAL_PRECISION || scale < 0
@@ -54,6 +56,8 @@ public record ColumnType(TypeKind kind, int precision, int scale, int length) {
             case DECIMAL -> String.format(Locale.ROOT, "DECIMAL(%d,%d)", precision, scale);
             case VARCHAR -> length == 0 ? "VARCHAR" : "VARCHAR(" + length + ")";
             case CHAR -> "CHAR(" + length + ")";
+            case INTERVAL_DAY_TIME -> "INTERVAL DAY TO SECOND";
+            case INTERVAL_YEAR_MONTH -> "INTERVAL YEAR TO MONTH";
             default -> kind.name();
         };
     }

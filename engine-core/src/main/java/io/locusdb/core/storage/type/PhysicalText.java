@@ -18,6 +18,7 @@ public final class PhysicalText {
             case DECIMAL -> BigDecimal.valueOf((Long) value, type.scale()).toPlainString();
             case DATE -> LocalDate.ofEpochDay((Long) value).toString();
             case TIMESTAMP -> Timestamps.format((Long) value);
+            case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> Intervals.text(type.kind(), (Long) value);
             default -> value.toString();
         };
     }
@@ -39,6 +40,9 @@ public final class PhysicalText {
             case DATE -> "DATE '" + of(type, value) + "'";
             case TIMESTAMP -> "TIMESTAMP '" + of(type, value) + "'";
             case VARCHAR, CHAR -> "CAST('" + ((String) value).replace("'", "''") + "' AS " + type + ")";
+            // The standard's literal in the family's smallest unit, which the parser reads back exactly.
+            case INTERVAL_DAY_TIME -> "INTERVAL '" + BigDecimal.valueOf((Long) value, 6).toPlainString() + "' SECOND";
+            case INTERVAL_YEAR_MONTH -> "INTERVAL '" + value + "' MONTH";
         };
     }
 }

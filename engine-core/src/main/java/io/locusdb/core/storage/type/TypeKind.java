@@ -16,7 +16,14 @@ public enum TypeKind {
      * TIMESTAMP (without time zone): microseconds since 1970-01-01 00:00:00, PostgreSQL's precision. Last, because
      * the log and checkpoints write a kind as its ordinal.
      */
-    TIMESTAMP(Physical.LONG);
+    TIMESTAMP(Physical.LONG),
+    /**
+     * An interval of days and time ({@code INTERVAL DAY TO SECOND}, what {@code timestamp - timestamp} gives):
+     * microseconds, a day being 24 hours. Computed with, not stored in tables.
+     */
+    INTERVAL_DAY_TIME(Physical.LONG),
+    /** An interval of years and months ({@code INTERVAL YEAR TO MONTH}): months. Computed with, not stored. */
+    INTERVAL_YEAR_MONTH(Physical.LONG);
 
     /** The representation in dictionaries and row buffers. */
     public enum Physical {

@@ -147,6 +147,7 @@ public final class DuckOracle implements AutoCloseable {
             case DATE -> "DATE";
             case TIMESTAMP -> "TIMESTAMP";
             case VARCHAR, CHAR -> "VARCHAR";
+            case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> "INTERVAL";
         };
     }
 
