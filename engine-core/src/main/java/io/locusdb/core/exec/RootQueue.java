@@ -39,6 +39,14 @@ final class RootQueue {
     static final double WORK_EXPONENT = 0.75;
     /** Estimates below this count as this much, so that waiting microseconds do not swing the order. */
     static final long MIN_EXPECTED_NANOS = 200_000L;
+    /**
+     * A query that has waited longer than this goes before every query that has not, the longest-waiting first. The
+     * compressed ratio alone still let a backlog of short queries under 256 clients hold the longest template (TPC-H
+     * Q18) back for the whole of a one-minute run: the bound caps how long any query waits behind shorter ones.
+     */
+    static final long STARVATION_NANOS = 10_000_000_000L;
+    /** Above every ratio a query that is not starving can reach (waits of minutes over microsecond estimates). */
+    private static final double STARVING = 1e15;
 
     private final int node;
     private final double bias;
@@ -86,7 +94,8 @@ final class RootQueue {
      * times as long (with a square root, 10 times, short queries waited too long behind long ones). The work left is the share
      * of the expected work the query's tasks have not done yet, but never under a quarter: a query under way is
      * favoured over a fresh one (it frees its hash tables sooner), while one that has outrun its estimate cannot
-     * claim to be nearly done and shut short queries out.
+     * claim to be nearly done and shut short queries out. Past {@link #STARVATION_NANOS} of waiting, the time
+     * waited alone orders the query, ahead of all that have waited less.
      */
     static double responseRatio(QueryContext query, long now) {
         long expected = expectedNanos(query);
@@ -94,6 +103,9 @@ final class RootQueue {
         double shareLeft = Math.max(0.25, 1.0 - (double) query.workNanos() / expected);
         double left = compressed * shareLeft;
         long waited = Math.max(0, now - query.startNanos());
+        if (waited > STARVATION_NANOS) {
+            return STARVING + waited;
+        }
         return (waited + left) / left;
     }
 

@@ -57,6 +57,14 @@ final class LocusOperators {
     static final SqlAggFunction MEDIAN = SqlBasicAggFunction.create("MEDIAN", SqlKind.OTHER_FUNCTION,
             ReturnTypes.DOUBLE.andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.NUMERIC);
 
+    /** {@code SUM(interval)}: an interval of the argument's family (see {@code LocusValidator}). */
+    static final SqlAggFunction INTERVAL_SUM = SqlBasicAggFunction.create("INTERVAL_SUM", SqlKind.SUM,
+            ReturnTypes.ARG0.andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.INTERVAL);
+
+    /** {@code AVG(interval)}: rounded to the microsecond, as PostgreSQL does. */
+    static final SqlAggFunction INTERVAL_AVG = SqlBasicAggFunction.create("INTERVAL_AVG", SqlKind.AVG,
+            ReturnTypes.ARG0.andThen(SqlTypeTransforms.FORCE_NULLABLE), OperandTypes.INTERVAL);
+
     /** {@code date + integer} (either order): the date that many days later (see {@code LocusValidator}). */
     static final SqlOperator DATE_PLUS_DAYS = SqlBasicFunction.create("DATE_PLUS_DAYS",
             ReturnTypes.explicit(SqlTypeName.DATE).andThen(SqlTypeTransforms.TO_NULLABLE), OperandTypes.ANY_ANY,
@@ -130,7 +138,8 @@ final class LocusOperators {
         all.add(GenerateSeries.INSTANCE);
         all.addAll(scalarOperators());
         // Found by name when the validator types the calls it put in place of + and -.
-        all.addAll(List.of(DATE_PLUS_DAYS, DATE_MINUS_DAYS, DATE_DIFFERENCE, TIMESTAMP_DIFFERENCE));
+        all.addAll(List.of(DATE_PLUS_DAYS, DATE_MINUS_DAYS, DATE_DIFFERENCE, TIMESTAMP_DIFFERENCE, INTERVAL_SUM,
+                INTERVAL_AVG));
         all.add(MEDIAN);
         return List.copyOf(all);
     }

@@ -12,6 +12,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
@@ -45,6 +46,20 @@ final class LocusValidator extends SqlValidatorImpl {
 
     @Override
     public RelDataType deriveType(SqlValidatorScope scope, SqlNode expr) {
+        if (expr instanceof SqlBasicCall call && call.operandCount() == 1
+                && (call.getOperator() == SqlStdOperatorTable.SUM || call.getOperator() == SqlStdOperatorTable.AVG)
+                && !(call.operand(0) instanceof SqlDynamicParam)
+                && SqlTypeUtil.isInterval(deriveType(scope, call.operand(0)))) {
+            // SUM and AVG of intervals, as PostgreSQL has them (the standard's SUM takes numbers only).
+            boolean sum = call.getOperator() == SqlStdOperatorTable.SUM;
+            if (!sum && deriveType(scope, call.operand(0)).getSqlTypeName().getFamily()
+                    == SqlTypeFamily.INTERVAL_YEAR_MONTH) {
+                throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "AVG of a year-month interval (its"
+                        + " average may hold a fraction of a month, which PostgreSQL turns into days, and an interval"
+                        + " here holds months or days and time, not both)");
+            }
+            call.setOperator(sum ? LocusOperators.INTERVAL_SUM : LocusOperators.INTERVAL_AVG);
+        }
         if (expr instanceof SqlBasicCall call && call.operandCount() == 2
                 && (call.getOperator() == SqlStdOperatorTable.PLUS || call.getOperator() == SqlStdOperatorTable.MINUS)
                 && !(call.operand(0) instanceof SqlDynamicParam) && !(call.operand(1) instanceof SqlDynamicParam)) {

@@ -85,14 +85,32 @@ class ShortQueriesFirstTest {
 
     @Test
     void aQueryAHundredTimesLongerWaitsAboutThirtyTimesAsLongBeforeItGoesFirst() {
-        QueryContext shorter = QueryContext.create("30 ms", QueryContext.Priority.NORMAL, Long.MAX_VALUE, 30 * MS);
-        QueryContext longer = QueryContext.create("3 s", QueryContext.Priority.NORMAL, Long.MAX_VALUE, 3000 * MS);
+        QueryContext shorter = QueryContext.create("3 ms", QueryContext.Priority.NORMAL, Long.MAX_VALUE, 3 * MS);
+        QueryContext longer = QueryContext.create("300 ms", QueryContext.Priority.NORMAL, Long.MAX_VALUE, 300 * MS);
 
-        double shortAfterOneSecond = RootQueue.responseRatio(shorter, shorter.startNanos() + 1000 * MS);
-        assertThat(RootQueue.responseRatio(longer, longer.startNanos() + 29_000 * MS))
-                .isLessThan(shortAfterOneSecond);
-        assertThat(RootQueue.responseRatio(longer, longer.startNanos() + 34_000 * MS))
-                .isGreaterThan(shortAfterOneSecond);
+        double shortAfterATenthOfASecond = RootQueue.responseRatio(shorter, shorter.startNanos() + 100 * MS);
+        assertThat(RootQueue.responseRatio(longer, longer.startNanos() + 2_900 * MS))
+                .isLessThan(shortAfterATenthOfASecond);
+        assertThat(RootQueue.responseRatio(longer, longer.startNanos() + 3_400 * MS))
+                .isGreaterThan(shortAfterATenthOfASecond);
+    }
+
+    @Test
+    void noQueryWaitsMuchPastTheStarvationBoundBehindShorterOnes() {
+        QueryContext shorter = QueryContext.create("1 ms", QueryContext.Priority.NORMAL, Long.MAX_VALUE, MS);
+        QueryContext longer = QueryContext.create("3 s", QueryContext.Priority.NORMAL, Long.MAX_VALUE, 3000 * MS);
+        QueryContext oldest = QueryContext.create("5 s", QueryContext.Priority.NORMAL, Long.MAX_VALUE, 5000 * MS);
+        long bound = RootQueue.STARVATION_NANOS;
+
+        // Just under the bound, the short query's ratio is far ahead; past it, the long one goes first, and among
+        // those past it the one that has waited longest.
+        long shortWaited = bound - MS;
+        assertThat(RootQueue.responseRatio(shorter, shorter.startNanos() + shortWaited))
+                .isGreaterThan(RootQueue.responseRatio(longer, longer.startNanos() + shortWaited));
+        assertThat(RootQueue.responseRatio(longer, longer.startNanos() + bound + MS))
+                .isGreaterThan(RootQueue.responseRatio(shorter, shorter.startNanos() + shortWaited));
+        assertThat(RootQueue.responseRatio(oldest, oldest.startNanos() + bound + 2 * MS))
+                .isGreaterThan(RootQueue.responseRatio(longer, longer.startNanos() + bound + MS));
     }
 
     @Test

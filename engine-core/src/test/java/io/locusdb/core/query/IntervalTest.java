@@ -101,6 +101,14 @@ class IntervalTest {
                         List.of(Duration.ofDays(64).plusHours(2).plusMinutes(30), 1L), Arrays.asList(null, 1L));
         assertThat(rows("SELECT min(t1 - t0), max(t1 - t0) FROM ev")).containsExactly(List.of(
                 Duration.ofHours(-25).minusMinutes(30), Duration.ofDays(64).plusHours(2).plusMinutes(30)));
+        // SUM and AVG as PostgreSQL has them; AVG rounds to the microsecond.
+        Duration sum = Duration.ofDays(64).plusHours(2).plusMinutes(30).plusMillis(1250).minusHours(25).minusMinutes(30);
+        assertThat(rows("SELECT sum(t1 - t0), avg(t1 - t0), sum(DISTINCT INTERVAL '1' MONTH * n) FROM ev"))
+                .containsExactly(List.of(sum, micros(Math.round(sum.toNanos() / 3_000.0)), Period.ofMonths(2)));
+        assertThat(stateOf("SELECT avg(n * INTERVAL '1' MONTH) FROM ev")).isEqualTo(SqlState.FEATURE_NOT_SUPPORTED);
+        assertThat(rows("SELECT id % 2, avg(t1 - t0) FROM ev GROUP BY 1 ORDER BY 1")).containsExactly(
+                List.of(0, Duration.ofHours(-25).minusMinutes(30).plusMillis(1250).dividedBy(2)),
+                List.of(1, Duration.ofDays(64).plusHours(2).plusMinutes(30)));
         assertThat(rows("SELECT id FROM ev WHERE t1 - t0 BETWEEN INTERVAL '0' SECOND AND INTERVAL '1 minute'"))
                 .containsExactly(List.of(2));
     }

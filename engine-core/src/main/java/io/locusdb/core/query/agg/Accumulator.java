@@ -5,7 +5,10 @@ import io.locusdb.core.query.expr.Numerics;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Intervals;
 import io.locusdb.core.storage.type.TypeKind;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
@@ -114,7 +117,8 @@ public abstract class Accumulator {
                 yield arg.kind() == TypeKind.DOUBLE ? new SumDouble(false, emptyIsZero)
                         : new SumExact(Numerics.scale(arg), Numerics.scale(call.resultType()), emptyIsZero);
             }
-            case AVG -> arg.kind() == TypeKind.DOUBLE ? new SumDouble(true, false) : new AvgExact(Numerics.scale(arg));
+            case AVG -> arg.kind() == TypeKind.DOUBLE ? new SumDouble(true, false)
+                    : Intervals.isInterval(arg.kind()) ? new AvgInterval() : new AvgExact(Numerics.scale(arg));
             case MIN, MAX -> new Extreme(call.function() == AggregateCall.Function.MAX, arg, false);
             case SINGLE_VALUE -> new Extreme(false, arg, true);
             case STRING_AGG, ARRAY_AGG -> new CollectValues(call);
@@ -389,6 +393,25 @@ public abstract class Accumulator {
         }
     }
 
+    /** AVG of intervals: the exact sum of their microseconds (or months) over the count, rounded half away from 0. */
+    static final class AvgInterval extends ExactSums {
+        @Override
+        public void finish(int groups, ColumnVector out, long[] rows) {
+            for (int g = 0; g < groups; g++) {
+                long n = values(g, rows);
+                if (n == 0) {
+                    out.setNull(g);
+                } else {
+                    out.setLong(g, rounded(sums[g], n));
+                }
+            }
+        }
+
+        static long rounded(long sum, long count) {
+            return BigDecimal.valueOf(sum).divide(BigDecimal.valueOf(count), 0, RoundingMode.HALF_UP).longValueExact();
+        }
+    }
+
     /** SUM or AVG of doubles. */
     static final class SumDouble extends NullCounting {
         private final boolean average;
@@ -652,7 +675,9 @@ public abstract class Accumulator {
                     for (Object v : s) {
                         sum = Numerics.addExact(sum, (Long) v);
                     }
-                    if (call.function() == AggregateCall.Function.AVG) {
+                    if (call.function() == AggregateCall.Function.AVG && Intervals.isInterval(call.argumentType().kind())) {
+                        out.setLong(g, AvgInterval.rounded(sum, s.size()));
+                    } else if (call.function() == AggregateCall.Function.AVG) {
                         out.setDouble(g, sum / (double) Numerics.pow10(argScale) / s.size());
                     } else {
                         out.setLong(g, Numerics.rescale(sum, argScale, resultScale));
