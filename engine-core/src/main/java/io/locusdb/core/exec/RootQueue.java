@@ -40,11 +40,17 @@ final class RootQueue {
     /** Estimates below this count as this much, so that waiting microseconds do not swing the order. */
     static final long MIN_EXPECTED_NANOS = 200_000L;
     /**
-     * A query that has waited longer than this goes before every query that has not, the longest-waiting first. The
-     * compressed ratio alone still let a backlog of short queries under 256 clients hold the longest template (TPC-H
-     * Q18) back for the whole of a one-minute run: the bound caps how long any query waits behind shorter ones.
+     * A query that has waited longer than this, or {@link #STARVATION_FACTOR} times the typical wait of the roots
+     * this queue starts if that is longer, goes before every query that has not, the longest-waiting first. The
+     * compressed ratio alone let a backlog of short queries under 256 clients hold the longest template (TPC-H Q18)
+     * back for the whole of a one-minute run; a fixed bound alone, once every query waited past it, made the order
+     * first come first served. Relative to the typical wait, the bound caps how long a query waits behind shorter
+     * ones while shorter ones still go first.
      */
     static final long STARVATION_NANOS = 10_000_000_000L;
+    static final double STARVATION_FACTOR = 4;
+    /** The weight of each started root's wait in the typical wait (an exponentially weighted mean). */
+    static final double WAIT_SMOOTHING = 0.02;
     /** Above every ratio a query that is not starving can reach (waits of minutes over microsecond estimates). */
     private static final double STARVING = 1e15;
 
@@ -58,6 +64,8 @@ final class RootQueue {
     private final int[] sizeByPriority = new int[QueryContext.Priority.LEVELS];
     private long sequence;
     private volatile int size;
+    /** The smoothed wait (since their query arrived) of the roots started here; guarded by {@link #lock}. */
+    private double typicalWaitNanos;
 
     /** {@code clock} must read the same time base as {@link QueryContext#startNanos()}. */
     RootQueue(int node, double bias, RootOrder order, LongSupplier clock) {
@@ -98,12 +106,17 @@ final class RootQueue {
      * waited alone orders the query, ahead of all that have waited less.
      */
     static double responseRatio(QueryContext query, long now) {
+        return responseRatio(query, now, STARVATION_NANOS);
+    }
+
+    /** The response ratio, with waits past {@code starvationNanos} ordered by the wait alone, ahead of the rest. */
+    static double responseRatio(QueryContext query, long now, long starvationNanos) {
         long expected = expectedNanos(query);
         double compressed = Math.pow(expected, WORK_EXPONENT) * Math.pow(DEFAULT_EXPECTED_NANOS, 1 - WORK_EXPONENT);
         double shareLeft = Math.max(0.25, 1.0 - (double) query.workNanos() / expected);
         double left = compressed * shareLeft;
         long waited = Math.max(0, now - query.startNanos());
-        if (waited > STARVATION_NANOS) {
+        if (waited > starvationNanos) {
             return STARVING + waited;
         }
         return (waited + left) / left;
@@ -159,13 +172,25 @@ final class RootQueue {
                     }
                 }
             }
-            Task root = removeBest(pick, allowed, clock.getAsLong());
+            long now = clock.getAsLong();
+            Task root = removeBest(pick, allowed, now);
+            recordStart(Math.max(0, now - root.run.query.startNanos()));
             sizeByPriority[pick]--;
             size--;
             return root;
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Adds a started root's wait to the typical wait; under {@link #lock}. */
+    void recordStart(long waitedNanos) {
+        typicalWaitNanos += WAIT_SMOOTHING * (waitedNanos - typicalWaitNanos);
+    }
+
+    /** How long a query may wait before it goes first: the floor, or a multiple of the typical wait. */
+    long starvationNanos() {
+        return Math.max(STARVATION_NANOS, (long) (STARVATION_FACTOR * typicalWaitNanos));
     }
 
     private boolean hasAllowed(int priority, IntPredicate allowed) {
@@ -182,6 +207,7 @@ final class RootQueue {
     /** Removes and returns the allowed root of {@code priority} with the highest response ratio at {@code now}. */
     private Task removeBest(int priority, IntPredicate allowed, long now) {
         ArrayList<Task>[] byHeap = waiting[priority];
+        long bound = starvationNanos();
         ArrayList<Task> bestList = null;
         int bestIndex = -1;
         Task best = null;
@@ -193,7 +219,7 @@ final class RootQueue {
             }
             for (int i = 0, n = list.size(); i < n; i++) {
                 Task root = list.get(i);
-                double ratio = order == RootOrder.RESPONSE_RATIO ? responseRatio(root.run.query, now) : 1.0;
+                double ratio = order == RootOrder.RESPONSE_RATIO ? responseRatio(root.run.query, now, bound) : 1.0;
                 if (best == null || ratio > bestRatio || (ratio == bestRatio && olderThan(root, best))) {
                     best = root;
                     bestRatio = ratio;

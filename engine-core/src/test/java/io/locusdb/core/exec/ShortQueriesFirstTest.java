@@ -114,6 +114,26 @@ class ShortQueriesFirstTest {
     }
 
     @Test
+    void theStarvationBoundGrowsWithTheTypicalWaitSoShortQueriesStillGoFirstUnderABacklog() {
+        RootQueue queue = new RootQueue(0, 1.0, RootOrder.RESPONSE_RATIO, System::nanoTime);
+        assertThat(queue.starvationNanos()).isEqualTo(RootQueue.STARVATION_NANOS);
+        // Hundreds of clients: every root started after about 8 s of waiting.
+        for (int i = 0; i < 500; i++) {
+            queue.recordStart(8_000 * MS);
+        }
+        long bound = queue.starvationNanos();
+        assertThat(bound).isBetween(30_000 * MS, 32_000 * MS);
+        QueryContext shorter = QueryContext.create("1 ms", QueryContext.Priority.NORMAL, Long.MAX_VALUE, MS);
+        QueryContext longer = QueryContext.create("3 s", QueryContext.Priority.NORMAL, Long.MAX_VALUE, 3000 * MS);
+        // A long query 12 s into its wait is not starving yet: the short one that waited 8 s goes first...
+        assertThat(RootQueue.responseRatio(shorter, shorter.startNanos() + 8_000 * MS, bound))
+                .isGreaterThan(RootQueue.responseRatio(longer, longer.startNanos() + 12_000 * MS, bound));
+        // ...and past four typical waits it goes before any of them.
+        assertThat(RootQueue.responseRatio(longer, longer.startNanos() + bound + MS, bound))
+                .isGreaterThan(RootQueue.responseRatio(shorter, shorter.startNanos() + 8_000 * MS, bound));
+    }
+
+    @Test
     void aQueryWithoutAnEstimateCountsAsAMiddlingOne() {
         QueryContext unknown = QueryContext.create("unknown");
 

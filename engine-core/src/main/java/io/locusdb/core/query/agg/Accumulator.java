@@ -118,7 +118,7 @@ public abstract class Accumulator {
                         : new SumExact(Numerics.scale(arg), Numerics.scale(call.resultType()), emptyIsZero);
             }
             case AVG -> arg.kind() == TypeKind.DOUBLE ? new SumDouble(true, false)
-                    : Intervals.isInterval(arg.kind()) ? new AvgInterval() : new AvgExact(Numerics.scale(arg));
+                    : new AvgExact(Numerics.scale(arg), Intervals.isInterval(arg.kind()));
             case MIN, MAX -> new Extreme(call.function() == AggregateCall.Function.MAX, arg, false);
             case SINGLE_VALUE -> new Extreme(false, arg, true);
             case STRING_AGG, ARRAY_AGG -> new CollectValues(call);
@@ -136,7 +136,7 @@ public abstract class Accumulator {
             out[i] = create(calls.get(i));
         }
         for (int i = 0; i < out.length; i++) {
-            if (!(out[i] instanceof AvgExact avg)) {
+            if (!(out[i] instanceof AvgExact avg) || avg.interval) {
                 continue;
             }
             for (int j = 0; j < out.length; j++) {
@@ -370,14 +370,19 @@ public abstract class Accumulator {
                 rows, lanes);
     }
 
-    /** AVG of exact numbers: exact sum and count, divided once at the end (as DOUBLE). */
+    /**
+     * AVG of exact numbers: exact sum and count, divided once at the end (as DOUBLE); of intervals, the sum of their
+     * microseconds over the count, rounded half away from zero to an interval again.
+     */
     static final class AvgExact extends ExactSums {
         private final int scale;
         private final double divisor;
+        private final boolean interval;
 
-        AvgExact(int scale) {
+        AvgExact(int scale, boolean interval) {
             this.scale = scale;
             this.divisor = Numerics.pow10(scale);
+            this.interval = interval;
         }
 
         @Override
@@ -386,23 +391,10 @@ public abstract class Accumulator {
                 long n = values(g, rows);
                 if (n == 0) {
                     out.setNull(g);
+                } else if (interval) {
+                    out.setLong(g, rounded(sums[g], n));
                 } else {
                     out.setDouble(g, sums[g] / divisor / n);
-                }
-            }
-        }
-    }
-
-    /** AVG of intervals: the exact sum of their microseconds (or months) over the count, rounded half away from 0. */
-    static final class AvgInterval extends ExactSums {
-        @Override
-        public void finish(int groups, ColumnVector out, long[] rows) {
-            for (int g = 0; g < groups; g++) {
-                long n = values(g, rows);
-                if (n == 0) {
-                    out.setNull(g);
-                } else {
-                    out.setLong(g, rounded(sums[g], n));
                 }
             }
         }
@@ -676,7 +668,7 @@ public abstract class Accumulator {
                         sum = Numerics.addExact(sum, (Long) v);
                     }
                     if (call.function() == AggregateCall.Function.AVG && Intervals.isInterval(call.argumentType().kind())) {
-                        out.setLong(g, AvgInterval.rounded(sum, s.size()));
+                        out.setLong(g, AvgExact.rounded(sum, s.size()));
                     } else if (call.function() == AggregateCall.Function.AVG) {
                         out.setDouble(g, sum / (double) Numerics.pow10(argScale) / s.size());
                     } else {
