@@ -16,7 +16,6 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -217,13 +216,8 @@ class PgJdbcTest {
         }
     }
 
-    /**
-     * Several seconds at SF 0.05 on two cores: 24 many-group aggregations of lineitem, one after another (six took
-     * just under the one-second timeout on a fast AMD EPYC host, so the statement ended before it was cancelled);
-     * the timeout cancels it after one second, so the test does not wait for them all.
-     */
-    static final String SLOWER = "SELECT count(*) FROM (" + String.join(" UNION ALL ",
-            Collections.nCopies(24, ServerCancelTest.SLOW)) + ") t";
+    /** Several seconds (see ServerCancelTest): the one-second timeout cancels it, so the test does not wait for it. */
+    static final String SLOWER = ServerCancelTest.SLOWER;
 
     @Test
     void aQueryTimeoutCancelsTheStatementWith57014() throws SQLException {
