@@ -15,7 +15,7 @@ final class DifferentialFixture implements AutoCloseable {
     static final long QUERY_SEED = 4_242L;
     static final double LINEITEM_SF = 0.01;
     static final int LINEITEM_PARTS = 2;
-    static final int MIXED_QUERIES = 200;
+    static final int MIXED_QUERIES = 1000;
     static final int LINEITEM_QUERIES = 150;
 
     final LocusDB locus;

@@ -245,8 +245,21 @@ public final class DuckOracle implements AutoCloseable {
                 return new DuckRows(List.copyOf(names), List.copyOf(types), rows);
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("DuckDB failed on: " + sql + " " + Arrays.toString(parameters) + "\n"
-                    + e.getMessage(), e);
+            String message = "DuckDB failed on: " + sql + " " + Arrays.toString(parameters) + "\n" + e.getMessage();
+            if (e.getMessage() != null && e.getMessage().startsWith(DIVISION_BY_ZERO_MESSAGE)) {
+                throw new DivisionByZero(message, e);
+            }
+            throw new IllegalStateException(message, e);
+        }
+    }
+
+    /** How DuckDB's error for an integer division or modulo by zero begins (its JDBC driver sets no SQLSTATE). */
+    private static final String DIVISION_BY_ZERO_MESSAGE = "Invalid Input Error: Division by zero";
+
+    /** DuckDB refused a query because it divided an integer by zero: SQLSTATE 22012 in PostgreSQL and LocusDB. */
+    public static final class DivisionByZero extends IllegalStateException {
+        DivisionByZero(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 

@@ -16,11 +16,14 @@ import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TablePartBuilder;
 import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Timestamps;
+import io.locusdb.core.storage.type.TypeKind;
 import io.trino.tpch.LineItem;
 import io.trino.tpch.TpchColumn;
 import io.trino.tpch.TpchTable;
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -31,8 +34,9 @@ import java.util.Random;
  * table of every type with NULLs in every nullable column (main rows in two parts on the two fake nodes, plus rows
  * inserted afterwards that stay in the parts' deltas).
  *
- * <p>Rows are built as logical Java values (Integer/Long, BigDecimal, Double, String, LocalDate, Boolean, null);
- * {@link #physical} turns them into what LocusDB stores (DECIMAL as the unscaled long, DATE as epoch days).
+ * <p>Rows are built as logical Java values (Integer/Long, BigDecimal, Double, String, LocalDate, LocalDateTime,
+ * Boolean, null); {@link #physical} turns them into what LocusDB stores (DECIMAL as the unscaled long, DATE as epoch
+ * days, TIMESTAMP as epoch microseconds).
  */
 final class OracleTables {
     static final String MIXED = "mixed";
@@ -46,7 +50,8 @@ final class OracleTables {
             ColumnDef.of("x", ColumnType.DOUBLE),
             ColumnDef.of("s", ColumnType.VARCHAR),
             ColumnDef.of("dt", ColumnType.DATE),
-            ColumnDef.of("flag", ColumnType.BOOLEAN));
+            ColumnDef.of("flag", ColumnType.BOOLEAN),
+            ColumnDef.of("ts", ColumnType.TIMESTAMP));
 
     /** Main rows per part of {@code mixed}, and the delta rows inserted per commit (three commits). */
     static final int MIXED_ROWS_PER_PART = 2000;
@@ -60,6 +65,9 @@ final class OracleTables {
 
     static final LocalDate FIRST_DATE = LocalDate.of(1992, 1, 1);
     static final int DATE_SPAN_DAYS = 2922; // to 1999-12-31
+    /** The first and last day of {@code mixed.ts} (a span that crosses leap days and month ends). */
+    static final LocalDateTime FIRST_TIMESTAMP = FIRST_DATE.atStartOfDay();
+    static final LocalDateTime LAST_TIMESTAMP = FIRST_DATE.plusDays(DATE_SPAN_DAYS).atTime(23, 59, 59, 999_999_000);
     static final int I_BOUND = 300;
     static final long B_BOUND = 1_000_000_000_000L;
     static final long D_BOUND_CENTS = 10_000_000L; // |d| <= 100000.00
@@ -108,21 +116,53 @@ final class OracleTables {
         for (int k = 0; k < datePool.length; k++) {
             datePool[k] = FIRST_DATE.plusDays(r.nextInt(DATE_SPAN_DAYS));
         }
+        // Timestamps come from their own stream, so the other columns keep the values they had before ts existed.
+        Random tr = new Random(seed ^ 0x7157_7157L);
+        LocalDateTime[] timestampPool = new LocalDateTime[500];
+        for (int k = 0; k < timestampPool.length; k++) {
+            timestampPool[k] = randomTimestamp(tr);
+        }
         List<Object[]> main = new ArrayList<>();
         long id = 1;
         for (int k = 0; k < 2 * MIXED_ROWS_PER_PART; k++) {
-            main.add(mixedRow(r, id++, bPool, dPool, xPool, datePool));
+            main.add(withTimestamp(mixedRow(r, id++, bPool, dPool, xPool, datePool), tr, timestampPool));
         }
         List<List<Object[]>> deltas = new ArrayList<>();
         id = 100_001;
         for (int c = 0; c < MIXED_DELTA_COMMITS; c++) {
             List<Object[]> commit = new ArrayList<>();
             for (int k = 0; k < MIXED_DELTA_ROWS_PER_COMMIT; k++) {
-                commit.add(mixedRow(r, id++, bPool, dPool, xPool, datePool));
+                commit.add(withTimestamp(mixedRow(r, id++, bPool, dPool, xPool, datePool), tr, timestampPool));
             }
             deltas.add(commit);
         }
         return new MixedData(main, deltas);
+    }
+
+    /**
+     * A time that hits the cases that break: midnight, the last day of a month, whole seconds, whole
+     * milliseconds and odd microseconds.
+     */
+    private static LocalDateTime randomTimestamp(Random r) {
+        LocalDate day = FIRST_DATE.plusDays(r.nextInt(DATE_SPAN_DAYS + 1));
+        if (r.nextInt(8) == 0) {
+            day = day.withDayOfMonth(day.lengthOfMonth());
+        }
+        return switch (r.nextInt(5)) {
+            case 0 -> day.atStartOfDay();
+            case 1 -> day.atTime(r.nextInt(24), r.nextInt(60), r.nextInt(60));
+            case 2 -> day.atTime(r.nextInt(24), r.nextInt(60), r.nextInt(60), r.nextInt(1000) * 1_000_000);
+            default -> day.atStartOfDay().plusNanos(r.nextLong(86_400_000_000L) * 1_000);
+        };
+    }
+
+    /** The row with its {@code ts}: NULL where the row is all NULLs, else mostly from a pool (groups repeat). */
+    private static Object[] withTimestamp(Object[] row, Random r, LocalDateTime[] pool) {
+        Object[] out = Arrays.copyOf(row, row.length + 1);
+        boolean allNull = ALL_NULL_STRING.equals(row[5]);
+        double p = r.nextDouble();
+        out[row.length] = allNull || p < 0.10 ? null : p < 0.7 ? pool[r.nextInt(pool.length)] : randomTimestamp(r);
+        return out;
     }
 
     private static Object[] mixedRow(Random r, long id, long[] bPool, long[] dPool, double[] xPool,
@@ -214,7 +254,10 @@ final class OracleTables {
         return rows;
     }
 
-    /** A logical row as LocusDB stores it: DECIMAL unscaled at the column's scale, DATE as epoch days. */
+    /**
+     * A logical row as LocusDB stores it: DECIMAL unscaled at the column's scale, DATE as epoch days, TIMESTAMP as
+     * epoch microseconds.
+     */
     static Object[] physical(Schema schema, Object[] row) {
         Object[] out = new Object[row.length];
         for (int c = 0; c < row.length; c++) {
@@ -223,7 +266,10 @@ final class OracleTables {
             out[c] = switch (v) {
                 case null -> null;
                 case BigDecimal d -> d.setScale(type.scale()).unscaledValue().longValueExact();
-                case LocalDate date -> date.toEpochDay();
+                // DuckDB's results carry a TIMESTAMP at midnight as a LocalDate (see DuckOracle.normalize).
+                case LocalDate date -> type.kind() == TypeKind.TIMESTAMP ? Timestamps.of(date.atStartOfDay())
+                        : date.toEpochDay();
+                case LocalDateTime time -> Timestamps.of(time);
                 case Integer i -> (long) i;
                 default -> v;
             };

@@ -4,10 +4,12 @@ import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.type.ColumnType;
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -17,11 +19,17 @@ import java.util.function.Function;
 /**
  * Generates random single-table queries (seeded, so the same list every run) that standard SQL (Calcite) and
  * DuckDB must answer identically: WHERE with comparisons, BETWEEN, IN/NOT IN, LIKE, IS [NOT] NULL and AND/OR/NOT;
- * arithmetic (+, -, * on numbers, / only between doubles with the divisor guarded by NULLIF), CASE, CAST, EXTRACT,
- * DATE literals and {@code date ± INTERVAL 'n' DAY}, COALESCE, ABS; aggregates COUNT(*), COUNT, COUNT(DISTINCT),
- * SUM, AVG, MIN, MAX with and without GROUP BY, HAVING; ORDER BY with LIMIT/OFFSET.
+ * arithmetic (+, -, * on numbers; / between doubles with the divisor guarded by NULLIF; integer division and modulo
+ * by integers that are often zero, guarded or not), CASE, CAST, EXTRACT, DATE literals and
+ * {@code date ± INTERVAL 'n' DAY}, TIMESTAMP columns, literals, interval arithmetic, date_trunc, date_diff and casts,
+ * COALESCE, ABS; aggregates COUNT(*), COUNT, COUNT(DISTINCT), SUM, AVG, MIN, MAX with and without GROUP BY, HAVING;
+ * ORDER BY with LIMIT/OFFSET. An unguarded integer division by zero must make both engines refuse the query
+ * (SQLSTATE 22012 in LocusDB), which is why such divisions only go where every engine evaluates them on the same
+ * rows (see {@link #mayDivideByZero}).
  *
- * <p>Constructs on which DuckDB and standard SQL legitimately differ are avoided: no integer division, no
+ * <p>Constructs on which DuckDB and standard SQL legitimately differ are avoided or spelled for each: integer
+ * division is {@code //} in DuckDB and {@code /} in LocusDB, double division by zero is avoided (Infinity in DuckDB,
+ * an error in PostgreSQL), no
  * string/number mixing or casts to text, no casts that round (DECIMAL or DOUBLE to integers), ORDER BY always says
  * NULLS FIRST/LAST, LIMIT/OFFSET only under an ORDER BY that fixes the order of the output (all output columns, or
  * the unique key), no ordering by or HAVING on inexact (floating) aggregates, no CASE/COALESCE whose common
@@ -36,7 +44,7 @@ import java.util.function.Function;
 final class QueryGenerator {
     /** The value types the generator knows. */
     enum T {
-        INT, BIGINT, DEC, DBL, STR, DATE, BOOL;
+        INT, BIGINT, DEC, DBL, STR, DATE, BOOL, TS;
 
         boolean exact() {
             return this != DBL;
@@ -47,12 +55,23 @@ final class QueryGenerator {
         PROJECTION, AGGREGATE, GROUPED
     }
 
-    /** A generated query; {@code ordered} when its ORDER BY fixes the order of its rows. */
-    record GeneratedQuery(int index, String table, Kind kind, String sql, boolean ordered, Set<String> features) {
+    /**
+     * A generated query: {@code sql} in LocusDB's (standard SQL's) spelling, {@code duckSql} in DuckDB's (which
+     * writes integer division {@code //}); {@code ordered} when its ORDER BY fixes the order of its rows.
+     */
+    record GeneratedQuery(int index, String table, Kind kind, String sql, String duckSql, boolean ordered,
+                          Set<String> features) {
+        GeneratedQuery(int index, String table, Kind kind, String duckSql, boolean ordered, Set<String> features) {
+            this(index, table, kind, duckSql.replace(INTEGER_DIVISION, " / "), duckSql, ordered, features);
+        }
+
         String displayName() {
             return String.format("q%03d %s: %s", index, table, sql);
         }
     }
+
+    /** DuckDB's integer division; its {@code /} divides as doubles. No generated literal contains it. */
+    static final String INTEGER_DIVISION = " // ";
 
     /**
      * A column: its type, whether it can be NULL, a bound on its magnitude (numbers), its scale (DECIMAL), and a
@@ -123,6 +142,13 @@ final class QueryGenerator {
     private final Random r;
     private TableModel t;
     private Set<String> features;
+    /**
+     * Whether the expression being generated may divide an integer by zero without a guard: only where every
+     * engine must evaluate it on exactly the rows the query names (select lists of whole results, aggregate
+     * arguments), never in conditions (engines order conjuncts as they like) or under a LIMIT (an engine may
+     * project only the rows it returns).
+     */
+    private boolean mayDivideByZero;
 
     QueryGenerator(long seed) {
         this.r = new Random(seed);
@@ -140,6 +166,7 @@ final class QueryGenerator {
     private GeneratedQuery one(TableModel table, int index) {
         this.t = table;
         this.features = new LinkedHashSet<>();
+        this.mayDivideByZero = false;
         double p = r.nextDouble();
         Kind kind = p < 0.35 ? Kind.PROJECTION : p < 0.6 ? Kind.AGGREGATE : Kind.GROUPED;
         return switch (kind) {
@@ -152,11 +179,15 @@ final class QueryGenerator {
     // ---------------------------------------------------------------- query shapes
 
     private GeneratedQuery projection(int index) {
+        double o = r.nextDouble();
+        boolean limited = (o < 0.35 || o < 0.5 && t.uniqueKey() != null) && r.nextDouble() < 0.6;
         int n = 1 + r.nextInt(4);
         List<E> items = new ArrayList<>();
+        mayDivideByZero = !limited;
         for (int k = 0; k < n; k++) {
             items.add(selectItem());
         }
+        mayDivideByZero = false;
         StringBuilder sql = new StringBuilder("SELECT ").append(aliased(items.stream().map(E::sql).toList()));
         sql.append(" FROM ").append(t.name());
         String where = wherePredicate(0.12, 0.06);
@@ -168,7 +199,6 @@ final class QueryGenerator {
             sql.append(" WHERE ").append(where);
         }
         boolean ordered = false;
-        double o = r.nextDouble();
         if (o < 0.35) {
             sql.append(" ORDER BY ").append(orderByAll(items.size()));
             ordered = true;
@@ -177,7 +207,7 @@ final class QueryGenerator {
             features.add("order by key");
             ordered = true;
         }
-        if (ordered && r.nextDouble() < 0.6) {
+        if (limited) {
             limitOffset(sql);
         }
         return new GeneratedQuery(index, t.name(), Kind.PROJECTION, sql.toString(), ordered, features);
@@ -189,6 +219,7 @@ final class QueryGenerator {
         for (int k = 0; k < n; k++) {
             aggs.add(aggregateCall().sql());
         }
+        mayDivideByZero = false;
         StringBuilder sql = new StringBuilder("SELECT ").append(aliased(aggs)).append(" FROM ").append(t.name());
         // Aggregates over no rows (COUNT 0, SUM NULL) come up more often here.
         where(sql, 0.12, 0.15);
@@ -221,6 +252,7 @@ final class QueryGenerator {
             aggs.add(a);
             items.add(a.sql());
         }
+        mayDivideByZero = false;
         StringBuilder sql = new StringBuilder("SELECT ").append(aliased(items)).append(" FROM ").append(t.name());
         where(sql, 0.2, 0.05);
         sql.append(" GROUP BY ").append(String.join(", ", keys.stream().map(Key::sql).toList()));
@@ -320,14 +352,20 @@ final class QueryGenerator {
         if (p < 0.87) {
             return string(1);
         }
-        return date(1);
+        return hasTimestamps() && r.nextBoolean() ? timestamp(1) : date(1);
+    }
+
+    private boolean hasTimestamps() {
+        return !t.ofType(T.TS).isEmpty();
     }
 
     /** An aggregate call; {@code exact} when its value is exact (so it may lead an ORDER BY). */
     record Agg(String sql, boolean exact, boolean nullable) {
     }
 
+    /** An aggregate call; its argument is evaluated on every row the WHERE keeps, so it may divide by zero. */
     private Agg aggregateCall() {
+        mayDivideByZero = true;
         double p = r.nextDouble();
         if (p < 0.15) {
             return new Agg("COUNT(*)", true, false);
@@ -348,10 +386,11 @@ final class QueryGenerator {
             features.add(avg ? "avg" : "sum");
             return new Agg((avg ? "AVG(" : "SUM(") + e.sql() + ")", !avg && e.type().exact(), true);
         }
-        E e = r.nextDouble() < 0.6 ? columnRef(pick(t.ofType(T.INT, T.BIGINT, T.DEC, T.DBL, T.STR, T.DATE)))
-                : switch (r.nextInt(3)) {
+        E e = r.nextDouble() < 0.6 ? columnRef(pick(t.ofType(T.INT, T.BIGINT, T.DEC, T.DBL, T.STR, T.DATE, T.TS)))
+                : switch (r.nextInt(4)) {
                     case 0 -> numeric(1);
                     case 1 -> string(1);
+                    case 2 -> hasTimestamps() ? timestamp(1) : date(1);
                     default -> date(1);
                 };
         features.add("min/max");
@@ -377,10 +416,11 @@ final class QueryGenerator {
     }
 
     private E anyOperand() {
-        return switch (r.nextInt(5)) {
+        return switch (r.nextInt(6)) {
             case 0, 1 -> columnRef(t.columns().get(r.nextInt(t.columns().size())));
             case 2 -> numeric(1);
             case 3 -> string(1);
+            case 4 -> hasTimestamps() ? timestamp(1) : date(1);
             default -> date(1);
         };
     }
@@ -394,7 +434,7 @@ final class QueryGenerator {
             return "COUNT(*) " + pick(COMPARISONS) + " " + pick(List.of(0, 1, 2, 3, 5, 10, 20, 50));
         }
         if (p < 0.7) {
-            Col c = pick(t.ofType(T.INT, T.BIGINT, T.DEC, T.DATE, T.STR));
+            Col c = pick(t.ofType(T.INT, T.BIGINT, T.DEC, T.DATE, T.STR, T.TS));
             return (r.nextBoolean() ? "MIN(" : "MAX(") + c.name() + ") " + pick(COMPARISONS) + " "
                     + literal(columnRef(c));
         }
@@ -410,6 +450,16 @@ final class QueryGenerator {
     // ---------------------------------------------------------------- predicates
 
     private String predicate(int depth) {
+        boolean outside = mayDivideByZero;
+        mayDivideByZero = false;
+        try {
+            return condition(depth);
+        } finally {
+            mayDivideByZero = outside;
+        }
+    }
+
+    private String condition(int depth) {
         if (depth > 0 && r.nextDouble() < 0.6) {
             double p = r.nextDouble();
             if (p < 0.4) {
@@ -443,7 +493,7 @@ final class QueryGenerator {
             return nullTest();
         }
         if (w < 84) {
-            return dateComparison();
+            return hasTimestamps() && r.nextDouble() < 0.4 ? timestampComparison() : dateComparison();
         }
         if (w < 90) {
             return t.ofType(T.BOOL).isEmpty() ? numericComparison() : booleanTest();
@@ -463,7 +513,8 @@ final class QueryGenerator {
 
     private String between() {
         E e = r.nextDouble() < 0.7 ? (r.nextDouble() < 0.75
-                ? columnRef(pick(t.ofType(T.INT, T.BIGINT, T.DEC, T.DBL))) : numeric(1)) : date(0);
+                ? columnRef(pick(t.ofType(T.INT, T.BIGINT, T.DEC, T.DBL))) : numeric(1))
+                : hasTimestamps() && r.nextBoolean() ? timestamp(1) : date(0);
         Object a = literalValue(e);
         Object b = literalValue(e);
         if (compareLiterals(a, b) > 0 && r.nextDouble() < 0.9) {
@@ -486,7 +537,7 @@ final class QueryGenerator {
     }
 
     private String inList() {
-        Col c = pick(t.ofType(T.INT, T.BIGINT, T.DEC, T.DBL, T.STR, T.DATE));
+        Col c = pick(t.ofType(T.INT, T.BIGINT, T.DEC, T.DBL, T.STR, T.DATE, T.TS));
         E e = columnRef(c);
         int n = 1 + r.nextInt(5);
         List<String> values = new ArrayList<>();
@@ -606,6 +657,54 @@ final class QueryGenerator {
                 + (r.nextBoolean() ? " + INTERVAL '" + r.nextInt(60) + "' DAY" : "");
     }
 
+    /**
+     * A TIMESTAMP condition: against a timestamp literal or a date (both engines compare at midnight), a field,
+     * a date column, or a range; the operand is sometimes shifted by an interval or truncated.
+     */
+    private String timestampComparison() {
+        features.add("timestamp");
+        Col c = pick(t.ofType(T.TS));
+        double p = r.nextDouble();
+        if (p < 0.4) {
+            E e = r.nextDouble() < 0.6 ? columnRef(c) : timestamp(1);
+            return e.sql() + " " + pick(COMPARISONS) + " " + literal(e);
+        }
+        if (p < 0.55) {
+            features.add("timestamp with date");
+            return c.name() + " " + pick(COMPARISONS) + " " + DuckOracle.sqlLiteral(randomDate());
+        }
+        if (p < 0.75) {
+            String part = pick(List.of("HOUR", "MINUTE", "SECOND", "DOW", "QUARTER", "YEAR", "DAY"));
+            int value = switch (part) {
+                case "HOUR" -> r.nextInt(24);
+                case "MINUTE", "SECOND" -> r.nextInt(60);
+                case "DOW" -> r.nextInt(7);
+                case "QUARTER" -> 1 + r.nextInt(4);
+                case "YEAR" -> t.firstDate().getYear() + r.nextInt(t.lastDate().getYear() - t.firstDate().getYear()
+                        + 1);
+                default -> 1 + r.nextInt(31);
+            };
+            features.add("extract from timestamp");
+            return "EXTRACT(" + part + " FROM " + c.name() + ") " + pick(COMPARISONS) + " " + value;
+        }
+        if (p < 0.88) {
+            features.add("timestamp with date column");
+            Col d = pick(t.ofType(T.DATE));
+            return (r.nextBoolean() ? c.name() : "date_trunc('day', " + c.name() + ")") + " " + pick(COMPARISONS)
+                    + " " + (r.nextBoolean() ? d.name() : "CAST(" + d.name() + " AS TIMESTAMP)");
+        }
+        E e = timestamp(1);
+        Object a = literalValue(e);
+        Object b = literalValue(e);
+        if (compareLiterals(a, b) > 0) {
+            Object tmp = a;
+            a = b;
+            b = tmp;
+        }
+        features.add("between");
+        return e.sql() + " BETWEEN " + DuckOracle.sqlLiteral(a) + " AND " + DuckOracle.sqlLiteral(b);
+    }
+
     private String booleanTest() {
         Col c = pick(t.ofType(T.BOOL));
         features.add("boolean");
@@ -677,7 +776,14 @@ final class QueryGenerator {
             return columnRef(pick(t.ofType(T.INT, T.BIGINT, T.DEC, T.DBL)));
         }
         E a = numeric(depth - 1);
-        switch (r.nextInt(11)) {
+        int choice = r.nextInt(14);
+        if (choice >= 11 && (a.type() == T.INT || a.type() == T.BIGINT)) {
+            return integerDivision(a, depth, choice == 13);
+        }
+        if (choice == 12 && hasTimestamps()) {
+            return timestampNumber(depth);
+        }
+        switch (choice) {
             case 0, 1: {
                 E b = r.nextDouble() < 0.5 ? numeric(depth - 1) : numericLiteral(a.type());
                 String op = r.nextBoolean() ? " + " : " - ";
@@ -746,6 +852,134 @@ final class QueryGenerator {
                         null);
             }
         }
+    }
+
+    /**
+     * {@code a} divided by, or modulo, an integer that is sometimes zero: unguarded where {@link #mayDivideByZero}
+     * (then both engines must refuse the query with "division by zero", or both answer it), else guarded by NULLIF
+     * or by a CASE that only divides where the divisor is not zero (CASE evaluates lazily in both).
+     */
+    private E integerDivision(E a, int depth, boolean modulo) {
+        E den = integerDivisor(depth);
+        T type = unify(a.type(), den.type());
+        double g = r.nextDouble();
+        String divisor = den.sql();
+        boolean guarded = !mayDivideByZero || g >= 0.5;
+        if (guarded && g < 0.75) {
+            divisor = "NULLIF(" + den.sql() + ", 0)";
+            features.add("division by NULLIF");
+        }
+        String division = modulo && r.nextBoolean() ? "MOD(" + a.sql() + ", " + divisor + ")"
+                : "(" + a.sql() + (modulo ? " % " : INTEGER_DIVISION) + divisor + ")";
+        if (guarded && g >= 0.75) {
+            division = "CASE WHEN " + den.sql() + " <> 0 THEN " + division + " END";
+            features.add("division under CASE");
+        }
+        features.add(modulo ? "modulo" : "integer division");
+        if (!guarded) {
+            features.add("may divide by zero");
+        }
+        double bound = modulo ? Math.min(a.bound(), den.bound()) : a.bound();
+        return new E(division, type, bound, 0, guarded || a.nullable() || den.nullable(), null);
+    }
+
+    /** An integer divisor: a column (some are often 0), a column minus a small number, or an expression. */
+    private E integerDivisor(int depth) {
+        Col c = pick(t.ofType(T.INT, T.BIGINT));
+        double p = r.nextDouble();
+        if (p < 0.45 || depth <= 1) {
+            return columnRef(c);
+        }
+        if (p < 0.7) {
+            int k = 1 + r.nextInt(5);
+            return new E("(" + c.name() + " - " + k + ")", c.type(), c.bound() + k, 0, c.nullable(), null);
+        }
+        for (int attempt = 0; attempt < 10; attempt++) {
+            E e = numeric(depth - 1);
+            if (e.type() == T.INT || e.type() == T.BIGINT) {
+                return e;
+            }
+        }
+        return columnRef(c);
+    }
+
+    /** A number from a timestamp: a field (EXTRACT) or the count of unit boundaries between two (date_diff). */
+    private E timestampNumber(int depth) {
+        E ts = timestamp(depth - 1);
+        if (r.nextDouble() < 0.6) {
+            String part = pick(List.of("YEAR", "QUARTER", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND", "MILLISECOND",
+                    "MICROSECOND", "DOW", "DOY", "WEEK"));
+            double bound = switch (part) {
+                case "YEAR" -> 3000;
+                case "DOY" -> 366;
+                case "MILLISECOND" -> 60_000;
+                case "MICROSECOND" -> 60_000_000;
+                default -> 60;
+            };
+            features.add("extract from timestamp");
+            return new E("EXTRACT(" + part + " FROM " + ts.sql() + ")", T.BIGINT, bound, 0, ts.nullable(), null);
+        }
+        String unit = pick(List.of("second", "minute", "hour", "day", "month", "year"));
+        E other = r.nextBoolean() ? timestamp(depth - 1)
+                : new E("CAST(" + pick(t.ofType(T.DATE)).name() + " AS TIMESTAMP)", T.TS, 0, 0, true, null);
+        features.add("date_diff");
+        // Both ends lie in the data's decade: at most about 3e8 seconds apart.
+        return new E("date_diff('" + unit + "', " + ts.sql() + ", " + other.sql() + ")", T.BIGINT, 4e8, 0,
+                ts.nullable() || other.nullable(), null);
+    }
+
+    /**
+     * A TIMESTAMP expression: a column, shifted by an interval (seconds to years, standard and PostgreSQL
+     * spellings), truncated, a date cast to a timestamp, COALESCE with a literal, or CASE.
+     */
+    private E timestamp(int depth) {
+        Col c = pick(t.ofType(T.TS));
+        double p = r.nextDouble();
+        if (depth <= 0 || p < 0.35) {
+            return columnRef(c);
+        }
+        if (p < 0.6) {
+            features.add("timestamp interval");
+            return new E("(" + c.name() + (r.nextBoolean() ? " + " : " - ") + intervalLiteral() + ")", T.TS, 0, 0,
+                    c.nullable(), null);
+        }
+        if (p < 0.75) {
+            features.add("date_trunc");
+            String unit = pick(List.of("second", "minute", "hour", "day", "week", "month", "quarter", "year"));
+            return new E("date_trunc('" + unit + "', " + c.name() + ")", T.TS, 0, 0, c.nullable(), null);
+        }
+        if (p < 0.85) {
+            features.add("cast date to timestamp");
+            Col d = pick(t.ofType(T.DATE));
+            return new E("CAST(" + d.name() + " AS TIMESTAMP)", T.TS, 0, 0, d.nullable(), null);
+        }
+        if (p < 0.93) {
+            features.add("coalesce");
+            return new E("COALESCE(" + c.name() + ", " + DuckOracle.sqlLiteral(randomTimestamp()) + ")", T.TS, 0, 0,
+                    false, null);
+        }
+        Col d = pick(t.ofType(T.DATE));
+        features.add("case");
+        return new E("CASE WHEN " + predicate(0) + " THEN " + c.name() + " ELSE CAST(" + d.name()
+                + " AS TIMESTAMP) END", T.TS, 0, 0, c.nullable() || d.nullable(), null);
+    }
+
+    /** An interval literal that both engines read: {@code INTERVAL '5' HOUR} or {@code INTERVAL '1 day 2 hours'}. */
+    private String intervalLiteral() {
+        String unit = pick(List.of("SECOND", "MINUTE", "HOUR", "DAY", "MONTH", "YEAR"));
+        int n = switch (unit) {
+            case "SECOND", "MINUTE" -> r.nextInt(1000);
+            case "HOUR" -> r.nextInt(200);
+            case "DAY" -> r.nextInt(400);
+            case "MONTH" -> r.nextInt(30);
+            default -> r.nextInt(3);
+        };
+        return switch (r.nextInt(3)) {
+            case 0 -> "INTERVAL '" + n + "' " + unit;
+            case 1 -> "INTERVAL '" + n + " " + unit.toLowerCase(Locale.ROOT) + "s'";
+            default -> "INTERVAL '" + r.nextInt(40) + " days " + r.nextInt(30) + " hours " + r.nextInt(60)
+                    + " minutes'";
+        };
     }
 
     private static int digitsOf(T type) {
@@ -845,6 +1079,11 @@ final class QueryGenerator {
             return new E("COALESCE(" + c.name() + ", " + DuckOracle.sqlLiteral(randomDate()) + ")", T.DATE, 0, 0,
                     false, null);
         }
+        if (hasTimestamps() && p < 0.94) {
+            features.add("cast timestamp to date");
+            Col ts = pick(t.ofType(T.TS));
+            return new E("CAST(" + ts.name() + " AS DATE)", T.DATE, 0, 0, ts.nullable(), null);
+        }
         Col other = pick(t.ofType(T.DATE));
         features.add("case");
         return new E("CASE WHEN " + predicate(0) + " THEN " + c.name() + " ELSE " + other.name() + " END", T.DATE, 0,
@@ -870,6 +1109,17 @@ final class QueryGenerator {
             case STR -> pick(t.strings());
             case DATE -> randomDate();
             case BOOL -> r.nextBoolean();
+            case TS -> randomTimestamp();
+        };
+    }
+
+    /** A time in (or a month around) the data's range: midnight, whole seconds or microseconds. */
+    private LocalDateTime randomTimestamp() {
+        LocalDateTime day = randomDate().atStartOfDay();
+        return switch (r.nextInt(3)) {
+            case 0 -> day;
+            case 1 -> day.plusSeconds(r.nextInt(86_400));
+            default -> day.plusNanos(r.nextLong(86_400_000_000L) * 1_000);
         };
     }
 
@@ -913,7 +1163,8 @@ final class QueryGenerator {
                 new Col("x", T.DBL, true, OracleTables.X_BOUND, 0, "num", sampler.apply("x")),
                 new Col("s", T.STR, true, 0, 0, "str", sampler.apply("s")),
                 new Col("dt", T.DATE, true, 0, 0, "date", sampler.apply("dt")),
-                new Col("flag", T.BOOL, true, 0, 0, "bool", sampler.apply("flag")));
+                new Col("flag", T.BOOL, true, 0, 0, "bool", sampler.apply("flag")),
+                new Col("ts", T.TS, true, 0, 0, "ts", sampler.apply("ts")));
         List<Key> keys = List.of(
                 new Key("i", T.INT, true), new Key("b", T.BIGINT, true), new Key("d", T.DEC, true),
                 new Key("x", T.DBL, true), new Key("s", T.STR, true), new Key("dt", T.DATE, true),
@@ -923,7 +1174,9 @@ final class QueryGenerator {
                 new Key("COALESCE(s, 'none')", T.STR, false),
                 new Key("CASE WHEN i < 0 THEN 'neg' WHEN i = 0 THEN 'zero' ELSE 'positive' END", T.STR, false),
                 new Key("(dt + INTERVAL '7' DAY)", T.DATE, true),
-                new Key("CASE WHEN x > 0 THEN 1 ELSE 0 END", T.INT, false));
+                new Key("CASE WHEN x > 0 THEN 1 ELSE 0 END", T.INT, false),
+                new Key("ts", T.TS, true), new Key("date_trunc('month', ts)", T.TS, true),
+                new Key("CAST(ts AS DATE)", T.DATE, true), new Key("EXTRACT(HOUR FROM ts)", T.BIGINT, true));
         List<String> strings = new ArrayList<>(OracleTables.STRINGS);
         strings.addAll(List.of("nosuch", "A", "hello", "abcd", "zz"));
         LocalDate last = OracleTables.FIRST_DATE.plusDays(OracleTables.DATE_SPAN_DAYS);

@@ -5,6 +5,7 @@ import io.locusdb.core.Session;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
 import java.math.BigDecimal;
@@ -53,6 +54,37 @@ public final class ResultComparison {
         LocusRows actual = locusRows(session, sql, parameters);
         String label = parameters.length == 0 ? sql : sql + "\n  parameters: " + Arrays.toString(parameters);
         assertSameResult(label, actual, expected, ordered);
+    }
+
+    /**
+     * Like {@link #assertAgrees}, for a query that DuckDB and LocusDB spell differently ({@code //} is DuckDB's
+     * integer division, {@code /} standard SQL's) and that may divide an integer by zero: where DuckDB refuses it
+     * for that, LocusDB must fail with SQLSTATE 22012; where DuckDB answers, LocusDB must answer the same.
+     *
+     * @return whether both refused the query
+     */
+    public static boolean assertAgreesOrBothDivideByZero(Session session, DuckOracle duck, String locusSql,
+                                                         String duckSql, boolean ordered) {
+        DuckOracle.DuckRows expected;
+        try {
+            expected = duck.query(duckSql);
+        } catch (DuckOracle.DivisionByZero refused) {
+            LocusRows rows;
+            try {
+                rows = locusRows(session, locusSql);
+            } catch (AssertionError failed) {
+                if (failed.getCause() instanceof LocusSqlException e && e.state() == SqlState.DIVISION_BY_ZERO) {
+                    return true;
+                }
+                throw new AssertionError("DuckDB divides by zero, LocusDB fails otherwise: " + failed.getMessage()
+                        + "\n  DuckDB: " + duckSql, failed);
+            }
+            throw new AssertionError("DuckDB divides by zero, LocusDB answers " + rows.rows().size() + " row(s)"
+                    + "\n  SQL: " + locusSql + "\n  DuckDB: " + duckSql + "\n  " + refused.getMessage());
+        }
+        assertSameResult(locusSql.equals(duckSql) ? locusSql : locusSql + "\n  DuckDB: " + duckSql,
+                locusRows(session, locusSql), expected, ordered);
+        return false;
     }
 
     /**
