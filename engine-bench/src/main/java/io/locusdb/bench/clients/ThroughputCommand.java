@@ -144,18 +144,22 @@ public final class ThroughputCommand implements Callable<Integer> {
 
     /** DuckDB in this process with the TPC-H rows of the scale factor the server loaded (the same generator). */
     private Connection loadDuck() throws IOException, SQLException {
+        return openDuck(dataDir, scaleFactor);
+    }
+
+    /** DuckDB in this process holding TPC-H at {@code sf} (LocusDB's generator), its rows written to {@code dir}. */
+    public static Connection openDuck(Path dir, double sf) throws IOException, SQLException {
         long t0 = System.nanoTime();
-        Path lineitem = LoadComparison.writeTbl(dataDir, scaleFactor);
+        Path lineitem = LoadComparison.writeTbl(dir, sf);
         Connection duck = DriverManager.getConnection("jdbc:duckdb:");
         try (Statement s = duck.createStatement()) {
             LoadComparison.loadDuck(s, lineitem);
-            TpchTablesForDuck.load(s, dataDir, scaleFactor);
+            TpchTablesForDuck.load(s, dir, sf);
         } catch (IOException | SQLException | RuntimeException e) {
             duck.close();
             throw e;
         }
-        System.out.printf(Locale.ROOT, "DuckDB loaded TPC-H SF %s in %.1f s%n", scaleFactor,
-                (System.nanoTime() - t0) / 1e9);
+        System.out.printf(Locale.ROOT, "DuckDB loaded TPC-H SF %s in %.1f s%n", sf, (System.nanoTime() - t0) / 1e9);
         return duck;
     }
 

@@ -56,6 +56,12 @@ public final class ThroughputRun {
      * {@code measure} recorded. Never runs past warmup + measure + the time of one query per client.
      */
     public ThroughputReport run(int clients, Duration warmup, Duration measure, long seed) throws InterruptedException {
+        return run(clients, warmup, measure, seed, () -> { });
+    }
+
+    /** As {@link #run(int, Duration, Duration, long)}; {@code started} runs as the connected clients are let go. */
+    public ThroughputReport run(int clients, Duration warmup, Duration measure, long seed, Runnable started)
+            throws InterruptedException {
         CountDownLatch ready = new CountDownLatch(clients);
         CountDownLatch start = new CountDownLatch(1);
         AtomicInteger connectFailures = new AtomicInteger();
@@ -92,6 +98,7 @@ public final class ThroughputRun {
         long now = System.nanoTime();
         window[0] = now + warmup.toNanos();
         window[1] = window[0] + measure.toNanos();
+        started.run();
         start.countDown();
         long deadline = window[1] + TimeUnit.MINUTES.toNanos(2);
         for (Thread t : threads) {

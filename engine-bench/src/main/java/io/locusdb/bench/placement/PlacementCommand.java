@@ -1,5 +1,8 @@
 package io.locusdb.bench.placement;
 
+import io.locusdb.bench.clients.MixQuery;
+import io.locusdb.bench.clients.ThroughputCommand;
+import io.locusdb.bench.clients.TpchTemplateMix;
 import io.locusdb.bench.seed.EmbeddedTarget;
 import io.locusdb.bench.seed.SeedTarget;
 import io.locusdb.bench.seed.SeedWorkloadRun;
@@ -20,6 +23,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
@@ -41,7 +46,8 @@ import picocli.CommandLine.Parameters;
 public final class PlacementCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "SCENARIO",
             description = {"a benchmark scenario (fig10, fig11, fig12, fig14, calibration, or a file) to run on the",
-                    "real engine instead of the two-table demonstration"})
+                    "real engine instead of the two-table demonstration; tpch: the paper's Figure 16, the TPC-H",
+                    "mix from JDBC clients with every table starting on node 0"})
     String scenarioName;
 
     @Option(names = "--rows-scale", defaultValue = "0.02",
@@ -93,6 +99,23 @@ public final class PlacementCommand implements Callable<Integer> {
             description = "fraction of rows a range select matches (default ${DEFAULT-VALUE})")
     double selectivity;
 
+    @Option(names = "--sf", defaultValue = "0.1",
+            description = "with tpch: TPC-H scale factor (default ${DEFAULT-VALUE})")
+    double scaleFactor;
+
+    @Option(names = "--draws", defaultValue = "2",
+            description = "with tpch: parameter sets drawn per template, answered by DuckDB first"
+                    + " (default ${DEFAULT-VALUE})")
+    int draws;
+
+    @Option(names = "--warmup", defaultValue = "15", description = {"with tpch: seconds of an unreported run first,",
+            "so that neither measured run is the one the JIT compiles in (default ${DEFAULT-VALUE})"})
+    double warmupSeconds;
+
+    @Option(names = "--data", defaultValue = "target/tpch-data",
+            description = "with tpch: where the TPC-H rows for DuckDB are written (default ${DEFAULT-VALUE})")
+    Path dataDir;
+
     @Option(names = "--out", defaultValue = "placement-demo", description = "output folder (default ${DEFAULT-VALUE})")
     Path out;
 
@@ -112,7 +135,10 @@ public final class PlacementCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws IOException, InterruptedException {
+    public Integer call() throws IOException, InterruptedException, SQLException {
+        if ("tpch".equals(scenarioName)) {
+            return runTpch();
+        }
         if (scenarioName != null) {
             return runScenario();
         }
@@ -160,10 +186,83 @@ public final class PlacementCommand implements Callable<Integer> {
         Path csv = out.resolve("placement-timeline.csv");
         Path png = out.resolve("placement-timeline.png");
         TimelineCsv.write(csv, on, off, t.nodeCount());
-        TimelineChart.write(png, on, off, enableAt, t.nodeCount());
+        TimelineChart.write(png, "Adaptive placement: two tables on node 0, range selects, no scan stealing", on, off,
+                enableAt, t.nodeCount());
         console.printf("timeline: %s, %s%n", csv, png);
         console.flush();
         return 0;
+    }
+
+    /**
+     * Figure 16 on the real engine: the TPC-H mix with every table on node 0, placer on after a first phase, and the
+     * same run with the placer off; events, throughput after / before, every answer checked, CSV + PNG.
+     */
+    private int runTpch() throws IOException, InterruptedException, SQLException {
+        if (!(enableAt > 1 && seconds > enableAt + 3) || scaleFactor <= 0 || draws < 1 || clients < 1
+                || warmupSeconds < 0) {
+            throw new IllegalArgumentException("--enable-at must be over 1 s and at least 3 s before --seconds;"
+                    + " --sf > 0, --draws and --clients >= 1, --warmup >= 0");
+        }
+        PrintWriter console = spec.commandLine().getOut();
+        Topology t = Topologies.fromSetting(topology);
+        if (t.nodeCount() < 2) {
+            throw new IllegalArgumentException("Figure 16 needs two nodes or more; " + topology + " has one");
+        }
+        console.printf(Locale.ROOT, "cpu: %s; topology %s (%d nodes, %d CPUs)%n", cpuModel(), topology, t.nodeCount(),
+                t.cpuCount());
+        console.printf(Locale.ROOT, "TPC-H SF %s, every table in one part on node 0; %d JDBC clients running the 22"
+                + " templates (%d parameter sets each, answers checked against DuckDB); %s s runs, placer switched on"
+                + " at %s s (period %d ms); default stealing policy%n", scaleFactor, clients, draws, seconds, enableAt,
+                periodMillis);
+        console.flush();
+        List<MixQuery> mix;
+        try (Connection duck = ThroughputCommand.openDuck(dataDir, scaleFactor)) {
+            mix = TpchTemplateMix.queries(duck, seed, draws);
+        }
+        TpchPlacementRun.Settings settings = new TpchPlacementRun.Settings(t, scaleFactor, clients, seconds, enableAt,
+                250, periodMillis, seed);
+        if (warmupSeconds > 0) {
+            TpchPlacementRun.Outcome warm = TpchPlacementRun.run(new TpchPlacementRun.Settings(t, scaleFactor,
+                    clients, warmupSeconds, warmupSeconds, 250, periodMillis, seed), mix, false);
+            console.printf(Locale.ROOT, "warm-up run (placer off, not reported): %.0f s, %d queries%n", warmupSeconds,
+                    warm.report().queries());
+            console.flush();
+        }
+        TpchPlacementRun.Outcome on = TpchPlacementRun.run(settings, mix, true);
+        TpchPlacementRun.Outcome off = TpchPlacementRun.run(settings, mix, false);
+        console.println("placer events (placer-on run):");
+        for (PlacerEvent e : on.result().events()) {
+            if (e.source().equals(PlacerEvent.PLACER)) {
+                console.printf(Locale.ROOT, "  t=%6.2f s  %s%n", on.result().eventSeconds(e),
+                        PlacementActions.describe(e));
+            }
+        }
+        double beforeFrom = enableAt / 3;
+        double afterFrom = Math.max(enableAt, seconds - (seconds - enableAt) / 2);
+        Ratio onRatio = ratio(on.result(), beforeFrom, enableAt, afterFrom, seconds);
+        Ratio offRatio = ratio(off.result(), beforeFrom, enableAt, afterFrom, seconds);
+        console.printf(Locale.ROOT, "throughput (queries/s), before = (%.1f, %.1f] s, after = (%.1f, %.1f] s:%n",
+                beforeFrom, enableAt, afterFrom, seconds);
+        console.printf(Locale.ROOT, "  placer on : before %8.1f  after %8.1f  after/before %.2fx%n", onRatio.before(),
+                onRatio.after(), onRatio.ratio());
+        console.printf(Locale.ROOT, "  placer off: before %8.1f  after %8.1f  after/before %.2fx%n", offRatio.before(),
+                offRatio.after(), offRatio.ratio());
+        console.printf(Locale.ROOT, "  placer on / placer off after: %.2fx%n", onRatio.after() / offRatio.after());
+        for (TpchPlacementRun.Outcome o : List.of(on, off)) {
+            console.printf(Locale.ROOT, "  %s: %d queries, %d wrong answers, %d errors%s%n",
+                    o.result().placer() ? "placer on " : "placer off", o.report().queries(), o.report().wrongAnswers(),
+                    o.report().errors(), o.report().failures().isEmpty() ? "" : "; first failure: "
+                            + o.report().failures().getFirst());
+        }
+        Files.createDirectories(out);
+        Path csv = out.resolve("tpch-placement-timeline.csv");
+        Path png = out.resolve("tpch-placement-timeline.png");
+        TimelineCsv.write(csv, on.result(), off.result(), t.nodeCount());
+        TimelineChart.write(png, "Adaptive placement (Figure 16): TPC-H mix, every table on node 0 at the start",
+                on.result(), off.result(), enableAt, t.nodeCount());
+        console.printf("timeline: %s, %s%n", csv, png);
+        console.flush();
+        return on.report().clean() && off.report().clean() ? 0 : 1;
     }
 
     /** A benchmark scenario on the real engine: events, throughput per second, CSV + PNG and the figure's checks. */

@@ -39,8 +39,12 @@ final class PlacementRun {
     record Sample(double seconds, double queriesPerSecond, double[] nodeThreads, int[] tableNodes) {
     }
 
-    /** What a run measured. */
-    record Result(boolean placer, List<Sample> samples, List<PlacerEvent> events, long startMillis, long queries) {
+    /**
+     * What a run measured; {@code tables} names the tables whose home node each sample records (-1: parts on
+     * several nodes).
+     */
+    record Result(boolean placer, List<String> tables, List<Sample> samples, List<PlacerEvent> events,
+                  long startMillis, long queries) {
         /** Mean throughput over samples whose time is in [from, to). */
         double throughput(double from, double to) {
             return samples.stream().filter(s -> s.seconds() > from && s.seconds() <= to)
@@ -117,7 +121,8 @@ final class PlacementRun {
             if (failure.get() != null) {
                 throw new IllegalStateException("a client failed: " + failure.get(), failure.get());
             }
-            return new Result(placer, samples, db.placer().events().events(), startMillis, completed.get());
+            return new Result(placer, List.of(TABLES), samples, db.placer().events().events(), startMillis,
+                    completed.get());
         }
     }
 

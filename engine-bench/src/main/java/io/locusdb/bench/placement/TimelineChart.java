@@ -27,8 +27,8 @@ final class TimelineChart {
     private TimelineChart() {
     }
 
-    static void write(Path png, PlacementRun.Result on, PlacementRun.Result off, double enableAtSeconds, int nodes)
-            throws IOException {
+    static void write(Path png, String title, PlacementRun.Result on, PlacementRun.Result off,
+                      double enableAtSeconds, int nodes) throws IOException {
         XYSeriesCollection throughput = new XYSeriesCollection();
         throughput.addSeries(series("placer on", on, s -> s.queriesPerSecond()));
         throughput.addSeries(series("placer off", off, s -> s.queriesPerSecond()));
@@ -64,8 +64,7 @@ final class TimelineChart {
         CombinedDomainXYPlot plot = new CombinedDomainXYPlot(new NumberAxis("seconds"));
         plot.add(top, 2);
         plot.add(bottom, 1);
-        JFreeChart chart = new JFreeChart("Adaptive placement: two tables on node 0, range selects, no scan stealing",
-                JFreeChart.DEFAULT_TITLE_FONT, plot, true);
+        JFreeChart chart = new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true);
         chart.setBackgroundPaint(Color.WHITE);
         ChartUtils.saveChartAsPNG(png.toFile(), chart, 1100, 700);
     }

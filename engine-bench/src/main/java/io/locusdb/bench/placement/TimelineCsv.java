@@ -22,7 +22,7 @@ final class TimelineCsv {
             for (int n = 0; n < nodes; n++) {
                 w.write(",node" + n + "_threads");
             }
-            for (String table : PlacementRun.TABLES) {
+            for (String table : on.tables()) {
                 w.write(",node_of_" + table);
             }
             w.write(",event\n");
