@@ -20,6 +20,8 @@ import org.apache.calcite.sql.fun.SqlBasicAggFunction;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.type.SqlOperandTypeChecker;
+import org.apache.calcite.sql.type.SqlReturnTypeInference;
 import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
@@ -176,6 +178,7 @@ final class LocusOperators {
         all.add(SqlBasicFunction.create("TO_CHAR", ReturnTypes.explicit(SqlTypeName.VARCHAR)
                         .andThen(SqlTypeTransforms.TO_NULLABLE),
                 OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.STRING), SqlFunctionCategory.STRING));
+        all.addAll(textOperators());
         // PostgreSQL's now() and its synonyms: the statement's time (see ParameterBinder), a TIMESTAMP(6) in UTC.
         for (String name : List.of("NOW", "TRANSACTION_TIMESTAMP", "STATEMENT_TIMESTAMP")) {
             all.add(SqlBasicFunction.create(name, ReturnTypes.explicit(
@@ -183,6 +186,57 @@ final class LocusOperators {
                     SqlFunctionCategory.TIMEDATE).withDynamic(true));
         }
         return all;
+    }
+
+    /**
+     * PostgreSQL's string, number and date functions beyond the standard's (see {@code TextFunctions}):
+     * {@code left}, {@code right}, {@code lpad}, {@code rpad}, {@code ltrim}, {@code rtrim}, {@code btrim},
+     * {@code reverse}, {@code md5}, {@code chr}, {@code strpos}, {@code concat_ws}, {@code translate},
+     * {@code ends_with}, {@code to_hex}, {@code trunc}, {@code make_date} and {@code date_part}.
+     */
+    private static List<SqlOperator> textOperators() {
+        List<SqlOperator> all = new ArrayList<>();
+        SqlReturnTypeInference text = ReturnTypes.explicit(SqlTypeName.VARCHAR).andThen(SqlTypeTransforms.TO_NULLABLE);
+        for (String name : List.of("LEFT", "RIGHT")) {
+            all.add(stringFunction(name, text, OperandTypes.family(SqlTypeFamily.STRING, SqlTypeFamily.INTEGER)));
+        }
+        for (String name : List.of("LPAD", "RPAD")) {
+            all.add(stringFunction(name, text, OperandTypes.family(SqlTypeFamily.STRING, SqlTypeFamily.INTEGER)
+                    .or(OperandTypes.family(SqlTypeFamily.STRING, SqlTypeFamily.INTEGER, SqlTypeFamily.STRING))));
+        }
+        for (String name : List.of("LTRIM", "RTRIM", "BTRIM")) {
+            all.add(stringFunction(name, text, OperandTypes.STRING.or(OperandTypes.STRING_STRING)));
+        }
+        for (String name : List.of("REVERSE", "MD5")) {
+            all.add(stringFunction(name, text, OperandTypes.STRING));
+        }
+        all.add(stringFunction("CHR", text, OperandTypes.family(SqlTypeFamily.INTEGER)));
+        all.add(stringFunction("TO_HEX", text, OperandTypes.family(SqlTypeFamily.INTEGER)));
+        all.add(stringFunction("STRPOS", ReturnTypes.explicit(SqlTypeName.INTEGER)
+                .andThen(SqlTypeTransforms.TO_NULLABLE), OperandTypes.STRING_STRING));
+        all.add(stringFunction("ENDS_WITH", ReturnTypes.explicit(SqlTypeName.BOOLEAN)
+                .andThen(SqlTypeTransforms.TO_NULLABLE), OperandTypes.STRING_STRING));
+        // NULL arguments are skipped: the result is NULL only for a NULL separator, but TO_NULLABLE is never wrong.
+        all.add(stringFunction("CONCAT_WS", text, OperandTypes.ONE_OR_MORE));
+        // The parser reads translate(s, from, to) as this one.
+        all.add(SqlLibraryOperators.TRANSLATE3);
+        all.add(SqlBasicFunction.create("TRUNC", ReturnTypes.ARG0_NULLABLE,
+                OperandTypes.NUMERIC.or(OperandTypes.NUMERIC_INTEGER), SqlFunctionCategory.NUMERIC));
+        all.add(SqlBasicFunction.create("MAKE_DATE", ReturnTypes.explicit(SqlTypeName.DATE)
+                        .andThen(SqlTypeTransforms.TO_NULLABLE),
+                OperandTypes.family(SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER),
+                SqlFunctionCategory.TIMEDATE));
+        // EXTRACT with the field as text; a BIGINT, as EXTRACT is here (PostgreSQL's is a double).
+        all.add(SqlBasicFunction.create("DATE_PART", ReturnTypes.explicit(SqlTypeName.BIGINT)
+                        .andThen(SqlTypeTransforms.TO_NULLABLE),
+                OperandTypes.family(SqlTypeFamily.STRING, SqlTypeFamily.DATETIME), SqlFunctionCategory.TIMEDATE));
+        return all;
+    }
+
+    private static SqlOperator stringFunction(String name, SqlReturnTypeInference returns,
+                                              SqlOperandTypeChecker operands) {
+        return SqlBasicFunction.create(name, returns, operands, SqlFunctionCategory.STRING)
+                .withOperandTypeInference(InferTypes.VARCHAR_1024);
     }
 
     /**

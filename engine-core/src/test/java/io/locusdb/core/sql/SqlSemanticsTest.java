@@ -66,6 +66,16 @@ class SqlSemanticsTest {
     }
 
     @Test
+    void textLiteralsHoldAnyUnicodeCharacter() {
+        // Calcite's default character set, ISO-8859-1, could not hold these: the statements failed to plan.
+        assertThat(value("SELECT '中文'")).isEqualTo("中文");
+        assertThat(value("SELECT length('😀ab') + strpos('Ωmega', 'm')")).isEqualTo(5);
+        assertThat(rows("SELECT id FROM v WHERE s <> 'ünïcödé ✓' ORDER BY id")).containsExactly(List.of(1L),
+                List.of(2L));
+        assertThat(value("SELECT upper('ünïcödé') || ' ' || lower('ΑΒΓ')")).isEqualTo("ÜNÏCÖDÉ αβγ");
+    }
+
+    @Test
     void ilikeMatchesWhateverTheCase() {
         assertThat(rows("SELECT id FROM v WHERE s ILIKE 'A%' ORDER BY id")).containsExactly(List.of(1L));
         assertThat(rows("SELECT id FROM v WHERE s NOT ILIKE '%B%' ORDER BY id")).containsExactly(List.of(2L));

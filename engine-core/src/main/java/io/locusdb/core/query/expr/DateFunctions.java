@@ -19,7 +19,7 @@ public final class DateFunctions {
 
     public enum Field {
         YEAR, QUARTER, MONTH, WEEK, DAY, DOW, DOY, DECADE, CENTURY, MILLENNIUM, EPOCH, HOUR, MINUTE, SECOND,
-        MILLISECOND, MICROSECOND
+        MILLISECOND, MICROSECOND, ISODOW, ISOYEAR
     }
 
     /**
@@ -174,6 +174,9 @@ public final class DateFunctions {
                 case DAY -> d.getDayOfMonth();
                 // SQL's DOW: Sunday 0 .. Saturday 6 (PostgreSQL and DuckDB agree).
                 case DOW -> d.getDayOfWeek().getValue() % 7;
+                // ISO's: Monday 1 .. Sunday 7, and the year its weeks belong to (1 January may be in the last one's).
+                case ISODOW -> d.getDayOfWeek().getValue();
+                case ISOYEAR -> d.get(IsoFields.WEEK_BASED_YEAR);
                 case DOY -> d.get(ChronoField.DAY_OF_YEAR);
                 case DECADE -> Math.floorDiv(d.getYear(), 10);
                 case CENTURY -> d.getYear() > 0 ? (d.getYear() + 99) / 100 : -((99 - d.getYear()) / 100);

@@ -15,6 +15,7 @@ import io.locusdb.core.query.expr.Numerics;
 import io.locusdb.core.query.expr.PgFormat;
 import io.locusdb.core.query.expr.Retyped;
 import io.locusdb.core.query.expr.RowFunction;
+import io.locusdb.core.query.expr.TextFunctions;
 import io.locusdb.core.query.expr.Shared;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
@@ -49,6 +50,7 @@ import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlLikeOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.fun.SqlTrimFunction;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.util.DateString;
@@ -468,9 +470,44 @@ public final class ExprCompiler {
             case SECOND -> DateFunctions.Field.SECOND;
             case MILLISECOND -> DateFunctions.Field.MILLISECOND;
             case MICROSECOND -> DateFunctions.Field.MICROSECOND;
+            case ISODOW -> DateFunctions.Field.ISODOW;
+            case ISOYEAR -> DateFunctions.Field.ISOYEAR;
             default -> throw unsupported("EXTRACT(" + unit + ") from a " + date.type());
         };
         return new DateFunctions.Extract(type, field, date);
+    }
+
+    /**
+     * {@code date_part('field', value)}: EXTRACT with the field named by a text; the field must be a constant, as
+     * every query that uses it writes it.
+     */
+    private Expr datePart(RexCall call, ColumnType type) {
+        if (!(call.getOperands().get(0) instanceof RexLiteral field) || field.getValueAs(String.class) == null) {
+            throw unsupported("date_part with a field that is not a constant");
+        }
+        String name = field.getValueAs(String.class).strip().toUpperCase(Locale.ROOT);
+        TimeUnitRange unit = switch (name) {
+            case "YEARS" -> TimeUnitRange.YEAR;
+            case "MONTHS", "MON" -> TimeUnitRange.MONTH;
+            case "DAYS" -> TimeUnitRange.DAY;
+            case "HOURS" -> TimeUnitRange.HOUR;
+            case "MINUTES", "MIN" -> TimeUnitRange.MINUTE;
+            case "SECONDS", "SEC" -> TimeUnitRange.SECOND;
+            case "WEEKS" -> TimeUnitRange.WEEK;
+            case "DAYOFWEEK" -> TimeUnitRange.DOW;
+            case "DAYOFYEAR" -> TimeUnitRange.DOY;
+            default -> {
+                try {
+                    yield TimeUnitRange.valueOf(name);
+                } catch (IllegalArgumentException e) {
+                    throw new LocusSqlException(SqlState.INVALID_PARAMETER, "date_part: unit '"
+                            + field.getValueAs(String.class) + "' not recognized");
+                }
+            }
+        };
+        RexCall extract = (RexCall) rex.makeCall(call.getType(), SqlStdOperatorTable.EXTRACT,
+                List.of(rex.makeFlag(unit), call.getOperands().get(1)));
+        return extract(extract, type);
     }
 
     private Expr function(RexCall call, ColumnType type) {
@@ -507,6 +544,55 @@ public final class ExprCompiler {
             });
             case "STARTS_WITH" -> new RowFunction(name, type, stringArgs(ops), false,
                     a -> ((String) a[0]).startsWith((String) a[1]) ? 1L : 0L);
+            case "ENDS_WITH" -> new RowFunction(name, type, stringArgs(ops), false,
+                    a -> ((String) a[0]).endsWith((String) a[1]) ? 1L : 0L);
+            case "LEFT", "RIGHT" -> {
+                boolean left = name.equals("LEFT");
+                yield new RowFunction(name, type, List.of(cast(ColumnType.VARCHAR, build(ops.get(0))),
+                        cast(ColumnType.BIGINT, build(ops.get(1)))), false, a -> left
+                        ? TextFunctions.left((String) a[0], (Long) a[1])
+                        : TextFunctions.right((String) a[0], (Long) a[1]));
+            }
+            case "LPAD", "RPAD" -> {
+                boolean onTheLeft = name.equals("LPAD");
+                List<Expr> args = new ArrayList<>(List.of(cast(ColumnType.VARCHAR, build(ops.get(0))),
+                        cast(ColumnType.BIGINT, build(ops.get(1)))));
+                args.add(ops.size() > 2 ? cast(ColumnType.VARCHAR, build(ops.get(2)))
+                        : new Literal(ColumnType.VARCHAR, " "));
+                yield new RowFunction(name, type, args, false,
+                        a -> TextFunctions.pad((String) a[0], (Long) a[1], (String) a[2], onTheLeft));
+            }
+            case "LTRIM", "RTRIM", "BTRIM" -> {
+                boolean leading = !name.equals("RTRIM");
+                boolean trailing = !name.equals("LTRIM");
+                List<Expr> args = new ArrayList<>(stringArgs(ops));
+                if (args.size() == 1) {
+                    args.add(new Literal(ColumnType.VARCHAR, " "));
+                }
+                yield new RowFunction(name, type, args, false,
+                        a -> TextFunctions.trim((String) a[0], (String) a[1], leading, trailing));
+            }
+            case "REVERSE" -> new RowFunction(name, type, stringArgs(ops), false,
+                    a -> TextFunctions.reverse((String) a[0]));
+            case "MD5" -> new RowFunction(name, type, stringArgs(ops), false, a -> TextFunctions.md5((String) a[0]));
+            case "CHR" -> new RowFunction(name, type, List.of(cast(ColumnType.BIGINT, build(ops.getFirst()))), false,
+                    a -> TextFunctions.chr((Long) a[0]));
+            case "STRPOS" -> new RowFunction(name, type, stringArgs(ops), false,
+                    a -> TextFunctions.strpos((String) a[0], (String) a[1]));
+            case "CONCAT_WS" -> new RowFunction(name, type, stringArgs(ops), true, TextFunctions::concatWithSeparator);
+            case "TRANSLATE3" -> new RowFunction("TRANSLATE", type, stringArgs(ops), false,
+                    a -> TextFunctions.translate((String) a[0], (String) a[1], (String) a[2]));
+            case "TO_HEX" -> {
+                Expr x = build(ops.getFirst());
+                boolean thirtyTwoBits = x.type().kind() == TypeKind.INTEGER;
+                yield new RowFunction(name, type, List.of(cast(ColumnType.BIGINT, x)), false,
+                        a -> TextFunctions.toHex((Long) a[0], thirtyTwoBits));
+            }
+            case "MAKE_DATE" -> new RowFunction(name, type, List.of(cast(ColumnType.BIGINT, build(ops.get(0))),
+                    cast(ColumnType.BIGINT, build(ops.get(1))), cast(ColumnType.BIGINT, build(ops.get(2)))), false,
+                    a -> TextFunctions.makeDate((Long) a[0], (Long) a[1], (Long) a[2]));
+            case "DATE_PART" -> datePart(call, type);
+            case "TRUNC" -> rounding(name, call, type);
             case "TRIM" -> trim(call, type);
             case "SQRT" -> new RowFunction(name, type, List.of(cast(ColumnType.DOUBLE, build(ops.getFirst()))),
                     false, a -> (Double) a[0] < 0 ? null : (Object) Math.sqrt((Double) a[0]));
@@ -819,6 +905,7 @@ public final class ExprCompiler {
         Expr digits = ops.size() > 1 ? build(ops.get(1)) : new Literal(ColumnType.INTEGER, 0L);
         RoundingMode mode = switch (name) {
             case "ROUND" -> RoundingMode.HALF_UP;
+            case "TRUNC" -> RoundingMode.DOWN;
             case "FLOOR" -> RoundingMode.FLOOR;
             default -> RoundingMode.CEILING;
         };

@@ -22,8 +22,11 @@ import org.junit.jupiter.api.TestFactory;
  * PostgreSQL's scalar functions that analysts write, against DuckDB on random rows with NULLs: {@code length},
  * {@code greatest} and {@code least} (NULL arguments skipped), {@code ln}, {@code log10}, {@code exp},
  * {@code sign}, {@code split_part}, {@code regexp_replace} with and without flags, {@code date_trunc} on dates, and
- * interval literals written PostgreSQL's way ({@code INTERVAL '3 days'}), and date arithmetic on whole days
- * ({@code date + integer}, {@code date - integer}, {@code date - date}).
+ * interval literals written PostgreSQL's way ({@code INTERVAL '3 days'}), date arithmetic on whole days
+ * ({@code date + integer}, {@code date - integer}, {@code date - date}), and {@code left}, {@code right},
+ * {@code lpad}, {@code rpad}, {@code ltrim}, {@code rtrim}, {@code reverse}, {@code md5}, {@code strpos},
+ * {@code ends_with}, {@code concat_ws}, {@code translate}, {@code chr}, {@code trunc}, {@code make_date},
+ * {@code date_part} and EXTRACT of ISODOW and ISOYEAR.
  */
 class ScalarFunctionDifferentialTest {
     private static final long SEED = 20_261_128L;
@@ -81,7 +84,18 @@ class ScalarFunctionDifferentialTest {
                 "SELECT count(*) FROM f WHERE d < current_date",
                 "SELECT id, d + 30, 7 + d, d - 1, d + n, d - n, d - DATE '2000-01-01' FROM f",
                 "SELECT a.id, a.d - b.d FROM f a JOIN f b ON b.id = a.id + 1 WHERE a.d - b.d > 100",
-                "SELECT count(*) FROM f WHERE d + 365 > DATE '2003-06-30'")
+                "SELECT count(*) FROM f WHERE d + 365 > DATE '2003-06-30'",
+                "SELECT id, left(s, 3), right(s, 2), left(s, n), right(s, -2), lpad(s, 8, '*'), rpad(s, 8, '-='),"
+                        + " lpad(s, 2, 'x') FROM f",
+                "SELECT id, ltrim(s, 'a'), rtrim(s, 'e'), ltrim(' ' || s), rtrim(s || '  '), reverse(s), md5(s),"
+                        + " strpos(s, 'a'), ends_with(s, 'e') FROM f",
+                "SELECT id, concat_ws('-', s, n, d), concat_ws(NULL, s), translate(s, 'ae,', 'x'), chr(65 + abs(n))"
+                        + " FROM f",
+                "SELECT id, trunc(x), trunc(x, 1), trunc(m), trunc(m, 1), trunc(n) FROM f",
+                "SELECT id, make_date(1990 + abs(n), 1 + abs(n) % 12, 1 + abs(n)), date_part('year', d),"
+                        + " date_part('dow', d), date_part('doy', d), EXTRACT(isodow FROM d), EXTRACT(isoyear FROM d)"
+                        + " FROM f",
+                "SELECT left(s, 1) AS initial, count(*), max(lpad(CAST(n AS VARCHAR), 4, '0')) FROM f GROUP BY 1")
                 .map(sql -> dynamicTest(sql, () -> ResultComparison.assertAgrees(databases.session, databases.duck,
                         sql, false)));
     }
@@ -104,6 +118,28 @@ class ScalarFunctionDifferentialTest {
                         e -> assertThat(e.getMessage()).contains("invalid regular expression"));
         assertThatThrownBy(() -> value("SELECT regexp_replace('abc', 'b', 'x', 'q')"))
                 .isInstanceOfSatisfying(LocusSqlException.class, e -> assertThat(e.getMessage()).contains("'q'"));
+    }
+
+    @Test
+    void postgreSqlsTextFunctionsWhereDuckDbsDiffer() {
+        assertThat(value("SELECT btrim('xxaxx', 'x')")).isEqualTo("a");
+        assertThat(value("SELECT btrim('  a  ')")).isEqualTo("a");
+        assertThat(value("SELECT to_hex(255)")).isEqualTo("ff");
+        assertThat(value("SELECT to_hex(-1)")).isEqualTo("ffffffff");
+        assertThat(value("SELECT to_hex(CAST(-1 AS BIGINT))")).isEqualTo("ffffffffffffffff");
+        assertThat(value("SELECT lpad('abc', 5)")).isEqualTo("  abc");
+        assertThat(value("SELECT rpad('abc', 5, '')")).isEqualTo("abc");
+        assertThat(value("SELECT left('😀ab', 1)")).isEqualTo("😀");
+        assertThat(value("SELECT strpos('😀ab', 'b')")).isEqualTo(3);
+        assertThatThrownBy(() -> value("SELECT chr(0)"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.state()).isEqualTo(SqlState.PROGRAM_LIMIT_EXCEEDED));
+        assertThatThrownBy(() -> value("SELECT make_date(2023, 2, 29)"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.state()).isEqualTo(SqlState.DATETIME_FIELD_OVERFLOW));
+        assertThatThrownBy(() -> value("SELECT date_part('fortnight', DATE '2024-01-01')"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.getMessage()).contains("fortnight"));
     }
 
     private static Object value(String sql) {
