@@ -32,6 +32,7 @@ import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.table.ViewDefinition;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Intervals;
 import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.core.storage.type.ValueParser;
@@ -166,6 +167,7 @@ final class StatementRunner {
                 }, name -> List.of(new LogRecord.DropGroup(name)));
                 case Statement.Insert i -> insert(i);
                 case Statement.InsertSelect i -> insertSelect(i);
+                case Statement.CreateTableAs c -> createTableAs(c);
                 case Statement.Delete d -> replace(d.table(), null, List.of(), d.condition());
                 case Statement.Update u -> replace(u.table(), u.columns(), u.expressions(), u.condition());
                 case Statement.AlterPlacement a -> alterPlacement(a);
@@ -521,6 +523,62 @@ final class StatementRunner {
             }
         }
         return target;
+    }
+
+    /**
+     * CREATE TABLE ... AS query: runs the query, creates a table of its columns (all nullable, no key, text as
+     * VARCHAR: a string literal is CHAR(n) to standard SQL but text to PostgreSQL and DuckDB) and inserts its rows
+     * as one commit. A failed insert drops the table again, so the statement leaves nothing behind.
+     */
+    private long createTableAs(Statement.CreateTableAs c) {
+        checkNotReserved(c.name());
+        if (catalog.find(c.name()).isPresent()) {
+            if (c.ifNotExists()) {
+                return 0;
+            }
+            throw new LocusSqlException(SqlState.DUPLICATE_TABLE, "table '" + c.name() + "' already exists");
+        }
+        List<ResultColumn> columns;
+        List<List<Object>> rows;
+        try (QueryResult result = queries.apply(c.query())) {
+            columns = result.columns();
+            rows = c.withData() ? result.toList() : List.of();
+        }
+        if (c.columnNames().size() > columns.size()) {
+            throw new LocusSqlException(SqlState.SEMANTIC_ERROR, "CREATE TABLE " + c.name() + " names "
+                    + c.columnNames().size() + " columns, the query returns " + columns.size());
+        }
+        List<ColumnDef> defs = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < columns.size(); i++) {
+            String name = i < c.columnNames().size() ? c.columnNames().get(i) : columns.get(i).name();
+            if (!seen.add(name.toLowerCase(Locale.ROOT))) {
+                throw new LocusSqlException(SqlState.DUPLICATE_COLUMN, "column '" + name + "' specified more than"
+                        + " once (name the query's columns apart with AS)");
+            }
+            ColumnType type = columns.get(i).type();
+            if (Intervals.isInterval(type.kind())) {
+                throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "column '" + name + "' would hold "
+                        + type + " values, which tables do not store yet");
+            }
+            defs.add(ColumnDef.of(name, type.kind() == TypeKind.CHAR ? ColumnType.VARCHAR : type));
+        }
+        run(new Statement.CreateTable(c.name(), defs, PartitionSpec.none(), null, false, List.of(), List.of(),
+                List.of()));
+        if (rows.isEmpty()) {
+            return 0;
+        }
+        Table table = table(c.name());
+        try {
+            return write(table, targetColumns(table, List.of()), rows, null);
+        } catch (RuntimeException e) {
+            try {
+                run(new Statement.DropTable(c.name(), true));
+            } catch (RuntimeException dropFailed) {
+                e.addSuppressed(dropFailed);
+            }
+            throw e;
+        }
     }
 
     private long insertSelect(Statement.InsertSelect insert) {

@@ -79,6 +79,12 @@ public final class StatementParser {
             if (accept("INDEX")) {
                 return createIndex(false);
             }
+            if (peek().is("TEMP") || peek().is("TEMPORARY")) {
+                throw error(peek(), "temporary tables are not supported: every table is durable and seen by every"
+                        + " session (create a table, and drop it when done)", SqlState.FEATURE_NOT_SUPPORTED);
+            }
+            // An unlogged table may lose its rows in a crash; LocusDB's keep them, which is never less than asked.
+            accept("UNLOGGED");
             expect("TABLE");
             if (accept("GROUP")) {
                 return new Statement.CreateGroup(identifier());
@@ -123,6 +129,58 @@ public final class StatementParser {
             return load();
         }
         return copy();
+    }
+
+    /**
+     * The rest of {@code CREATE TABLE name [(a, b, ...)] AS query [WITH [NO] DATA]} when that is what follows the
+     * name; else null, with nothing taken.
+     */
+    private Statement.CreateTableAs createTableAs(String name, boolean ifNotExists) {
+        int start = next;
+        List<String> names = new ArrayList<>();
+        if (acceptSymbol("(")) {
+            do {
+                if (peek().kind != Kind.WORD && peek().kind != Kind.QUOTED) {
+                    next = start;
+                    return null;
+                }
+                names.add(identifier());
+            } while (acceptSymbol(","));
+            if (!acceptSymbol(")")) {
+                next = start;
+                return null;
+            }
+        }
+        if (!accept("AS")) {
+            next = start;
+            return null;
+        }
+        Token first = peek();
+        if (!(first.is("SELECT") || first.is("WITH") || first.is("VALUES") || first.is("TABLE")
+                || first.kind == Kind.SYMBOL && first.text.equals("("))) {
+            throw error(first, "expected a query (SELECT, WITH, VALUES or TABLE) after CREATE TABLE " + name + " AS");
+        }
+        int firstIndex = next;
+        int depth = 0;
+        int end = -1;
+        boolean withData = true;
+        while (peek().kind != Kind.END && !(peek().kind == Kind.SYMBOL && peek().text.equals(";"))) {
+            // A query's own WITH comes first; WITH [NO] DATA after it ends the statement.
+            if (depth == 0 && peek().is("WITH") && next > firstIndex
+                    && (tokens.get(next + 1).is("DATA") || tokens.get(next + 1).is("NO")
+                    && tokens.get(next + 2).is("DATA"))) {
+                end = peek().offset;
+                take();
+                withData = !accept("NO");
+                expect("DATA");
+                break;
+            }
+            Token t = take();
+            depth += t.kind == Kind.SYMBOL && t.text.equals("(") ? 1
+                    : t.kind == Kind.SYMBOL && t.text.equals(")") ? -1 : 0;
+        }
+        String query = sql.substring(first.offset, end >= 0 ? end : endOffset(peek())).strip();
+        return new Statement.CreateTableAs(name, List.copyOf(names), query, ifNotExists, withData);
     }
 
     /** {@code (a, b, ...)} if it comes next, else nothing. */
@@ -239,6 +297,10 @@ public final class StatementParser {
             ifNotExists = true;
         }
         String name = identifier();
+        Statement.CreateTableAs fromQuery = createTableAs(name, ifNotExists);
+        if (fromQuery != null) {
+            return fromQuery;
+        }
         expectSymbol("(");
         List<ColumnDef> columns = new ArrayList<>();
         List<String> primaryKey = new ArrayList<>();

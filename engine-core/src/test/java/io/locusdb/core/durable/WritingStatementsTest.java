@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * UPDATE, DELETE, INSERT ... SELECT and INSERT with parameters: what they change, what they refuse, and that the log
- * and checkpoints carry their effects through a crash.
+ * UPDATE, DELETE, INSERT ... SELECT, CREATE TABLE ... AS and INSERT with parameters: what they change, what they
+ * refuse, and that the log and checkpoints carry their effects through a crash.
  */
 class WritingStatementsTest {
     @TempDir
@@ -165,6 +165,70 @@ class WritingStatementsTest {
                     assertThat(third.durableStore().orElseThrow().recoveryReport().replayedRecords()).isZero();
                     assertThat(query(third, "SELECT id, name, age FROM people ORDER BY id")).isEqualTo(expected);
                 }
+            }
+        }
+    }
+
+    @Test
+    void createTableAsMakesATableOfTheQuerysColumnsAndRows() {
+        try (LocusDB db = open(null)) {
+            people(db);
+            assertThat(execute(db, "CREATE TABLE by_age AS SELECT age, count(*) AS n, sum(balance) AS total,"
+                    + " max(born) AS youngest, 'group' AS label FROM people GROUP BY age")).isEqualTo(3);
+            assertThat(query(db, "SELECT age, n, total, youngest, label FROM by_age ORDER BY age NULLS LAST"))
+                    .isEqualTo("[[30, 1, 10.00, 1994-05-01, group], [40, 2, 15.25, 1984-07-07, group],"
+                            + " [null, 1, null, null, group]]");
+            // Every column is nullable, and text is VARCHAR (the literal's CHAR(5) would refuse a longer label).
+            execute(db, "INSERT INTO by_age VALUES (NULL, NULL, NULL, NULL, 'a longer label')");
+            assertThat(query(db, "SELECT count(*) FROM by_age WHERE label = 'a longer label'")).isEqualTo("[[1]]");
+            assertThat(execute(db, "CREATE TABLE named (who, years) AS SELECT name, age FROM people WHERE age > 35"
+                    + " ORDER BY id")).isEqualTo(2);
+            assertThat(query(db, "SELECT who, years FROM named ORDER BY who")).isEqualTo("[[bob, 40], [dee, 40]]");
+            assertThat(execute(db, "CREATE TABLE empty_copy AS SELECT * FROM people WITH NO DATA")).isZero();
+            assertThat(query(db, "SELECT count(*) FROM empty_copy")).isEqualTo("[[0]]");
+            assertThat(execute(db, "CREATE TABLE IF NOT EXISTS named AS SELECT 1 AS x")).isZero();
+            assertThat(query(db, "SELECT count(*) FROM named")).isEqualTo("[[2]]");
+        }
+    }
+
+    @Test
+    void createTableAsRefusesWhatItCannotMakeAndLeavesNothingBehind() {
+        try (LocusDB db = open(null)) {
+            people(db);
+            assertThatThrownBy(() -> execute(db, "CREATE TABLE twice AS SELECT id, id FROM people"))
+                    .isInstanceOfSatisfying(LocusSqlException.class,
+                            e -> assertThat(e.state()).isEqualTo(SqlState.DUPLICATE_COLUMN));
+            assertThatThrownBy(() -> execute(db, "CREATE TABLE people AS SELECT 1 AS x"))
+                    .isInstanceOfSatisfying(LocusSqlException.class,
+                            e -> assertThat(e.state()).isEqualTo(SqlState.DUPLICATE_TABLE));
+            assertThatThrownBy(() -> execute(db, "CREATE TABLE broken AS SELECT 10 / (age - 40) FROM people"))
+                    .isInstanceOfSatisfying(LocusSqlException.class,
+                            e -> assertThat(e.state()).isEqualTo(SqlState.DIVISION_BY_ZERO));
+            assertThatThrownBy(() -> execute(db, "CREATE TEMP TABLE scratch AS SELECT * FROM people"))
+                    .isInstanceOfSatisfying(LocusSqlException.class,
+                            e -> assertThat(e.state()).isEqualTo(SqlState.FEATURE_NOT_SUPPORTED));
+            assertThatThrownBy(() -> execute(db, "CREATE TABLE spans AS SELECT born - born AS d,"
+                    + " CAST(born AS TIMESTAMP) - TIMESTAMP '2000-01-01 00:00:00' AS i FROM people"))
+                    .isInstanceOfSatisfying(LocusSqlException.class,
+                            e -> assertThat(e.getMessage()).contains("'i'").contains("INTERVAL"));
+            for (String table : new String[] {"twice", "broken", "scratch", "spans"}) {
+                assertThatThrownBy(() -> query(db, "SELECT * FROM " + table))
+                        .isInstanceOfSatisfying(LocusSqlException.class,
+                                e -> assertThat(e.state()).isEqualTo(SqlState.UNDEFINED_TABLE));
+            }
+        }
+    }
+
+    @Test
+    void aTableMadeFromAQuerySurvivesACrash() throws IOException {
+        Path data = dir.resolve("db");
+        try (LocusDB db = open(data)) {
+            people(db);
+            execute(db, "CREATE TABLE rich AS SELECT id, name, balance FROM people WHERE balance > 0");
+            String expected = query(db, "SELECT id, name, balance FROM rich ORDER BY id");
+            assertThat(expected).isEqualTo("[[1, ann, 10.00], [2, bob, 20.50]]");
+            try (LocusDB after = open(crashImage(data, "crash"))) {
+                assertThat(query(after, "SELECT id, name, balance FROM rich ORDER BY id")).isEqualTo(expected);
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.locusdb.server.pg;
 
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.Set;
 
 /** The CommandComplete tags PostgreSQL answers with, and error positions in a client's text. */
@@ -23,6 +24,11 @@ public final class PgCommandTags {
         };
     }
 
+    /** {@code CREATE [UNLOGGED] TABLE [IF NOT EXISTS] name [(names)] AS}: a table made from a query. */
+    private static final Pattern CREATE_TABLE_AS = Pattern.compile("\\s*CREATE\\s+(UNLOGGED\\s+)?TABLE\\s+"
+            + "(IF\\s+NOT\\s+EXISTS\\s+)?(\"(?:[^\"]|\"\")+\"|[\\w.$]+)\\s*(\\([^)]*\\)\\s*)?AS\\b",
+            Pattern.CASE_INSENSITIVE);
+
     /** For a statement that changed something: {@code INSERT 0 n}, {@code UPDATE n}, {@code CREATE TABLE}... */
     public static String forUpdate(String sql, long count) {
         List<String> words = PgSqlText.firstWords(sql, 6);
@@ -35,6 +41,8 @@ public final class PgCommandTags {
             case "INSERT" -> "INSERT 0 " + n;
             case "UPDATE", "DELETE", "MERGE", "COPY", "MOVE", "FETCH" -> first + " " + n;
             case "SELECT", "WITH", "VALUES", "TABLE" -> "SELECT " + n;
+            // PostgreSQL tags CREATE TABLE ... AS query with the rows it wrote.
+            case "CREATE" when CREATE_TABLE_AS.matcher(sql).lookingAt() -> "SELECT " + n;
             case "CREATE", "DROP", "ALTER" -> {
                 int i = 1;
                 while (i < words.size() && List.of("OR", "REPLACE", "TEMP", "TEMPORARY", "UNLOGGED", "GLOBAL",
