@@ -51,7 +51,14 @@ final class GroupingSetsToUnion extends RelOptRule {
                     calls.add(b.aggregateCall(c));
                 }
             }
-            b.aggregate(b.groupKey(set), calls);
+            if (set.isEmpty() && calls.isEmpty()) {
+                // The grand total of nothing is one row, whatever the input holds. (RelBuilder makes that row
+                // itself but leaves the input on its stack, which then joins the union.)
+                b.build();
+                b.values(new String[] {"row"}, true);
+            } else {
+                b.aggregate(b.groupKey(set), calls);
+            }
             List<RexNode> exprs = new ArrayList<>();
             List<Integer> grouped = set.asList();
             for (int k = 0; k < keys.size(); k++) {

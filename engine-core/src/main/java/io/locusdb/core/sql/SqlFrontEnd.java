@@ -110,6 +110,8 @@ public final class SqlFrontEnd {
             CoreRules.AGGREGATE_PROJECT_MERGE,
             // GROUPING SETS, ROLLUP and CUBE as a UNION ALL of plain aggregations.
             GroupingSetsToUnion.INSTANCE,
+            // COUNT of several values or of a row as one-argument counts.
+            MultiColumnCount.INSTANCE,
             // FILTER (WHERE ...) and the variances over a projection, as plain parallel aggregates.
             AggregateArgumentRewrite.INSTANCE,
             // COUNT(DISTINCT x) as two parallel aggregations, not a set of values per group.

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.TestFactory;
  * {@code VAR_POP}, {@code VAR_SAMP}, {@code STDDEV_POP}, {@code STDDEV_SAMP}, {@code VARIANCE}, {@code STDDEV} over
  * integers and decimals, including groups of one row and of none; {@code BOOL_AND} and {@code BOOL_OR};
  * {@code ROLLUP}, {@code CUBE} and {@code GROUPING SETS} with {@code GROUPING(...)}; {@code PERCENTILE_CONT},
- * {@code PERCENTILE_DISC} ascending and descending and {@code MEDIAN}, on groups with NULLs and on none; and the
- * string functions {@code replace}, {@code position} and {@code starts_with}.
+ * {@code PERCENTILE_DISC} ascending and descending and {@code MEDIAN}, on groups with NULLs and on none;
+ * {@code COUNT([DISTINCT] (a, b))} of rows and the standard's {@code COUNT([DISTINCT] a, b)}; and the string
+ * functions {@code replace}, {@code position} and {@code starts_with}.
  */
 class AggregateFunctionDifferentialTest {
     private static OracleDatabases databases;
@@ -69,7 +70,33 @@ class AggregateFunctionDifferentialTest {
                 "SELECT percentile_cont(0) WITHIN GROUP (ORDER BY d), percentile_cont(1) WITHIN GROUP (ORDER BY d),"
                         + " percentile_disc(0) WITHIN GROUP (ORDER BY k) FROM u2",
                 "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY k) FROM u2 WHERE k > 1000",
-                "SELECT s, median(k), median(id) FROM u0 GROUP BY s")
+                "SELECT s, median(k), median(id) FROM u0 GROUP BY s",
+                "SELECT k, count(DISTINCT (s, d)), count((s, d)), count(DISTINCT s) FROM u0 GROUP BY k",
+                "SELECT count(DISTINCT (k, s, d)), count(DISTINCT (k, s)) FROM u1",
+                "SELECT s, count(DISTINCT (k, d)) FILTER (WHERE id > 10), avg(d) FROM u0 GROUP BY s",
+                "SELECT count(DISTINCT (k, s)) FROM u2 WHERE k > 1000",
+                "SELECT 1 AS one FROM u2 WHERE k > 1000 GROUP BY GROUPING SETS ((k), ())",
+                "SELECT s FROM u0 GROUP BY GROUPING SETS ((s), ())")
                 .map(sql -> dynamicTest(sql, () -> ResultComparison.assertAgrees(session, duck, sql, false)));
+    }
+
+    /**
+     * The standard's COUNT of several values (rows where none is NULL), which DuckDB writes as a row count with a
+     * filter.
+     */
+    @TestFactory
+    Stream<DynamicTest> countsOfSeveralValuesAgreeWithDuckDbsRowCounts() {
+        String present = " FILTER (WHERE s IS NOT NULL AND d IS NOT NULL)";
+        return Stream.of(
+                new String[] {"SELECT k, count(DISTINCT s, d), count(s, d), sum(d) FROM u0 GROUP BY k",
+                        "SELECT k, count(DISTINCT (s, d))" + present + ", count(*)" + present + ", sum(d) FROM u0"
+                                + " GROUP BY k"},
+                new String[] {"SELECT count(DISTINCT s, d), count(DISTINCT k) FROM u1",
+                        "SELECT count(DISTINCT (s, d))" + present + ", count(DISTINCT k) FROM u1"},
+                new String[] {"SELECT s, count(DISTINCT k, d, id) FROM u0 GROUP BY s",
+                        "SELECT s, count(DISTINCT (k, d, id)) FILTER (WHERE k IS NOT NULL AND d IS NOT NULL"
+                                + " AND id IS NOT NULL) FROM u0 GROUP BY s"})
+                .map(pair -> dynamicTest(pair[0], () -> ResultComparison.assertAgreesOrBothDivideByZero(session,
+                        duck, pair[0], pair[1], false)));
     }
 }
