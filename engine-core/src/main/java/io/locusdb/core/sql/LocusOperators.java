@@ -226,6 +226,31 @@ final class LocusOperators {
                         .andThen(SqlTypeTransforms.TO_NULLABLE),
                 OperandTypes.family(SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER),
                 SqlFunctionCategory.TIMEDATE));
+        all.add(stringFunction("REPEAT", text, OperandTypes.family(SqlTypeFamily.STRING, SqlTypeFamily.INTEGER)));
+        all.add(stringFunction("QUOTE_LITERAL", text, OperandTypes.STRING));
+        all.add(stringFunction("BIT_LENGTH", ReturnTypes.explicit(SqlTypeName.INTEGER)
+                .andThen(SqlTypeTransforms.TO_NULLABLE), OperandTypes.STRING));
+        all.add(stringFunction("REGEXP_LIKE", ReturnTypes.explicit(SqlTypeName.BOOLEAN)
+                .andThen(SqlTypeTransforms.TO_NULLABLE), OperandTypes.STRING_STRING.or(
+                OperandTypes.STRING_STRING_STRING)));
+        SqlReturnTypeInference number = ReturnTypes.explicit(SqlTypeName.DOUBLE).andThen(SqlTypeTransforms.TO_NULLABLE);
+        SqlReturnTypeInference integer = ReturnTypes.explicit(SqlTypeName.BIGINT)
+                .andThen(SqlTypeTransforms.TO_NULLABLE);
+        // log(x) is the base-10 logarithm, log(b, x) the base-b one, as in PostgreSQL.
+        all.add(SqlBasicFunction.create("LOG", number, OperandTypes.NUMERIC.or(OperandTypes.NUMERIC_NUMERIC),
+                SqlFunctionCategory.NUMERIC));
+        for (String name : List.of("GCD", "LCM")) {
+            all.add(SqlBasicFunction.create(name, integer, OperandTypes.family(SqlTypeFamily.INTEGER,
+                    SqlTypeFamily.INTEGER), SqlFunctionCategory.NUMERIC));
+        }
+        all.add(SqlBasicFunction.create("FACTORIAL", integer, OperandTypes.family(SqlTypeFamily.INTEGER),
+                SqlFunctionCategory.NUMERIC));
+        all.add(SqlBasicFunction.create("WIDTH_BUCKET", ReturnTypes.explicit(SqlTypeName.INTEGER)
+                .andThen(SqlTypeTransforms.TO_NULLABLE), OperandTypes.family(SqlTypeFamily.NUMERIC,
+                SqlTypeFamily.NUMERIC, SqlTypeFamily.NUMERIC, SqlTypeFamily.INTEGER), SqlFunctionCategory.NUMERIC));
+        // A new value for every row: never folded into a constant.
+        all.add(SqlBasicFunction.create("RANDOM", ReturnTypes.DOUBLE, OperandTypes.NILADIC,
+                SqlFunctionCategory.NUMERIC).withDeterministic(false));
         // EXTRACT with the field as text; a BIGINT, as EXTRACT is here (PostgreSQL's is a double).
         all.add(SqlBasicFunction.create("DATE_PART", ReturnTypes.explicit(SqlTypeName.BIGINT)
                         .andThen(SqlTypeTransforms.TO_NULLABLE),

@@ -170,4 +170,34 @@ public final class TextFunctions {
                     + "-" + month + "-" + day);
         }
     }
+
+    /** {@code repeat(s, n)}: {@code s} n times; nothing for n ≤ 0. */
+    public static String repeat(String s, long n) {
+        if (n <= 0 || s.isEmpty()) {
+            return "";
+        }
+        if (n * s.length() > Integer.MAX_VALUE / 4) {
+            throw new LocusSqlException(SqlState.PROGRAM_LIMIT_EXCEEDED, "requested length too large");
+        }
+        return s.repeat((int) n);
+    }
+
+    /** {@code initcap}: each word upper case first, the rest lower case (words: runs of letters and digits). */
+    public static String initcap(String s) {
+        StringBuilder out = new StringBuilder(s.length());
+        boolean inWord = false;
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            out.appendCodePoint(inWord ? Character.toLowerCase(c) : Character.toUpperCase(c));
+            inWord = Character.isLetterOrDigit(c);
+            i += Character.charCount(c);
+        }
+        return out.toString();
+    }
+
+    /** {@code quote_literal}: the text as a SQL string literal, quotes doubled (and E'' where it holds a backslash). */
+    public static String quoteLiteral(String s) {
+        String quoted = "'" + s.replace("'", "''") + "'";
+        return s.indexOf('\\') >= 0 ? "E" + quoted.replace("\\", "\\\\") : quoted;
+    }
 }

@@ -11,6 +11,7 @@ import io.locusdb.core.query.expr.InputRef;
 import io.locusdb.core.query.expr.Like;
 import io.locusdb.core.query.expr.Literal;
 import io.locusdb.core.query.expr.Logic;
+import io.locusdb.core.query.expr.NumberFunctions;
 import io.locusdb.core.query.expr.Numerics;
 import io.locusdb.core.query.expr.PgFormat;
 import io.locusdb.core.query.expr.Retyped;
@@ -27,6 +28,7 @@ import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.TypeKind;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -37,6 +39,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -592,6 +595,48 @@ public final class ExprCompiler {
                     cast(ColumnType.BIGINT, build(ops.get(1))), cast(ColumnType.BIGINT, build(ops.get(2)))), false,
                     a -> TextFunctions.makeDate((Long) a[0], (Long) a[1], (Long) a[2]));
             case "DATE_PART" -> datePart(call, type);
+            case "PI" -> new Literal(type, Math.PI);
+            case "CBRT" -> doubleFunction(name, type, ops, Math::cbrt);
+            case "DEGREES" -> doubleFunction(name, type, ops, Math::toDegrees);
+            case "RADIANS" -> doubleFunction(name, type, ops, Math::toRadians);
+            case "SIN" -> doubleFunction(name, type, ops, Math::sin);
+            case "COS" -> doubleFunction(name, type, ops, Math::cos);
+            case "TAN" -> doubleFunction(name, type, ops, Math::tan);
+            case "COT" -> doubleFunction(name, type, ops, x -> 1 / Math.tan(x));
+            case "ATAN" -> doubleFunction(name, type, ops, Math::atan);
+            case "ASIN" -> doubleFunction(name, type, ops, x -> NumberFunctions.inverseTrigonometric(x, true));
+            case "ACOS" -> doubleFunction(name, type, ops, x -> NumberFunctions.inverseTrigonometric(x, false));
+            case "ATAN2" -> new RowFunction(name, type, List.of(cast(ColumnType.DOUBLE, build(ops.get(0))),
+                    cast(ColumnType.DOUBLE, build(ops.get(1)))), false, a -> Math.atan2((Double) a[0], (Double) a[1]));
+            case "LOG" -> ops.size() == 1 ? doubleFunction(name, type, ops, x -> NumberFunctions.logarithm(10, x))
+                    : new RowFunction(name, type, List.of(cast(ColumnType.DOUBLE, build(ops.get(0))),
+                    cast(ColumnType.DOUBLE, build(ops.get(1)))), false,
+                    a -> NumberFunctions.logarithm((Double) a[0], (Double) a[1]));
+            case "GCD", "LCM" -> {
+                boolean gcd = name.equals("GCD");
+                yield new RowFunction(name, type, List.of(cast(ColumnType.BIGINT, build(ops.get(0))),
+                        cast(ColumnType.BIGINT, build(ops.get(1)))), false, a -> gcd
+                        ? NumberFunctions.gcd((Long) a[0], (Long) a[1])
+                        : NumberFunctions.lcm((Long) a[0], (Long) a[1]));
+            }
+            case "FACTORIAL" -> new RowFunction(name, type, List.of(cast(ColumnType.BIGINT, build(ops.getFirst()))),
+                    false, a -> NumberFunctions.factorial((Long) a[0]));
+            case "WIDTH_BUCKET" -> new RowFunction(name, type, List.of(cast(ColumnType.DOUBLE, build(ops.get(0))),
+                    cast(ColumnType.DOUBLE, build(ops.get(1))), cast(ColumnType.DOUBLE, build(ops.get(2))),
+                    cast(ColumnType.BIGINT, build(ops.get(3)))), false, a -> NumberFunctions.widthBucket(
+                    (Double) a[0], (Double) a[1], (Double) a[2], (Long) a[3]));
+            case "RANDOM" -> new RowFunction(name, type, List.of(), false,
+                    a -> ThreadLocalRandom.current().nextDouble());
+            case "INITCAP" -> new RowFunction(name, type, stringArgs(ops), false,
+                    a -> TextFunctions.initcap((String) a[0]));
+            case "REPEAT" -> new RowFunction(name, type, List.of(cast(ColumnType.VARCHAR, build(ops.get(0))),
+                    cast(ColumnType.BIGINT, build(ops.get(1)))), false,
+                    a -> TextFunctions.repeat((String) a[0], (Long) a[1]));
+            case "QUOTE_LITERAL" -> new RowFunction(name, type, stringArgs(ops), false,
+                    a -> TextFunctions.quoteLiteral((String) a[0]));
+            case "BIT_LENGTH" -> new RowFunction(name, type, stringArgs(ops), false,
+                    a -> 8L * ((String) a[0]).getBytes(StandardCharsets.UTF_8).length);
+            case "REGEXP_LIKE" -> regexpLike(name, type, ops);
             case "TRUNC" -> rounding(name, call, type);
             case "TRIM" -> trim(call, type);
             case "SQRT" -> new RowFunction(name, type, List.of(cast(ColumnType.DOUBLE, build(ops.getFirst()))),
@@ -744,6 +789,26 @@ public final class ExprCompiler {
             String replacement = javaReplacement((String) a[2]);
             Matcher m = pattern.matcher((String) a[0]);
             return flags.indexOf('g') >= 0 ? m.replaceAll(replacement) : m.replaceFirst(replacement);
+        });
+    }
+
+    /** PostgreSQL's regexp_like(s, pattern[, flags]): whether the pattern matches anywhere in s (flag i: any case). */
+    private Expr regexpLike(String name, ColumnType type, List<RexNode> ops) {
+        return new RowFunction(name, type, stringArgs(ops), false, a -> {
+            String flags = a.length > 2 ? (String) a[2] : "";
+            for (char f : flags.toCharArray()) {
+                if (f != 'i' && f != 'c') {
+                    throw new LocusSqlException(SqlState.INVALID_PARAMETER, "regexp_like: unknown flag '" + f
+                            + "' (LocusDB knows i and c)");
+                }
+            }
+            try {
+                return Pattern.compile((String) a[1], flags.lastIndexOf('i') > flags.lastIndexOf('c')
+                        ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0).matcher((String) a[0]).find() ? 1L : 0L;
+            } catch (PatternSyntaxException e) {
+                throw new LocusSqlException(SqlState.INVALID_PARAMETER, "invalid regular expression '" + a[1]
+                        + "': " + e.getDescription());
+            }
         });
     }
 

@@ -26,7 +26,10 @@ import org.junit.jupiter.api.TestFactory;
  * ({@code date + integer}, {@code date - integer}, {@code date - date}), and {@code left}, {@code right},
  * {@code lpad}, {@code rpad}, {@code ltrim}, {@code rtrim}, {@code reverse}, {@code md5}, {@code strpos},
  * {@code ends_with}, {@code concat_ws}, {@code translate}, {@code chr}, {@code trunc}, {@code make_date},
- * {@code date_part} and EXTRACT of ISODOW and ISOYEAR.
+ * {@code date_part} and EXTRACT of ISODOW and ISOYEAR; {@code cbrt}, {@code degrees}, {@code radians}, the
+ * trigonometric functions, {@code log(b, x)}, {@code gcd}, {@code lcm}, {@code factorial}, {@code repeat},
+ * {@code bit_length}, and (PostgreSQL's alone) {@code initcap}, {@code regexp_like}, {@code width_bucket},
+ * {@code quote_literal} and {@code random}.
  */
 class ScalarFunctionDifferentialTest {
     private static final long SEED = 20_261_128L;
@@ -95,7 +98,12 @@ class ScalarFunctionDifferentialTest {
                 "SELECT id, make_date(1990 + abs(n), 1 + abs(n) % 12, 1 + abs(n)), date_part('year', d),"
                         + " date_part('dow', d), date_part('doy', d), EXTRACT(isodow FROM d), EXTRACT(isoyear FROM d)"
                         + " FROM f",
-                "SELECT left(s, 1) AS initial, count(*), max(lpad(CAST(n AS VARCHAR), 4, '0')) FROM f GROUP BY 1")
+                "SELECT left(s, 1) AS initial, count(*), max(lpad(CAST(n AS VARCHAR), 4, '0')) FROM f GROUP BY 1",
+                "SELECT id, cbrt(x), degrees(x), radians(n), sin(x), cos(n), tan(x), atan(x), atan2(x, n), cot(x),"
+                        + " pi() FROM f",
+                "SELECT id, asin(x / 100), acos(x / 100), log(x), log(2, x), log(x + 1, 100) FROM f",
+                "SELECT id, gcd(n, 12), lcm(n, 6), factorial(abs(n) % 10), repeat(s, abs(n) % 4), bit_length(s)"
+                        + " FROM f")
                 .map(sql -> dynamicTest(sql, () -> ResultComparison.assertAgrees(databases.session, databases.duck,
                         sql, false)));
     }
@@ -140,6 +148,27 @@ class ScalarFunctionDifferentialTest {
         assertThatThrownBy(() -> value("SELECT date_part('fortnight', DATE '2024-01-01')"))
                 .isInstanceOfSatisfying(LocusSqlException.class,
                         e -> assertThat(e.getMessage()).contains("fortnight"));
+    }
+
+    @Test
+    void postgreSqlsNumberFunctionsAndTheirDomains() {
+        assertThat(value("SELECT initcap('hello wORLD-foo bar1x')")).isEqualTo("Hello World-Foo Bar1x");
+        assertThat(value("SELECT quote_literal('it''s')")).isEqualTo("'it''s'");
+        assertThat(value("SELECT regexp_like('Abc', '^a', 'i') AND NOT regexp_like('Abc', '^a')")).isEqualTo(true);
+        assertThat(value("SELECT width_bucket(5.35, 0.024, 10.06, 5)")).isEqualTo(3);
+        assertThat(value("SELECT width_bucket(10, 0, 10, 5) * 10 + width_bucket(-1, 0, 10, 5)")).isEqualTo(60);
+        assertThat(value("SELECT width_bucket(7, 10, 0, 5)")).isEqualTo(2);
+        assertThat(value("SELECT count(DISTINCT r) FROM (SELECT random() AS r FROM f) s")).isEqualTo(300L);
+        assertThat(value("SELECT min(random()) >= 0 AND max(random()) < 1 FROM f")).isEqualTo(true);
+        assertThatThrownBy(() -> value("SELECT asin(2.0)")).isInstanceOfSatisfying(LocusSqlException.class,
+                e -> assertThat(e.state()).isEqualTo(SqlState.NUMERIC_OUT_OF_RANGE));
+        assertThatThrownBy(() -> value("SELECT log(10, 0.0)")).isInstanceOfSatisfying(LocusSqlException.class,
+                e -> assertThat(e.state()).isEqualTo(SqlState.INVALID_ARGUMENT_FOR_LOGARITHM));
+        assertThatThrownBy(() -> value("SELECT factorial(21)")).isInstanceOfSatisfying(LocusSqlException.class,
+                e -> assertThat(e.state()).isEqualTo(SqlState.NUMERIC_OUT_OF_RANGE));
+        assertThatThrownBy(() -> value("SELECT width_bucket(1, 0, 10, 0)"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.state()).isEqualTo(SqlState.INVALID_ARGUMENT_FOR_WIDTH_BUCKET));
     }
 
     private static Object value(String sql) {
