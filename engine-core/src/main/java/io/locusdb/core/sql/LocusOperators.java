@@ -251,6 +251,8 @@ final class LocusOperators {
         // A new value for every row: never folded into a constant.
         all.add(SqlBasicFunction.create("RANDOM", ReturnTypes.DOUBLE, OperandTypes.NILADIC,
                 SqlFunctionCategory.NUMERIC).withDeterministic(false));
+        all.add(stringFunction("TO_DATE", ReturnTypes.explicit(SqlTypeName.DATE).andThen(SqlTypeTransforms.TO_NULLABLE),
+                OperandTypes.STRING_STRING));
         // EXTRACT with the field as text; a BIGINT, as EXTRACT is here (PostgreSQL's is a double).
         all.add(SqlBasicFunction.create("DATE_PART", ReturnTypes.explicit(SqlTypeName.BIGINT)
                         .andThen(SqlTypeTransforms.TO_NULLABLE),

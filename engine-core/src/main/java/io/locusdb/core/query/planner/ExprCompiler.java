@@ -6,6 +6,7 @@ import io.locusdb.core.query.expr.Cast;
 import io.locusdb.core.query.expr.Comparison;
 import io.locusdb.core.query.expr.DateFunctions;
 import io.locusdb.core.query.expr.DateTimeFormat;
+import io.locusdb.core.query.expr.DateTimeParse;
 import io.locusdb.core.query.expr.Expr;
 import io.locusdb.core.query.expr.InputRef;
 import io.locusdb.core.query.expr.Like;
@@ -637,6 +638,8 @@ public final class ExprCompiler {
             case "BIT_LENGTH" -> new RowFunction(name, type, stringArgs(ops), false,
                     a -> 8L * ((String) a[0]).getBytes(StandardCharsets.UTF_8).length);
             case "REGEXP_LIKE" -> regexpLike(name, type, ops);
+            case "TO_DATE" -> new RowFunction(name, type, stringArgs(ops), false,
+                    a -> DateTimeParse.toDate((String) a[0], (String) a[1]));
             case "TRUNC" -> rounding(name, call, type);
             case "TRIM" -> trim(call, type);
             case "SQRT" -> new RowFunction(name, type, List.of(cast(ColumnType.DOUBLE, build(ops.getFirst()))),

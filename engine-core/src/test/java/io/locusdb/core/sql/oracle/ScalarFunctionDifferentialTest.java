@@ -171,6 +171,28 @@ class ScalarFunctionDifferentialTest {
                         e -> assertThat(e.state()).isEqualTo(SqlState.INVALID_ARGUMENT_FOR_WIDTH_BUCKET));
     }
 
+    @Test
+    void toDateReadsWhatItsTemplateDescribes() {
+        LocalDate day = LocalDate.of(2024, 3, 5);
+        assertThat(value("SELECT to_date('2024-03-05', 'YYYY-MM-DD')")).isEqualTo(day);
+        assertThat(value("SELECT to_date('20240305', 'YYYYMMDD')")).isEqualTo(day);
+        assertThat(value("SELECT to_date('05 mar 2024', 'DD Mon YYYY')")).isEqualTo(day);
+        assertThat(value("SELECT to_date('March 5, 2024', 'FMMonth DD, YYYY')")).isEqualTo(day);
+        assertThat(value("SELECT to_date('5/3/24', 'DD/MM/YY')")).isEqualTo(day);
+        assertThat(value("SELECT to_date('5/3/75', 'DD/MM/YY')")).isEqualTo(LocalDate.of(1975, 3, 5));
+        assertThat(value("SELECT to_date('2024-065', 'YYYY-DDD')")).isEqualTo(day);
+        assertThat(value("SELECT to_date('Tue 2024/3/5 10:30:00', 'Dy YYYY-MM-DD HH24:MI:SS')")).isEqualTo(day);
+        assertThat(value("SELECT to_date(CAST(NULL AS VARCHAR), 'YYYY')")).isNull();
+        assertThat(value("SELECT count(*) FROM f WHERE d = to_date(to_char(d, 'DD.MM.YYYY'), 'DD.MM.YYYY')"))
+                .isEqualTo(value("SELECT count(d) FROM f"));
+        assertThatThrownBy(() -> value("SELECT to_date('2023-02-29', 'YYYY-MM-DD')"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.state()).isEqualTo(SqlState.DATETIME_FIELD_OVERFLOW));
+        assertThatThrownBy(() -> value("SELECT to_date('yesterday', 'YYYY-MM-DD')"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.getMessage()).contains("yesterday").contains("YYYY"));
+    }
+
     private static Object value(String sql) {
         try (QueryResult r = databases.session.execute(sql)) {
             return r.toList().getFirst().getFirst();
