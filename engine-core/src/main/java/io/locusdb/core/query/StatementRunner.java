@@ -169,6 +169,7 @@ final class StatementRunner {
                 case Statement.InsertSelect i -> insertSelect(i);
                 case Statement.CreateTableAs c -> createTableAs(c);
                 case Statement.Delete d -> replace(d.table(), null, List.of(), d.condition());
+                case Statement.Truncate t -> truncate(t);
                 case Statement.Update u -> replace(u.table(), u.columns(), u.expressions(), u.condition());
                 case Statement.AlterPlacement a -> alterPlacement(a);
                 case Statement.LoadTpch l -> loadTpch(l);
@@ -646,6 +647,21 @@ final class StatementRunner {
         } finally {
             table.maintenanceLock().unlock();
         }
+    }
+
+    /**
+     * Every table is checked to exist before any is emptied; each is then emptied as one commit (a DELETE of all its
+     * rows, logged as such).
+     */
+    private long truncate(Statement.Truncate truncate) {
+        for (String name : truncate.tables()) {
+            table(name);
+        }
+        long removed = 0;
+        for (String name : truncate.tables()) {
+            removed += replace(name, null, List.of(), null);
+        }
+        return removed;
     }
 
     private long insert(Statement.Insert insert) {

@@ -106,6 +106,10 @@ public sealed interface Statement {
     record Delete(String table, String condition) implements Statement {
     }
 
+    /** TRUNCATE t, ...: every row of each table removed. */
+    record Truncate(List<String> tables) implements Statement {
+    }
+
     /**
      * UPDATE name SET column = expression, ... [WHERE condition]: each expression's and the condition's text (null
      * for every row), evaluated as a query over the table.

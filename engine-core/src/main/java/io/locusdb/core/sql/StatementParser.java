@@ -7,6 +7,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * Parses LocusDB's DDL, INSERT ... VALUES and load statements, whose placement clauses ({@code PARTITION BY HASH(c)
@@ -34,9 +35,9 @@ public final class StatementParser {
         this.tokens = tokenize(sql);
     }
 
-    private static final java.util.regex.Pattern OURS = java.util.regex.Pattern.compile(
-            "(?:\\s|--[^\\n]*(?:\\n|$)|/\\*.*?\\*/)*(create|drop|insert|load|copy|alter|update|delete)\\b",
-            java.util.regex.Pattern.CASE_INSENSITIVE | java.util.regex.Pattern.DOTALL);
+    private static final Pattern OURS = Pattern.compile(
+            "(?:\\s|--[^\\n]*(?:\\n|$)|/\\*.*?\\*/)*(create|drop|insert|load|copy|alter|update|delete|truncate)\\b",
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
     /** The statement, or null when {@code sql} is not a DDL/INSERT/LOAD/COPY statement. */
     public static Statement parse(String sql) {
@@ -47,7 +48,7 @@ public final class StatementParser {
         StatementParser p = new StatementParser(sql);
         Token first = p.peek();
         if (first.is("CREATE") || first.is("DROP") || first.is("INSERT") || first.is("LOAD") || first.is("COPY")
-                || first.is("ALTER") || first.is("UPDATE") || first.is("DELETE")) {
+                || first.is("ALTER") || first.is("UPDATE") || first.is("DELETE") || first.is("TRUNCATE")) {
             Statement s = p.statement();
             p.acceptSymbol(";");
             if (p.peek().kind != Kind.END) {
@@ -90,6 +91,9 @@ public final class StatementParser {
                 return new Statement.CreateGroup(identifier());
             }
             return createTable();
+        }
+        if (t.is("TRUNCATE")) {
+            return truncate();
         }
         if (t.is("DROP")) {
             if (accept("INDEX")) {
@@ -181,6 +185,26 @@ public final class StatementParser {
         }
         String query = sql.substring(first.offset, end >= 0 ? end : endOffset(peek())).strip();
         return new Statement.CreateTableAs(name, List.copyOf(names), query, ifNotExists, withData);
+    }
+
+    /**
+     * TRUNCATE [TABLE] [ONLY] t [, ...] [RESTART IDENTITY | CONTINUE IDENTITY] [CASCADE | RESTRICT]: LocusDB has
+     * neither identity columns nor foreign keys, so the options change nothing.
+     */
+    private Statement truncate() {
+        accept("TABLE");
+        accept("ONLY");
+        List<String> tables = new ArrayList<>();
+        do {
+            tables.add(identifier());
+        } while (acceptSymbol(","));
+        if (accept("RESTART") || accept("CONTINUE")) {
+            expect("IDENTITY");
+        }
+        if (!accept("CASCADE")) {
+            accept("RESTRICT");
+        }
+        return new Statement.Truncate(List.copyOf(tables));
     }
 
     /** {@code (a, b, ...)} if it comes next, else nothing. */

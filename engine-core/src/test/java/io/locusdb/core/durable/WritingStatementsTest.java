@@ -192,6 +192,28 @@ class WritingStatementsTest {
     }
 
     @Test
+    void truncateEmptiesEveryTableItNamesOrNoneWhenOneIsMissing() throws IOException {
+        Path data = dir.resolve("db");
+        try (LocusDB db = open(data)) {
+            people(db);
+            execute(db, "CREATE TABLE pets (name VARCHAR(10))");
+            execute(db, "INSERT INTO pets VALUES ('rex'), ('tom')");
+            assertThatThrownBy(() -> execute(db, "TRUNCATE people, nosuch"))
+                    .isInstanceOfSatisfying(LocusSqlException.class,
+                            e -> assertThat(e.state()).isEqualTo(SqlState.UNDEFINED_TABLE));
+            assertThat(query(db, "SELECT count(*) FROM people")).isEqualTo("[[4]]");
+            assertThat(execute(db, "TRUNCATE TABLE ONLY people, pets RESTART IDENTITY CASCADE")).isEqualTo(6);
+            assertThat(query(db, "SELECT count(*) FROM people")).isEqualTo("[[0]]");
+            assertThat(query(db, "SELECT count(*) FROM pets")).isEqualTo("[[0]]");
+            execute(db, "INSERT INTO pets VALUES ('kit')");
+            try (LocusDB after = open(crashImage(data, "crash"))) {
+                assertThat(query(after, "SELECT count(*) FROM people")).isEqualTo("[[0]]");
+                assertThat(query(after, "SELECT name FROM pets")).isEqualTo("[[kit]]");
+            }
+        }
+    }
+
+    @Test
     void createTableAsRefusesWhatItCannotMakeAndLeavesNothingBehind() {
         try (LocusDB db = open(null)) {
             people(db);
