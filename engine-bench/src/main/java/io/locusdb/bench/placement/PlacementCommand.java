@@ -160,23 +160,7 @@ public final class PlacementCommand implements Callable<Integer> {
                 periodMillis, selectivity, 42);
         PlacementRun.Result on = PlacementRun.run(settings, true);
         PlacementRun.Result off = PlacementRun.run(settings, false);
-
-        console.println("placer events (placer-on run):");
-        for (PlacerEvent e : on.events()) {
-            if (e.source().equals(PlacerEvent.PLACER)) {
-                console.printf(Locale.ROOT, "  t=%6.2f s  %s%n", on.eventSeconds(e), PlacementActions.describe(e));
-            }
-        }
-        double beforeFrom = 1.0;
-        double afterFrom = Math.max(enableAt, seconds - (seconds - enableAt) / 2);
-        Ratio onRatio = ratio(on, beforeFrom, enableAt, afterFrom, seconds);
-        Ratio offRatio = ratio(off, beforeFrom, enableAt, afterFrom, seconds);
-        console.printf(Locale.ROOT, "throughput (queries/s), before = (%.1f, %.1f] s, after = (%.1f, %.1f] s:%n",
-                beforeFrom, enableAt, afterFrom, seconds);
-        console.printf(Locale.ROOT, "  placer on : before %8.1f  after %8.1f  after/before %.2fx%n", onRatio.before(),
-                onRatio.after(), onRatio.ratio());
-        console.printf(Locale.ROOT, "  placer off: before %8.1f  after %8.1f  after/before %.2fx%n", offRatio.before(),
-                offRatio.after(), offRatio.ratio());
+        printEventsAndThroughput(console, on, off, 1.0);
         PlacerEvent first = on.events().stream().filter(e -> e.source().equals(PlacerEvent.PLACER)).findFirst()
                 .orElse(null);
         console.printf(Locale.ROOT, "  first placer event %s%n", first == null ? "none"
@@ -230,24 +214,8 @@ public final class PlacementCommand implements Callable<Integer> {
         }
         TpchPlacementRun.Outcome on = TpchPlacementRun.run(settings, mix, true);
         TpchPlacementRun.Outcome off = TpchPlacementRun.run(settings, mix, false);
-        console.println("placer events (placer-on run):");
-        for (PlacerEvent e : on.result().events()) {
-            if (e.source().equals(PlacerEvent.PLACER)) {
-                console.printf(Locale.ROOT, "  t=%6.2f s  %s%n", on.result().eventSeconds(e),
-                        PlacementActions.describe(e));
-            }
-        }
-        double beforeFrom = enableAt / 3;
-        double afterFrom = Math.max(enableAt, seconds - (seconds - enableAt) / 2);
-        Ratio onRatio = ratio(on.result(), beforeFrom, enableAt, afterFrom, seconds);
-        Ratio offRatio = ratio(off.result(), beforeFrom, enableAt, afterFrom, seconds);
-        console.printf(Locale.ROOT, "throughput (queries/s), before = (%.1f, %.1f] s, after = (%.1f, %.1f] s:%n",
-                beforeFrom, enableAt, afterFrom, seconds);
-        console.printf(Locale.ROOT, "  placer on : before %8.1f  after %8.1f  after/before %.2fx%n", onRatio.before(),
-                onRatio.after(), onRatio.ratio());
-        console.printf(Locale.ROOT, "  placer off: before %8.1f  after %8.1f  after/before %.2fx%n", offRatio.before(),
-                offRatio.after(), offRatio.ratio());
-        console.printf(Locale.ROOT, "  placer on / placer off after: %.2fx%n", onRatio.after() / offRatio.after());
+        // The first seconds of a run are its JIT's and its clients' start: "before" begins a third of the way in.
+        printEventsAndThroughput(console, on.result(), off.result(), enableAt / 3);
         for (TpchPlacementRun.Outcome o : List.of(on, off)) {
             console.printf(Locale.ROOT, "  %s: %d queries, %d wrong answers, %d errors%s%n",
                     o.result().placer() ? "placer on " : "placer off", o.report().queries(), o.report().wrongAnswers(),
@@ -321,6 +289,30 @@ public final class PlacementCommand implements Callable<Integer> {
             credentials.setProperty("password", password);
         }
         return new ServerTarget(url, credentials);
+    }
+
+    /**
+     * The placer's events in the placer-on run, then both runs' throughput before the switch (from
+     * {@code beforeFrom}) and in the second half of the time after it, and their ratios.
+     */
+    private void printEventsAndThroughput(PrintWriter console, PlacementRun.Result on, PlacementRun.Result off,
+                                          double beforeFrom) {
+        console.println("placer events (placer-on run):");
+        for (PlacerEvent e : on.events()) {
+            if (e.source().equals(PlacerEvent.PLACER)) {
+                console.printf(Locale.ROOT, "  t=%6.2f s  %s%n", on.eventSeconds(e), PlacementActions.describe(e));
+            }
+        }
+        double afterFrom = Math.max(enableAt, seconds - (seconds - enableAt) / 2);
+        Ratio onRatio = ratio(on, beforeFrom, enableAt, afterFrom, seconds);
+        Ratio offRatio = ratio(off, beforeFrom, enableAt, afterFrom, seconds);
+        console.printf(Locale.ROOT, "throughput (queries/s), before = (%.1f, %.1f] s, after = (%.1f, %.1f] s:%n",
+                beforeFrom, enableAt, afterFrom, seconds);
+        console.printf(Locale.ROOT, "  placer on : before %8.1f  after %8.1f  after/before %.2fx%n", onRatio.before(),
+                onRatio.after(), onRatio.ratio());
+        console.printf(Locale.ROOT, "  placer off: before %8.1f  after %8.1f  after/before %.2fx%n", offRatio.before(),
+                offRatio.after(), offRatio.ratio());
+        console.printf(Locale.ROOT, "  placer on / placer off after: %.2fx%n", onRatio.after() / offRatio.after());
     }
 
     record Ratio(double before, double after) {

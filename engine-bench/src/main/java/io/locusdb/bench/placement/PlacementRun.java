@@ -99,15 +99,8 @@ final class PlacementRun {
                     enabled = true;
                 }
                 long done = completed.get();
-                double[] threads = new double[nodes];
-                for (int n = 0; n < nodes; n++) {
-                    threads[n] = tracker.nodeThreads(n).average(s.sampleMillis() * 1000);
-                }
-                int[] where = new int[TABLES.length];
-                for (int t = 0; t < TABLES.length; t++) {
-                    List<TablePart> parts = db.catalog().table(TABLES[t]).version().parts();
-                    where[t] = parts.size() == 1 ? parts.getFirst().homeNode() : -1;
-                }
+                double[] threads = nodeThreads(tracker, nodes, s.sampleMillis());
+                int[] where = tableNodes(db, List.of(TABLES));
                 samples.add(new Sample(seconds, (done - last) / ((now - lastNanos) / 1e9), threads, where));
                 last = done;
                 lastNanos = now;
@@ -124,6 +117,29 @@ final class PlacementRun {
             return new Result(placer, List.of(TABLES), samples, db.placer().events().events(), startMillis,
                     completed.get());
         }
+    }
+
+    /** Each node's threads in use, averaged over the last {@code sampleMillis}. */
+    static double[] nodeThreads(UtilizationTracker tracker, int nodes, long sampleMillis) {
+        double[] threads = new double[nodes];
+        for (int n = 0; n < nodes; n++) {
+            threads[n] = tracker.nodeThreads(n).average(sampleMillis * 1000);
+        }
+        return threads;
+    }
+
+    /** The node each table's parts are all on, or -1 for a table whose parts are on several. */
+    static int[] tableNodes(LocusDB db, List<String> tables) {
+        int[] where = new int[tables.size()];
+        for (int t = 0; t < where.length; t++) {
+            List<TablePart> parts = db.catalog().table(tables.get(t)).version().parts();
+            int node = parts.getFirst().homeNode();
+            for (TablePart p : parts) {
+                node = p.homeNode() == node ? node : -1;
+            }
+            where[t] = node;
+        }
+        return where;
     }
 
     /** Both tables, generated with the same seed, all parts on node 0. */

@@ -9,7 +9,6 @@ import io.locusdb.core.Session;
 import io.locusdb.core.placer.PlacerSettings;
 import io.locusdb.core.placer.UtilizationTracker;
 import io.locusdb.core.result.QueryResult;
-import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.natives.topology.Topology;
 import io.locusdb.server.net.ServerConfig;
 import io.locusdb.server.net.LocusServer;
@@ -98,17 +97,10 @@ final class TpchPlacementRun {
                     enabled = true;
                 }
                 long done = completed.get();
-                double[] threads = new double[nodes];
-                for (int n = 0; n < nodes; n++) {
-                    threads[n] = tracker.nodeThreads(n).average(s.sampleMillis() * 1000);
-                }
-                int[] where = new int[TABLES.size()];
-                for (int t = 0; t < TABLES.size(); t++) {
-                    where[t] = homeNode(db.catalog().table(TABLES.get(t)).version().parts());
-                }
                 if (seconds <= s.seconds()) {
-                    samples.add(new PlacementRun.Sample(seconds, (done - last) / ((now - lastNanos) / 1e9), threads,
-                            where));
+                    samples.add(new PlacementRun.Sample(seconds, (done - last) / ((now - lastNanos) / 1e9),
+                            PlacementRun.nodeThreads(tracker, nodes, s.sampleMillis()),
+                            PlacementRun.tableNodes(db, TABLES)));
                 }
                 last = done;
                 lastNanos = now;
@@ -120,17 +112,6 @@ final class TpchPlacementRun {
             return new Outcome(new PlacementRun.Result(placer, TABLES, samples, db.placer().events().events(),
                     startMillis, completed.get()), report.get());
         }
-    }
-
-    /** The node every part of a table is on, or -1 where its parts are on several. */
-    private static int homeNode(List<TablePart> parts) {
-        int node = parts.getFirst().homeNode();
-        for (TablePart p : parts) {
-            if (p.homeNode() != node) {
-                return -1;
-            }
-        }
-        return node;
     }
 
     /** TPC-H at {@code sf}, every table in one part on node 0. */

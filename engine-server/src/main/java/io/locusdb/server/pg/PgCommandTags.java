@@ -37,12 +37,14 @@ public final class PgCommandTags {
         }
         long n = Math.max(0, count);
         String first = words.get(0);
+        if (CREATE_TABLE_AS.matcher(sql).lookingAt()) {
+            // PostgreSQL tags CREATE TABLE ... AS query with the rows it wrote.
+            return "SELECT " + n;
+        }
         return switch (first) {
             case "INSERT" -> "INSERT 0 " + n;
             case "UPDATE", "DELETE", "MERGE", "COPY", "MOVE", "FETCH" -> first + " " + n;
             case "SELECT", "WITH", "VALUES", "TABLE" -> "SELECT " + n;
-            // PostgreSQL tags CREATE TABLE ... AS query with the rows it wrote.
-            case "CREATE" when CREATE_TABLE_AS.matcher(sql).lookingAt() -> "SELECT " + n;
             case "CREATE", "DROP", "ALTER" -> {
                 int i = 1;
                 while (i < words.size() && List.of("OR", "REPLACE", "TEMP", "TEMPORARY", "UNLOGGED", "GLOBAL",
