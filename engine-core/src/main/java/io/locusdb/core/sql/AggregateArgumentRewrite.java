@@ -33,7 +33,8 @@ final class AggregateArgumentRewrite extends RelOptRule {
     static final AggregateArgumentRewrite INSTANCE = new AggregateArgumentRewrite();
 
     private static final Set<SqlKind> SKIP_NULLS = EnumSet.of(SqlKind.COUNT, SqlKind.SUM, SqlKind.SUM0, SqlKind.AVG,
-            SqlKind.MIN, SqlKind.MAX, SqlKind.STDDEV_POP, SqlKind.STDDEV_SAMP, SqlKind.VAR_POP, SqlKind.VAR_SAMP);
+            SqlKind.MIN, SqlKind.MAX, SqlKind.STDDEV_POP, SqlKind.STDDEV_SAMP, SqlKind.VAR_POP, SqlKind.VAR_SAMP,
+            SqlKind.MODE);
     private static final Set<SqlKind> VARIANCES = EnumSet.of(SqlKind.STDDEV_POP, SqlKind.STDDEV_SAMP,
             SqlKind.VAR_POP, SqlKind.VAR_SAMP);
 

@@ -105,6 +105,9 @@ public abstract class Accumulator {
                 || call.function() == AggregateCall.Function.PERCENTILE_DISC) {
             return new Percentile(call);
         }
+        if (call.function() == AggregateCall.Function.MODE) {
+            return new Mode(call);
+        }
         if (call.distinct() && call.function() != AggregateCall.Function.MIN
                 && call.function() != AggregateCall.Function.MAX) {
             return new Distinct(call);
@@ -123,6 +126,7 @@ public abstract class Accumulator {
             case SINGLE_VALUE -> new Extreme(false, arg, true);
             case STRING_AGG, ARRAY_AGG -> new CollectValues(call);
             case PERCENTILE_CONT, PERCENTILE_DISC -> new Percentile(call);
+            case MODE -> new Mode(call);
         };
     }
 

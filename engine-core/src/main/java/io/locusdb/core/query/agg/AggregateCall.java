@@ -61,7 +61,9 @@ public record AggregateCall(Function function, int argument, boolean distinct, C
         /** The value at a fraction of the sorted values, interpolated (see {@code Percentile}). */
         PERCENTILE_CONT,
         /** The first sorted value whose cumulative share reaches the fraction. */
-        PERCENTILE_DISC
+        PERCENTILE_DISC,
+        /** The most frequent value, the least of equally frequent ones (see {@code Mode}). */
+        MODE
     }
 
     @Override

@@ -481,6 +481,7 @@ public final class PhysicalPlanner {
                 case SINGLE_VALUE -> AggregateCall.Function.SINGLE_VALUE;
                 case STRING_AGG, LISTAGG -> AggregateCall.Function.STRING_AGG;
                 case ARRAY_AGG -> AggregateCall.Function.ARRAY_AGG;
+                case MODE -> AggregateCall.Function.MODE;
                 default -> throw unsupported("the aggregate function " + call.getAggregation().getName() + " is");
             };
             int argument = call.getArgList().isEmpty() ? -1 : call.getArgList().getFirst();

@@ -1,12 +1,18 @@
 package io.locusdb.core.sql.oracle;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import io.locusdb.core.Session;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
@@ -78,6 +84,42 @@ class AggregateFunctionDifferentialTest {
                 "SELECT 1 AS one FROM u2 WHERE k > 1000 GROUP BY GROUPING SETS ((k), ())",
                 "SELECT s FROM u0 GROUP BY GROUPING SETS ((s), ())")
                 .map(sql -> dynamicTest(sql, () -> ResultComparison.assertAgrees(session, duck, sql, false)));
+    }
+
+    /**
+     * MODE(x) against DuckDB where each group has one most frequent value (DuckDB leaves ties open), and
+     * PostgreSQL's rule for ties (the least) and ordered-set spelling on their own.
+     */
+    @Test
+    void modeIsTheMostFrequentValueAndTheLeastOfATie() {
+        String create = "CREATE TABLE modes (g INTEGER, n INTEGER, s VARCHAR, x DOUBLE, d DATE)";
+        databases.execute(create);
+        duck.execute(create);
+        StringBuilder rows = new StringBuilder();
+        Random random = new Random(7);
+        for (int g = 0; g < 12; g++) {
+            int top = random.nextInt(100);
+            for (int i = 0; i < 9; i++) {
+                int v = i < 5 ? top : 100 + g * 10 + i;
+                boolean nothing = random.nextInt(6) == 0;
+                rows.append(rows.isEmpty() ? "" : ", ").append('(').append(g).append(", ")
+                        .append(nothing ? "NULL" : v).append(", ").append(nothing ? "NULL" : "'w" + v + "'")
+                        .append(", ").append(nothing ? "NULL" : v / 4.0).append(", ")
+                        .append(nothing ? "NULL" : "DATE '" + LocalDate.of(2024, 1, 1).plusDays(v) + "'").append(')');
+            }
+        }
+        databases.execute("INSERT INTO modes VALUES " + rows);
+        duck.execute("INSERT INTO modes VALUES " + rows);
+        for (String sql : List.of("SELECT g, mode(n), mode(s), mode(x), mode(d) FROM modes GROUP BY g",
+                "SELECT mode(n) FILTER (WHERE g = 3), mode(s) FILTER (WHERE g = 5), count(*) FROM modes",
+                "SELECT g, mode(s) FROM modes WHERE g > 100 GROUP BY g")) {
+            ResultComparison.assertAgrees(session, duck, sql, false);
+        }
+        assertThat(ResultComparison.locusRows(session, "SELECT mode(v), mode() WITHIN GROUP (ORDER BY w)"
+                + " FROM (VALUES (3, 'b'), (1, 'a'), (3, 'b'), (1, 'a'), (2, NULL)) t(v, w)").rows())
+                .containsExactly(List.of(1, "a"));
+        assertThatThrownBy(() -> ResultComparison.locusRows(session, "SELECT mode() WITHIN GROUP (ORDER BY n DESC)"
+                + " FROM modes")).hasMessageContaining("DESC");
     }
 
     /**
