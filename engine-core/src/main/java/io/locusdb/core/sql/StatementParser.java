@@ -572,23 +572,43 @@ public final class StatementParser {
             String query = sql.substring(first.offset, endOffset(peek())).strip();
             return new Statement.InsertSelect(table, columns, query, onConflict(table, alias));
         }
+        Token values = peek();
         expect("VALUES");
-        List<List<Object>> rows = new ArrayList<>();
-        int parameters = 0;
-        do {
-            expectSymbol("(");
-            List<Object> row = new ArrayList<>();
+        int start = next;
+        try {
+            List<List<Object>> rows = new ArrayList<>();
+            int parameters = 0;
             do {
-                if (acceptSymbol("?")) {
-                    row.add(new Statement.Parameter(parameters++));
-                } else {
-                    row.add(value());
-                }
+                expectSymbol("(");
+                List<Object> row = new ArrayList<>();
+                do {
+                    if (acceptSymbol("?")) {
+                        row.add(new Statement.Parameter(parameters++));
+                    } else {
+                        row.add(value());
+                    }
+                } while (acceptSymbol(","));
+                expectSymbol(")");
+                rows.add(row);
             } while (acceptSymbol(","));
-            expectSymbol(")");
-            rows.add(row);
-        } while (acceptSymbol(","));
-        return new Statement.Insert(table, columns, rows, parameters, onConflict(table, alias));
+            return new Statement.Insert(table, columns, rows, parameters, onConflict(table, alias));
+        } catch (LocusSqlException notLiterals) {
+            // Values that are expressions (now(), 'a' || 'b', DATE '2024-01-01' + 7): the VALUES list is a query,
+            // and the statement an INSERT ... SELECT of it. Parameters stay the literal path's.
+            next = start;
+            int depth = 0;
+            while (peek().kind != Kind.END && !(peek().kind == Kind.SYMBOL && peek().text.equals(";"))
+                    && !(depth == 0 && peek().is("ON") && tokens.get(next + 1).is("CONFLICT"))) {
+                Token t = take();
+                if (t.kind == Kind.SYMBOL && t.text.equals("?")) {
+                    throw notLiterals;
+                }
+                depth += t.kind == Kind.SYMBOL && t.text.equals("(") ? 1
+                        : t.kind == Kind.SYMBOL && t.text.equals(")") ? -1 : 0;
+            }
+            String query = sql.substring(values.offset, endOffset(peek())).strip();
+            return new Statement.InsertSelect(table, columns, query, onConflict(table, alias));
+        }
     }
 
     /**

@@ -192,6 +192,23 @@ class WritingStatementsTest {
     }
 
     @Test
+    void insertValuesTakesExpressions() {
+        try (LocusDB db = open(null)) {
+            people(db);
+            assertThat(execute(db, "INSERT INTO people VALUES (2 + 3, 'e' || 've', 20 + 1, DATE '2000-01-01' + 31,"
+                    + " 10.0 / 4), (6, upper('fay'), abs(-33), CAST('1990-06-15' AS DATE), NULL)")).isEqualTo(2);
+            assertThat(query(db, "SELECT id, name, age, born, balance FROM people WHERE id > 4 ORDER BY id"))
+                    .isEqualTo("[[5, eve, 21, 2000-02-01, 2.50], [6, FAY, 33, 1990-06-15, null]]");
+            assertThat(execute(db, "INSERT INTO people (id, name) VALUES (7, lower('GUS'))")).isEqualTo(1);
+            assertThat(query(db, "SELECT name, age FROM people WHERE id = 7")).isEqualTo("[[gus, null]]");
+            assertThatThrownBy(() -> execute(db, "INSERT INTO people VALUES (8, 'x', 1 / 0, NULL, NULL)"))
+                    .isInstanceOfSatisfying(LocusSqlException.class,
+                            e -> assertThat(e.state()).isEqualTo(SqlState.DIVISION_BY_ZERO));
+            assertThat(query(db, "SELECT count(*) FROM people")).isEqualTo("[[7]]");
+        }
+    }
+
+    @Test
     void truncateEmptiesEveryTableItNamesOrNoneWhenOneIsMissing() throws IOException {
         Path data = dir.resolve("db");
         try (LocusDB db = open(data)) {
