@@ -174,10 +174,12 @@ final class LocusOperators {
                         .andThen(SqlTypeTransforms.TO_NULLABLE),
                 OperandTypes.family(SqlTypeFamily.STRING, SqlTypeFamily.DATETIME, SqlTypeFamily.DATETIME),
                 SqlFunctionCategory.TIMEDATE));
-        // PostgreSQL's to_char(timestamp | date, template): see DateTimeFormat.
+        // PostgreSQL's to_char(timestamp | date, template) and to_char(number, template): see DateTimeFormat and
+        // NumberFormat.
         all.add(SqlBasicFunction.create("TO_CHAR", ReturnTypes.explicit(SqlTypeName.VARCHAR)
                         .andThen(SqlTypeTransforms.TO_NULLABLE),
-                OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.STRING), SqlFunctionCategory.STRING));
+                OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.STRING).or(
+                        OperandTypes.family(SqlTypeFamily.NUMERIC, SqlTypeFamily.STRING)), SqlFunctionCategory.STRING));
         all.addAll(textOperators());
         // PostgreSQL's now() and its synonyms: the statement's time (see ParameterBinder), a TIMESTAMP(6) in UTC.
         for (String name : List.of("NOW", "TRANSACTION_TIMESTAMP", "STATEMENT_TIMESTAMP")) {

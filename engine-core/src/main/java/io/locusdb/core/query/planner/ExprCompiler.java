@@ -7,6 +7,7 @@ import io.locusdb.core.query.expr.Comparison;
 import io.locusdb.core.query.expr.DateFunctions;
 import io.locusdb.core.query.expr.DateTimeFormat;
 import io.locusdb.core.query.expr.DateTimeParse;
+import io.locusdb.core.query.expr.NumberFormat;
 import io.locusdb.core.query.expr.Expr;
 import io.locusdb.core.query.expr.InputRef;
 import io.locusdb.core.query.expr.Like;
@@ -481,6 +482,26 @@ public final class ExprCompiler {
         return new DateFunctions.Extract(type, field, date);
     }
 
+    /** to_char of a date or timestamp (DateTimeFormat) or of a number (NumberFormat). */
+    private Expr toChar(String name, ColumnType type, List<RexNode> ops) {
+        Expr value = build(ops.get(0));
+        Expr template = cast(ColumnType.VARCHAR, build(ops.get(1)));
+        if (temporal(value.type())) {
+            return new RowFunction(name, type, List.of(cast(ColumnType.TIMESTAMP, value), template), false,
+                    a -> DateTimeFormat.format((String) a[1], (Long) a[0]));
+        }
+        boolean doubles = value.type().kind() == TypeKind.DOUBLE;
+        int scale = Numerics.isExact(value.type()) ? Numerics.scale(value.type()) : 0;
+        // A double's exact binary value, as PostgreSQL's printf-based rounding sees it (2.675 is 2.67499...).
+        return new RowFunction(name, type, List.of(value, template), false, a -> {
+            if (doubles && (((Double) a[0]).isNaN() || ((Double) a[0]).isInfinite())) {
+                return String.valueOf(a[0]);
+            }
+            return NumberFormat.format(doubles ? new BigDecimal((Double) a[0])
+                    : BigDecimal.valueOf((Long) a[0], scale), (String) a[1]);
+        });
+    }
+
     /**
      * {@code date_part('field', value)}: EXTRACT with the field named by a text; the field must be a constant, as
      * every query that uses it writes it.
@@ -676,9 +697,7 @@ public final class ExprCompiler {
             case "DATE_PLUS_DAYS", "DATE_MINUS_DAYS", "DATE_DIFFERENCE" -> dayArithmetic(name, type, ops);
             case "TIMESTAMP_DIFFERENCE" -> IntervalArithmetic.difference(type,
                     cast(ColumnType.TIMESTAMP, build(ops.get(0))), cast(ColumnType.TIMESTAMP, build(ops.get(1))));
-            case "TO_CHAR" -> new RowFunction(name, type, List.of(cast(ColumnType.TIMESTAMP, build(ops.get(0))),
-                    cast(ColumnType.VARCHAR, build(ops.get(1)))), false,
-                    a -> DateTimeFormat.format((String) a[1], (Long) a[0]));
+            case "TO_CHAR" -> toChar(name, type, ops);
             case "DATE_DIFF_UNITS" -> new RowFunction("DATE_DIFF", type, List.of(cast(ColumnType.VARCHAR,
                     build(ops.get(0))), cast(ColumnType.TIMESTAMP, build(ops.get(1))),
                     cast(ColumnType.TIMESTAMP, build(ops.get(2)))), false,

@@ -193,6 +193,29 @@ class ScalarFunctionDifferentialTest {
                         e -> assertThat(e.getMessage()).contains("yesterday").contains("YYYY"));
     }
 
+    /** PostgreSQL's own examples of to_char with numbers (its documentation's table), and what reports write. */
+    @Test
+    void toCharFormatsNumbersAsPostgreSqlDoes() {
+        String[][] cases = {
+            {"-0.1", "99.99", "  -.10"}, {"-0.1", "FM9.99", "-.1"}, {"0.1", "0.9", " 0.1"},
+            {"12", "9990999.9", "    0012.0"}, {"12", "FM9990999.9", "0012."}, {"485", "999", " 485"},
+            {"-485", "999", "-485"}, {"485", "9 9 9", " 4 8 5"}, {"1485", "9,999", " 1,485"},
+            {"148.5", "999.999", " 148.500"}, {"148.5", "FM999.999", "148.5"}, {"148.5", "FM999.990", "148.500"},
+            {"-485", "999S", "485-"}, {"-485", "999MI", "485-"}, {"485", "999MI", "485 "}, {"485", "FM999MI", "485"},
+            {"485", "PL999", "+485"}, {"485", "SG999", "+485"}, {"-485", "SG999", "-485"}, {"12", "S999", " +12"},
+            {"12345", "999", " ###"}, {"1234567.891", "FM999,999,999.00", "1,234,567.89"}, {"42", "FM0000", "0042"},
+            {"0.5", "9.99", "  .50"}, {"0", "999", "   0"}};
+        for (String[] c : cases) {
+            assertThat(value("SELECT to_char(" + c[0] + ", '" + c[1] + "')")).as(c[0] + " " + c[1]).isEqualTo(c[2]);
+        }
+        // A double rounds from its binary value, as PostgreSQL's printf does: 2.675 is 2.67499...
+        assertThat(value("SELECT to_char(CAST(2.675 AS DOUBLE), '9.99')")).isEqualTo(" 2.67");
+        assertThat(value("SELECT to_char(m, 'FM999,990.00') FROM f WHERE m IS NOT NULL ORDER BY id LIMIT 1"))
+                .isInstanceOf(String.class);
+        assertThatThrownBy(() -> value("SELECT to_char(12, 'abc')")).isInstanceOfSatisfying(LocusSqlException.class,
+                e -> assertThat(e.state()).isEqualTo(SqlState.INVALID_PARAMETER));
+    }
+
     private static Object value(String sql) {
         try (QueryResult r = databases.session.execute(sql)) {
             return r.toList().getFirst().getFirst();
