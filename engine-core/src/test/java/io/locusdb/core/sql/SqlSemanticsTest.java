@@ -76,6 +76,23 @@ class SqlSemanticsTest {
     }
 
     @Test
+    void similarToMatchesTheWholeTextWithTheStandardsPatterns() {
+        assertThat(rows("SELECT 'abc' SIMILAR TO 'abc', 'abc' SIMILAR TO 'a', 'abc' SIMILAR TO '%(b|d)%',"
+                + " 'abc' SIMILAR TO '(b|c)%'")).containsExactly(List.of(true, false, true, false));
+        assertThat(rows("SELECT 'abc' NOT SIMILAR TO 'a%', 'a.c' SIMILAR TO 'a.c', 'abc' SIMILAR TO 'a.c',"
+                + " 'a%c' SIMILAR TO 'a#%c' ESCAPE '#', 'abbbc' SIMILAR TO 'ab{2,3}c', 'ab' SIMILAR TO '_b'"))
+                .containsExactly(List.of(false, true, false, true, true, true));
+        assertThat(rows("SELECT id FROM v WHERE s SIMILAR TO '[a-c]+' ORDER BY id")).containsExactly(List.of(1L));
+        assertThat(value("SELECT CAST(NULL AS VARCHAR) SIMILAR TO 'a'")).isNull();
+        assertThatThrownBy(() -> rows("SELECT 'a' SIMILAR TO '('"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.state()).isEqualTo(SqlState.INVALID_REGULAR_EXPRESSION));
+        assertThatThrownBy(() -> rows("SELECT 'a' SIMILAR TO 'a' ESCAPE 'xy'"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.state()).isEqualTo(SqlState.INVALID_ESCAPE_SEQUENCE));
+    }
+
+    @Test
     void ilikeMatchesWhateverTheCase() {
         assertThat(rows("SELECT id FROM v WHERE s ILIKE 'A%' ORDER BY id")).containsExactly(List.of(1L));
         assertThat(rows("SELECT id FROM v WHERE s NOT ILIKE '%B%' ORDER BY id")).containsExactly(List.of(2L));

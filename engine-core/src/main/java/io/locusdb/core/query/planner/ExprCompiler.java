@@ -18,6 +18,7 @@ import io.locusdb.core.query.expr.Numerics;
 import io.locusdb.core.query.expr.PgFormat;
 import io.locusdb.core.query.expr.Retyped;
 import io.locusdb.core.query.expr.RowFunction;
+import io.locusdb.core.query.expr.SimilarPattern;
 import io.locusdb.core.query.expr.TextFunctions;
 import io.locusdb.core.query.expr.Shared;
 import io.locusdb.core.sql.LocusSqlException;
@@ -705,6 +706,7 @@ public final class ExprCompiler {
             case "DECIMAL_TEXT" -> new Cast(type, build(ops.getFirst()));
             case "POSIX REGEX CASE SENSITIVE", "POSIX REGEX CASE INSENSITIVE", "NEGATED POSIX REGEX CASE SENSITIVE",
                  "NEGATED POSIX REGEX CASE INSENSITIVE" -> regex(name, type, ops);
+            case "SIMILAR TO", "NOT SIMILAR TO" -> similarTo(name, type, ops);
             default -> catalogFunction(name, call, type);
         };
     }
@@ -875,6 +877,27 @@ public final class ExprCompiler {
                 last[0] = p;
             }
             return p.matcher((String) a[0]).find() != negated ? 1L : 0L;
+        });
+    }
+
+    /**
+     * {@code s [NOT] SIMILAR TO pattern [ESCAPE e]}: the standard's regular expressions ({@code %}, {@code _},
+     * {@code |}, {@code *}, {@code +}, {@code ?}, {@code {m,n}}, groups and brackets) matched against the whole
+     * text, read as PostgreSQL reads them; the last pattern's translation is kept.
+     */
+    private Expr similarTo(String name, ColumnType type, List<RexNode> ops) {
+        boolean negated = name.startsWith("NOT");
+        Object[] last = new Object[2];
+        return new RowFunction(name, type, stringArgs(ops), false, a -> {
+            String key = a[1] + (a.length > 2 ? "\u0000" + a[2] : "");
+            Object[] seen = last;
+            Pattern p = key.equals(seen[0]) ? (Pattern) seen[1] : null;
+            if (p == null) {
+                p = SimilarPattern.compile((String) a[1], a.length > 2 ? (String) a[2] : "\\");
+                last[0] = key;
+                last[1] = p;
+            }
+            return p.matcher((String) a[0]).matches() != negated ? 1L : 0L;
         });
     }
 
