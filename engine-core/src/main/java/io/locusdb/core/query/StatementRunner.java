@@ -19,8 +19,8 @@ import io.locusdb.core.storage.load.TpchLoader;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.CommitHook;
-import io.locusdb.core.storage.table.InitialPlacement;
 import io.locusdb.core.storage.table.IndexDefinition;
+import io.locusdb.core.storage.table.InitialPlacement;
 import io.locusdb.core.storage.table.KeyViolationException;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Replacement;
@@ -528,8 +528,8 @@ final class StatementRunner {
 
     /**
      * CREATE TABLE ... AS query: runs the query, creates a table of its columns (all nullable, no key, text as
-     * VARCHAR: a string literal is CHAR(n) to standard SQL but text to PostgreSQL and DuckDB) and inserts its rows
-     * as one commit. A failed insert drops the table again, so the statement leaves nothing behind.
+     * VARCHAR: a string literal is CHAR(n) to standard SQL but text to PostgreSQL and DuckDB) and inserts its rows:
+     * two commits, the empty table and then its rows. A failed insert drops the table again.
      */
     private long createTableAs(Statement.CreateTableAs c) {
         checkNotReserved(c.name());
@@ -541,7 +541,9 @@ final class StatementRunner {
         }
         List<ResultColumn> columns;
         List<List<Object>> rows;
-        try (QueryResult result = queries.apply(c.query())) {
+        // WITH NO DATA needs the columns only: the query under LIMIT 0 gives them without computing a row.
+        try (QueryResult result = queries.apply(c.withData() ? c.query()
+                : "SELECT * FROM (" + c.query() + ") AS without_data LIMIT 0")) {
             columns = result.columns();
             rows = c.withData() ? result.toList() : List.of();
         }

@@ -17,14 +17,14 @@ import org.apache.calcite.sql.SqlOperatorBinding;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.SqlSyntax;
 import org.apache.calcite.sql.fun.SqlBasicAggFunction;
-import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.type.SqlOperandTypeChecker;
-import org.apache.calcite.sql.type.SqlReturnTypeInference;
+import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlOperandTypeChecker;
+import org.apache.calcite.sql.type.SqlReturnTypeInference;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeTransforms;
@@ -222,8 +222,8 @@ final class LocusOperators {
         all.add(stringFunction("CONCAT_WS", text, OperandTypes.ONE_OR_MORE));
         // The parser reads translate(s, from, to) as this one.
         all.add(SqlLibraryOperators.TRANSLATE3);
-        all.add(SqlBasicFunction.create("TRUNC", ReturnTypes.ARG0_NULLABLE,
-                OperandTypes.NUMERIC.or(OperandTypes.NUMERIC_INTEGER), SqlFunctionCategory.NUMERIC));
+        // Typed as ROUND is: trunc(2805.28, 0) is 2805, not 2805.00.
+        all.add(((SqlBasicFunction) ROUND).withName("TRUNC"));
         all.add(SqlBasicFunction.create("MAKE_DATE", ReturnTypes.explicit(SqlTypeName.DATE)
                         .andThen(SqlTypeTransforms.TO_NULLABLE),
                 OperandTypes.family(SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER, SqlTypeFamily.INTEGER),

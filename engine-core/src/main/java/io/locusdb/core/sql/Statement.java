@@ -13,17 +13,17 @@ public sealed interface Statement {
      * CREATE TABLE name (columns) [PARTITION BY ...] [IN GROUP group]; {@code rangeBounds} are the literals of
      * {@code PARTITION BY RANGE(c) BOUNDS (...)}: the lowest key of parts 1..n-1 (empty otherwise).
      */
+    record CreateTable(String name, List<ColumnDef> columns, PartitionSpec spec, String group, boolean ifNotExists,
+                       List<Object> rangeBounds, List<String> primaryKey, List<UniqueConstraint> unique)
+            implements Statement {
+    }
+
     /**
      * CREATE TABLE [IF NOT EXISTS] name [(column names)] AS query [WITH [NO] DATA]: a table with the query's columns
      * (named by {@code columnNames} where given, the first ones at least), filled with its rows unless
      * {@code withData} is false.
      */
     record CreateTableAs(String name, List<String> columnNames, String query, boolean ifNotExists, boolean withData)
-            implements Statement {
-    }
-
-    record CreateTable(String name, List<ColumnDef> columns, PartitionSpec spec, String group, boolean ifNotExists,
-                       List<Object> rangeBounds, List<String> primaryKey, List<UniqueConstraint> unique)
             implements Statement {
     }
 

@@ -601,7 +601,9 @@ public final class StatementParser {
                     && !(depth == 0 && peek().is("ON") && tokens.get(next + 1).is("CONFLICT"))) {
                 Token t = take();
                 if (t.kind == Kind.SYMBOL && t.text.equals("?")) {
-                    throw notLiterals;
+                    throw error(t, "INSERT ... VALUES with both parameters (?) and expressions other than literals is"
+                            + " not supported yet: make the parameters literals, or the expressions parameters",
+                            SqlState.FEATURE_NOT_SUPPORTED);
                 }
                 depth += t.kind == Kind.SYMBOL && t.text.equals("(") ? 1
                         : t.kind == Kind.SYMBOL && t.text.equals(")") ? -1 : 0;

@@ -249,7 +249,7 @@ class WritingStatementsTest {
             assertThatThrownBy(() -> execute(db, "CREATE TABLE spans AS SELECT born - born AS d,"
                     + " CAST(born AS TIMESTAMP) - TIMESTAMP '2000-01-01 00:00:00' AS i FROM people"))
                     .isInstanceOfSatisfying(LocusSqlException.class,
-                            e -> assertThat(e.getMessage()).contains("'i'").contains("INTERVAL"));
+                            e -> assertThat(e.state()).isEqualTo(SqlState.FEATURE_NOT_SUPPORTED));
             for (String table : new String[] {"twice", "broken", "scratch", "spans"}) {
                 assertThatThrownBy(() -> query(db, "SELECT * FROM " + table))
                         .isInstanceOfSatisfying(LocusSqlException.class,

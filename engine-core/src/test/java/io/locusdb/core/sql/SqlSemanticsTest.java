@@ -83,6 +83,9 @@ class SqlSemanticsTest {
                 + " 'a%c' SIMILAR TO 'a#%c' ESCAPE '#', 'abbbc' SIMILAR TO 'ab{2,3}c', 'ab' SIMILAR TO '_b'"))
                 .containsExactly(List.of(false, true, false, true, true, true));
         assertThat(rows("SELECT id FROM v WHERE s SIMILAR TO '[a-c]+' ORDER BY id")).containsExactly(List.of(1L));
+        assertThat(rows("SELECT '5' SIMILAR TO '[[:digit:]]', 'x' SIMILAR TO '[[:digit:]]', '&' SIMILAR TO '[&]',"
+                + " '[' SIMILAR TO '[[]', 'a' SIMILAR TO '[&&a]'")).containsExactly(List.of(true, false, true, true,
+                true));
         assertThat(value("SELECT CAST(NULL AS VARCHAR) SIMILAR TO 'a'")).isNull();
         assertThatThrownBy(() -> rows("SELECT 'a' SIMILAR TO '('"))
                 .isInstanceOfSatisfying(LocusSqlException.class,

@@ -1,8 +1,8 @@
 package io.locusdb.server.pg;
 
 import java.util.List;
-import java.util.regex.Pattern;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /** The CommandComplete tags PostgreSQL answers with, and error positions in a client's text. */
 public final class PgCommandTags {
@@ -25,9 +25,10 @@ public final class PgCommandTags {
     }
 
     /** {@code CREATE [UNLOGGED] TABLE [IF NOT EXISTS] name [(names)] AS}: a table made from a query. */
-    private static final Pattern CREATE_TABLE_AS = Pattern.compile("\\s*CREATE\\s+(UNLOGGED\\s+)?TABLE\\s+"
+    private static final Pattern CREATE_TABLE_AS = Pattern.compile("(?:\\s|--[^\\n]*\\n|/\\*.*?\\*/)*"
+            + "CREATE\\s+(UNLOGGED\\s+)?TABLE\\s+"
             + "(IF\\s+NOT\\s+EXISTS\\s+)?(\"(?:[^\"]|\"\")+\"|[\\w.$]+)\\s*(\\([^)]*\\)\\s*)?AS\\b",
-            Pattern.CASE_INSENSITIVE);
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
     /** For a statement that changed something: {@code INSERT 0 n}, {@code UPDATE n}, {@code CREATE TABLE}... */
     public static String forUpdate(String sql, long count) {

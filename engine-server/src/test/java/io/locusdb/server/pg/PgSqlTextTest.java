@@ -30,7 +30,9 @@ class PgSqlTextTest {
         assertThat(PgCommandTags.forUpdate("insert into t values (1)", 3)).isEqualTo("INSERT 0 3");
         assertThat(PgCommandTags.forUpdate("CREATE OR REPLACE VIEW v AS SELECT 1", 0)).isEqualTo("CREATE VIEW");
         assertThat(PgCommandTags.forUpdate("create table t2 (a, b) as select 1, 2", 1)).isEqualTo("SELECT 1");
-        assertThat(PgCommandTags.forUpdate("CREATE TABLE IF NOT EXISTS \"T 2\" AS (SELECT 1)", 0)).isEqualTo("SELECT 0");
+        assertThat(PgCommandTags.forUpdate("CREATE TABLE IF NOT EXISTS \"T 2\" AS (SELECT 1)", 0))
+                .isEqualTo("SELECT 0");
+        assertThat(PgCommandTags.forUpdate("/* copy */ CREATE TABLE t2 AS SELECT 1", 1)).isEqualTo("SELECT 1");
         assertThat(PgCommandTags.forUpdate("CREATE TABLE t (a DECIMAL(9,2), b INT)", 0)).isEqualTo("CREATE TABLE");
         assertThat(PgCommandTags.forUpdate("/* c */ DELETE FROM t", 7)).isEqualTo("DELETE 7");
         assertThat(PgCommandTags.forRows("WITH x AS (SELECT 1) SELECT * FROM x", 1)).isEqualTo("SELECT 1");

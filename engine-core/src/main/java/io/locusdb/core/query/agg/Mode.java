@@ -45,6 +45,10 @@ final class Mode extends Accumulator {
             if (v == null) {
                 continue;
             }
+            if (v instanceof Double d && d == 0) {
+                // -0.0 and 0.0 are one value to SQL, two keys to a map.
+                v = 0.0;
+            }
             long[] count = group(groups[i]).get(v);
             if (count == null) {
                 group(groups[i]).put(v, new long[] {1});

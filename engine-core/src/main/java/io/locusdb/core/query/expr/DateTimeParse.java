@@ -56,7 +56,9 @@ public final class DateTimeParse {
             t = at + pattern.length();
             boolean bounded = t < template.length() && patternAt(template, t) != null;
             switch (pattern) {
-                case "YYYY", "IYYY" -> year = r.number(pattern, bounded ? 4 : 6);
+                case "YYYY" -> year = r.number(pattern, bounded ? 4 : 6);
+                case "IYYY", "IW", "ID", "WW" -> throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED,
+                        "to_date: the pattern " + pattern + " (ISO and week-numbered dates) is not supported yet");
                 case "YY" -> {
                     year = r.number(pattern, 2);
                     twoDigitYear = true;
@@ -68,7 +70,8 @@ public final class DateTimeParse {
                 case "MONTH" -> month = r.month(true);
                 case "DAY", "DY" -> r.dayName(pattern.equals("DAY"));
                 case "AM", "PM" -> r.meridiem();
-                case "HH24", "HH12", "HH", "MI", "SS", "IW", "WW", "ID", "Q", "D" -> r.number(pattern, 2);
+                // A date has no time, and PostgreSQL ignores a weekday (D) and a quarter (Q) here too.
+                case "HH24", "HH12", "HH", "MI", "SS", "Q", "D" -> r.number(pattern, 2);
                 case "MS" -> r.number(pattern, 3);
                 case "US" -> r.number(pattern, 6);
                 default -> throw new IllegalStateException(pattern);
@@ -79,8 +82,8 @@ public final class DateTimeParse {
             year += year < 70 ? 2000 : 1900;
         }
         try {
-            // PostgreSQL counts years before 1 as BC (-1 is 1 BC, year 0 in ISO terms).
-            int isoYear = year <= 0 ? year + 1 : year;
+            // PostgreSQL counts years before 1 as BC: -1 is 1 BC, ISO's year 0 (and so is 0).
+            int isoYear = year < 0 ? year + 1 : year;
             LocalDate date = dayOfYear > 0 ? LocalDate.ofYearDay(isoYear, dayOfYear)
                     : LocalDate.of(isoYear, month, day);
             return date.toEpochDay();

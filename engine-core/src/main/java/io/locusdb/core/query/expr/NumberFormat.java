@@ -4,6 +4,7 @@ import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.Locale;
 
 /**
  * PostgreSQL's {@code to_char(number, template)} for the patterns reports use: {@code 9} (a digit, a space where the
@@ -19,7 +20,24 @@ public final class NumberFormat {
     private NumberFormat() {
     }
 
+    /** The most significant digits a double's text shows, as PostgreSQL's (DBL_DIG). */
+    private static final int DOUBLE_DIGITS = 15;
+
+    /** An exact number, rounded half away from zero, as PostgreSQL rounds numeric. */
     public static String format(BigDecimal value, String template) {
+        return format(value, template, false);
+    }
+
+    /**
+     * A double as PostgreSQL's float8 to_char prints it: its binary value rounded (half to even) at the template's
+     * fraction digits, but to no more than 15 significant digits in all, zeros after them (2.5 with '9' is 2; 2.675
+     * with '9.99' is 2.67, its binary value being 2.67499...).
+     */
+    public static String formatDouble(double value, String template) {
+        return format(new BigDecimal(value), template, true);
+    }
+
+    private static String format(BigDecimal value, String template, boolean binary) {
         String t = template;
         boolean fill = false;
         if (t.regionMatches(true, 0, "FM", 0, 2)) {
@@ -32,6 +50,7 @@ public final class NumberFormat {
             anchoredPlus = true;
             t = t.substring(1);
         }
+        checkPatterns(t, template);
         int point = indexOfPoint(t);
         String integerPart = point < 0 ? t : t.substring(0, point);
         String fractionPart = point < 0 ? "" : t.substring(point + 1);
@@ -41,8 +60,16 @@ public final class NumberFormat {
             throw new LocusSqlException(SqlState.INVALID_PARAMETER, "to_char: the template '" + template
                     + "' has no digit positions (9 or 0)");
         }
-        boolean negative = value.signum() < 0;
-        BigDecimal rounded = value.abs().setScale(fractionDigits, RoundingMode.HALF_UP);
+        BigDecimal rounded;
+        if (binary) {
+            int integerLength = value.abs().setScale(0, RoundingMode.HALF_EVEN).toPlainString().length();
+            int shown = integerLength >= DOUBLE_DIGITS ? 0 : Math.min(fractionDigits, DOUBLE_DIGITS - integerLength);
+            rounded = value.abs().setScale(shown, RoundingMode.HALF_EVEN).setScale(fractionDigits);
+        } else {
+            rounded = value.abs().setScale(fractionDigits, RoundingMode.HALF_UP);
+        }
+        // What rounds to zero has no sign: -0.004 with '9.99' is .00, as in PostgreSQL.
+        boolean negative = value.signum() < 0 && rounded.signum() != 0;
         String plain = rounded.toPlainString();
         int dot = plain.indexOf('.');
         String digits = dot < 0 ? plain : plain.substring(0, dot);
@@ -51,18 +78,22 @@ public final class NumberFormat {
             digits = "";
         }
         boolean overflow = digits.length() > integerDigits;
-        boolean explicitSign = !anchoredPlus && (containsIgnoreCase(t, "S") || containsIgnoreCase(t, "MI")
-                || containsIgnoreCase(t, "PL"));
+        // PL shows a plus only: a minus still takes the place before the number.
+        boolean plusOnly = containsIgnoreCase(t, "PL");
+        boolean explicitSign = !anchoredPlus && (containsIgnoreCase(t, "S") || containsIgnoreCase(t, "MI"));
         StringBuilder out = new StringBuilder();
-        if (!explicitSign) {
-            out.append('\u0000');
-        }
+        // Where the sign's place is: before the number's first position (after text such as "Total:").
+        boolean placed = explicitSign;
         int firstZero = firstZeroPosition(integerPart);
         int position = 0;
         int leading = integerDigits - digits.length();
         boolean printed = false;
         for (int i = 0; i < integerPart.length(); i++) {
             char c = integerPart.charAt(i);
+            if (!placed && (c == '9' || c == '0' || c == ',' || c == 'G' || c == 'g')) {
+                out.append('\u0000');
+                placed = true;
+            }
             if (c == '9' || c == '0') {
                 if (overflow) {
                     out.append('#');
@@ -88,6 +119,9 @@ public final class NumberFormat {
                 i = sign(integerPart, i, negative, fill, out);
             }
         }
+        if (!placed) {
+            out.append('\u0000');
+        }
         if (!explicitSign) {
             // The minus (or a space) goes right before the first character of the number.
             int at = out.indexOf("\u0000");
@@ -100,7 +134,7 @@ public final class NumberFormat {
                 out.insert(first, '-');
             } else if (anchoredPlus) {
                 out.insert(first, '+');
-            } else if (!fill) {
+            } else if (!fill && !plusOnly) {
                 out.insert(first, ' ');
             }
         }
@@ -149,6 +183,11 @@ public final class NumberFormat {
             return i + 1;
         }
         char c = part.charAt(i);
+        if (c == '"') {
+            int end = part.indexOf('"', i + 1);
+            out.append(part, i + 1, end);
+            return end;
+        }
         if (c == 'S' || c == 's') {
             out.append(negative ? '-' : '+');
         } else if (c == 'D' || c == 'd') {
@@ -159,9 +198,41 @@ public final class NumberFormat {
         return i;
     }
 
+    /**
+     * Refuses the patterns PostgreSQL has that this does not (L, PR, V, EEEE, RN, TH, B, ...) by name, rather than
+     * copying their letters into the text; quoted text is skipped.
+     */
+    private static void checkPatterns(String t, String template) {
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c == '"') {
+                int end = t.indexOf('"', i + 1);
+                if (end < 0) {
+                    throw new LocusSqlException(SqlState.INVALID_PARAMETER, "to_char: unterminated quoted text in"
+                            + " template '" + template + "'");
+                }
+                i = end;
+            } else if (Character.isLetter(c)) {
+                String two = i + 1 < t.length() ? t.substring(i, i + 2).toUpperCase(Locale.ROOT) : "";
+                if (two.equals("MI") || two.equals("PL") || two.equals("SG")) {
+                    i++;
+                } else if ("SDG".indexOf(Character.toUpperCase(c)) < 0) {
+                    throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "to_char of a number: the pattern"
+                            + " starting at '" + t.substring(i) + "' in '" + template + "' is not supported yet (9, 0,"
+                            + " ., D, ',', G, S, SG, MI, PL, FM and quoted text are)");
+                }
+            }
+        }
+    }
+
+    /** Where the decimal point is, outside quoted text; -1 for none. */
     private static int indexOfPoint(String t) {
         for (int i = 0; i < t.length(); i++) {
             char c = t.charAt(i);
+            if (c == '"') {
+                i = t.indexOf('"', i + 1);
+                continue;
+            }
             if (c == '.' || c == 'D' || c == 'd') {
                 return i;
             }
@@ -172,6 +243,10 @@ public final class NumberFormat {
     private static int count(String part) {
         int n = 0;
         for (int i = 0; i < part.length(); i++) {
+            if (part.charAt(i) == '"') {
+                i = part.indexOf('"', i + 1);
+                continue;
+            }
             n += part.charAt(i) == '9' || part.charAt(i) == '0' ? 1 : 0;
         }
         return n;
@@ -182,6 +257,10 @@ public final class NumberFormat {
         int position = 0;
         for (int i = 0; i < integerPart.length(); i++) {
             char c = integerPart.charAt(i);
+            if (c == '"') {
+                i = integerPart.indexOf('"', i + 1);
+                continue;
+            }
             if (c == '0') {
                 return position;
             }
@@ -195,6 +274,10 @@ public final class NumberFormat {
         int position = 0;
         for (int i = 0; i < fractionPart.length(); i++) {
             char c = fractionPart.charAt(i);
+            if (c == '"') {
+                i = fractionPart.indexOf('"', i + 1);
+                continue;
+            }
             if (c == '9' || c == '0') {
                 position++;
                 if (position == n) {

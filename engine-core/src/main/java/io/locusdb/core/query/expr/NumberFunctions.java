@@ -82,8 +82,16 @@ public final class NumberFunctions {
             throw new LocusSqlException(SqlState.INVALID_ARGUMENT_FOR_WIDTH_BUCKET,
                     "count must be greater than zero");
         }
+        if (Double.isNaN(x)) {
+            throw new LocusSqlException(SqlState.INVALID_ARGUMENT_FOR_WIDTH_BUCKET,
+                    "operand, lower bound, and upper bound cannot be NaN");
+        }
+        if (count >= Integer.MAX_VALUE) {
+            throw new LocusSqlException(SqlState.INVALID_ARGUMENT_FOR_WIDTH_BUCKET, "count must be less than "
+                    + Integer.MAX_VALUE);
+        }
         if (low == high || Double.isNaN(low) || Double.isNaN(high) || Double.isInfinite(low)
-                || Double.isInfinite(high)) {
+                || Double.isInfinite(high) || Double.isInfinite(high - low)) {
             throw new LocusSqlException(SqlState.INVALID_ARGUMENT_FOR_WIDTH_BUCKET,
                     "lower bound cannot equal upper bound, and neither may be infinite");
         }
@@ -94,7 +102,7 @@ public final class NumberFunctions {
             if (x >= high) {
                 return count + 1;
             }
-            return (long) (count * ((x - low) / (high - low))) + 1;
+            return Math.min(count, (long) (count * ((x - low) / (high - low))) + 1);
         }
         if (x > low) {
             return 0;
@@ -102,6 +110,6 @@ public final class NumberFunctions {
         if (x <= high) {
             return count + 1;
         }
-        return (long) (count * ((low - x) / (low - high))) + 1;
+        return Math.min(count, (long) (count * ((low - x) / (low - high))) + 1);
     }
 }

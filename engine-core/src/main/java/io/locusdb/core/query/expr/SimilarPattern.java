@@ -2,6 +2,7 @@ package io.locusdb.core.query.expr;
 
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
+import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -12,6 +13,12 @@ import java.util.regex.PatternSyntaxException;
  * character literal; every other character is itself.
  */
 public final class SimilarPattern {
+    private static final Map<String, String> POSIX_CLASSES = Map.ofEntries(Map.entry("alpha", "\\p{Alpha}"),
+            Map.entry("digit", "\\p{Digit}"), Map.entry("alnum", "\\p{Alnum}"), Map.entry("upper", "\\p{Upper}"),
+            Map.entry("lower", "\\p{Lower}"), Map.entry("space", "\\s"), Map.entry("punct", "\\p{Punct}"),
+            Map.entry("xdigit", "\\p{XDigit}"), Map.entry("blank", "\\p{Blank}"), Map.entry("cntrl", "\\p{Cntrl}"),
+            Map.entry("print", "\\p{Print}"), Map.entry("graph", "\\p{Graph}"), Map.entry("word", "\\w"));
+
     private SimilarPattern() {
     }
 
@@ -36,8 +43,22 @@ public final class SimilarPattern {
             if (inBracket) {
                 if (c == ']') {
                     inBracket = false;
+                    regex.append(']');
+                } else if (c == '[' && pattern.startsWith("[:", i)) {
+                    // A POSIX class, [:digit:] and the like, as Java's \p{...}.
+                    int end = pattern.indexOf(":]", i + 2);
+                    String name = end < 0 ? "" : pattern.substring(i + 2, end);
+                    String java = POSIX_CLASSES.get(name);
+                    if (java == null) {
+                        throw new LocusSqlException(SqlState.INVALID_REGULAR_EXPRESSION, "invalid SIMILAR TO"
+                                + " pattern '" + pattern + "': unknown character class [:" + name + ":]");
+                    }
+                    regex.append(java);
+                    i = end + 1;
+                } else {
+                    // Java reads [, & (&&) and \ inside a class as operators: here they are characters.
+                    regex.append(c == '\\' || c == '[' || c == '&' ? "\\" + c : String.valueOf(c));
                 }
-                regex.append(c == '\\' ? "\\\\" : String.valueOf(c));
                 continue;
             }
             switch (c) {

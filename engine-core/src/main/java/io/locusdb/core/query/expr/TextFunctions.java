@@ -47,7 +47,7 @@ public final class TextFunctions {
             return s;
         }
         if (length > Integer.MAX_VALUE / 4) {
-            throw new LocusSqlException(SqlState.INVALID_PARAMETER, "requested length too large: " + length);
+            throw new LocusSqlException(SqlState.PROGRAM_LIMIT_EXCEEDED, "requested length too large: " + length);
         }
         int[] fillPoints = fill.codePoints().toArray();
         StringBuilder padding = new StringBuilder();
@@ -164,7 +164,8 @@ public final class TextFunctions {
                 throw new DateTimeException("year " + year);
             }
             // PostgreSQL counts years before 1 as BC (-1 is 1 BC, year 0 in ISO terms).
-            return LocalDate.of((int) (year < 0 ? year + 1 : year), (int) month, (int) day).toEpochDay();
+            return LocalDate.of(Math.toIntExact(year < 0 ? year + 1 : year), Math.toIntExact(month),
+                    Math.toIntExact(day)).toEpochDay();
         } catch (DateTimeException | ArithmeticException e) {
             throw new LocusSqlException(SqlState.DATETIME_FIELD_OVERFLOW, "date field value out of range: " + year
                     + "-" + month + "-" + day);
@@ -176,7 +177,7 @@ public final class TextFunctions {
         if (n <= 0 || s.isEmpty()) {
             return "";
         }
-        if (n * s.length() > Integer.MAX_VALUE / 4) {
+        if (n > Integer.MAX_VALUE / 4 / s.length()) {
             throw new LocusSqlException(SqlState.PROGRAM_LIMIT_EXCEEDED, "requested length too large");
         }
         return s.repeat((int) n);

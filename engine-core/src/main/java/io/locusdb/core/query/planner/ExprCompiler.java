@@ -7,20 +7,20 @@ import io.locusdb.core.query.expr.Comparison;
 import io.locusdb.core.query.expr.DateFunctions;
 import io.locusdb.core.query.expr.DateTimeFormat;
 import io.locusdb.core.query.expr.DateTimeParse;
-import io.locusdb.core.query.expr.NumberFormat;
 import io.locusdb.core.query.expr.Expr;
 import io.locusdb.core.query.expr.InputRef;
 import io.locusdb.core.query.expr.Like;
 import io.locusdb.core.query.expr.Literal;
 import io.locusdb.core.query.expr.Logic;
+import io.locusdb.core.query.expr.NumberFormat;
 import io.locusdb.core.query.expr.NumberFunctions;
 import io.locusdb.core.query.expr.Numerics;
 import io.locusdb.core.query.expr.PgFormat;
 import io.locusdb.core.query.expr.Retyped;
 import io.locusdb.core.query.expr.RowFunction;
+import io.locusdb.core.query.expr.Shared;
 import io.locusdb.core.query.expr.SimilarPattern;
 import io.locusdb.core.query.expr.TextFunctions;
-import io.locusdb.core.query.expr.Shared;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.sql.pg.PgOids;
@@ -43,6 +43,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -104,7 +105,8 @@ public final class ExprCompiler {
 
     private Expr shared(RexCall call) {
         String digest = call.toString();
-        if (!repeated.contains(digest)) {
+        // random() twice is two values, not one computed once.
+        if (!repeated.contains(digest) || !RexUtil.isDeterministic(call)) {
             return call(call);
         }
         Expr memo = compiled.get(digest);
@@ -493,13 +495,12 @@ public final class ExprCompiler {
         }
         boolean doubles = value.type().kind() == TypeKind.DOUBLE;
         int scale = Numerics.isExact(value.type()) ? Numerics.scale(value.type()) : 0;
-        // A double's exact binary value, as PostgreSQL's printf-based rounding sees it (2.675 is 2.67499...).
         return new RowFunction(name, type, List.of(value, template), false, a -> {
             if (doubles && (((Double) a[0]).isNaN() || ((Double) a[0]).isInfinite())) {
                 return String.valueOf(a[0]);
             }
-            return NumberFormat.format(doubles ? new BigDecimal((Double) a[0])
-                    : BigDecimal.valueOf((Long) a[0], scale), (String) a[1]);
+            return doubles ? NumberFormat.formatDouble((Double) a[0], (String) a[1])
+                    : NumberFormat.format(BigDecimal.valueOf((Long) a[0], scale), (String) a[1]);
         });
     }
 
@@ -830,8 +831,8 @@ public final class ExprCompiler {
                 return Pattern.compile((String) a[1], flags.lastIndexOf('i') > flags.lastIndexOf('c')
                         ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0).matcher((String) a[0]).find() ? 1L : 0L;
             } catch (PatternSyntaxException e) {
-                throw new LocusSqlException(SqlState.INVALID_PARAMETER, "invalid regular expression '" + a[1]
-                        + "': " + e.getDescription());
+                throw new LocusSqlException(SqlState.INVALID_REGULAR_EXPRESSION, "invalid regular expression '"
+                        + a[1] + "': " + e.getDescription());
             }
         });
     }
@@ -887,18 +888,20 @@ public final class ExprCompiler {
      */
     private Expr similarTo(String name, ColumnType type, List<RexNode> ops) {
         boolean negated = name.startsWith("NOT");
-        Object[] last = new Object[2];
+        // One immutable entry, replaced whole: tasks on other threads read either the old one or the new one.
+        AtomicReference<CompiledSimilar> last = new AtomicReference<>();
         return new RowFunction(name, type, stringArgs(ops), false, a -> {
-            String key = a[1] + (a.length > 2 ? "\u0000" + a[2] : "");
-            Object[] seen = last;
-            Pattern p = key.equals(seen[0]) ? (Pattern) seen[1] : null;
-            if (p == null) {
-                p = SimilarPattern.compile((String) a[1], a.length > 2 ? (String) a[2] : "\\");
-                last[0] = key;
-                last[1] = p;
+            String escape = a.length > 2 ? (String) a[2] : "\\";
+            CompiledSimilar seen = last.get();
+            if (seen == null || !seen.pattern().equals(a[1]) || !seen.escape().equals(escape)) {
+                seen = new CompiledSimilar((String) a[1], escape, SimilarPattern.compile((String) a[1], escape));
+                last.set(seen);
             }
-            return p.matcher((String) a[0]).matches() != negated ? 1L : 0L;
+            return seen.regex().matcher((String) a[0]).matches() != negated ? 1L : 0L;
         });
+    }
+
+    private record CompiledSimilar(String pattern, String escape, Pattern regex) {
     }
 
     /**
