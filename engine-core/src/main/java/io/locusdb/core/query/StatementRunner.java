@@ -168,9 +168,9 @@ final class StatementRunner {
                 case Statement.Insert i -> insert(i);
                 case Statement.InsertSelect i -> insertSelect(i);
                 case Statement.CreateTableAs c -> createTableAs(c);
-                case Statement.Delete d -> replace(d.table(), null, List.of(), d.condition());
+                case Statement.Delete d -> replace(d.table(), d.alias(), null, List.of(), d.condition());
                 case Statement.Truncate t -> truncate(t);
-                case Statement.Update u -> replace(u.table(), u.columns(), u.expressions(), u.condition());
+                case Statement.Update u -> replace(u.table(), u.alias(), u.columns(), u.expressions(), u.condition());
                 case Statement.AlterPlacement a -> alterPlacement(a);
                 case Statement.LoadTpch l -> loadTpch(l);
                 case Statement.CopyFrom c -> copy(c);
@@ -603,7 +603,8 @@ final class StatementRunner {
      * values) with a query while no other writer can change the table, then removes them and adds their updated
      * copies as one commit.
      */
-    private long replace(String tableName, List<String> columns, List<String> expressions, String condition) {
+    private long replace(String tableName, String alias, List<String> columns, List<String> expressions,
+                         String condition) {
         Table table = table(tableName);
         Schema schema = table.schema();
         int[] set = columns == null ? new int[0] : targetColumns(table, columns);
@@ -612,6 +613,9 @@ final class StatementRunner {
             sql.append(", (").append(e).append(')');
         }
         sql.append(" FROM \"").append(table.name().replace("\"", "\"\"")).append('"');
+        if (alias != null) {
+            sql.append(" AS \"").append(alias.replace("\"", "\"\"")).append('"');
+        }
         if (condition != null) {
             sql.append(" WHERE ").append(condition);
         }
@@ -661,7 +665,7 @@ final class StatementRunner {
         }
         long removed = 0;
         for (String name : truncate.tables()) {
-            removed += replace(name, null, List.of(), null);
+            removed += replace(name, null, null, List.of(), null);
         }
         return removed;
     }

@@ -102,8 +102,12 @@ public sealed interface Statement {
         public static final String EXCLUDED_PREFIX = "locus_excluded_";
     }
 
-    /** DELETE FROM name [WHERE condition]: the condition's text (null for every row). */
-    record Delete(String table, String condition) implements Statement {
+    /**
+     * DELETE FROM name [[AS] alias] [USING from-list] [WHERE condition]: the condition's text (null for every row);
+     * USING is already in it, as {@code EXISTS (SELECT 1 FROM from-list WHERE condition)}; {@code alias} names the
+     * table in it (null: its own name).
+     */
+    record Delete(String table, String alias, String condition) implements Statement {
     }
 
     /** TRUNCATE t, ...: every row of each table removed. */
@@ -111,10 +115,10 @@ public sealed interface Statement {
     }
 
     /**
-     * UPDATE name SET column = expression, ... [WHERE condition]: each expression's and the condition's text (null
-     * for every row), evaluated as a query over the table.
+     * UPDATE name [[AS] alias] SET column = expression, ... [WHERE condition]: each expression's and the condition's
+     * text (null for every row), evaluated as a query over the table (named {@code alias} there, when given).
      */
-    record Update(String table, List<String> columns, List<String> expressions, String condition)
+    record Update(String table, String alias, List<String> columns, List<String> expressions, String condition)
             implements Statement {
     }
 

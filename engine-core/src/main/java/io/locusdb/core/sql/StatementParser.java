@@ -122,9 +122,7 @@ public final class StatementParser {
             return insert();
         }
         if (t.is("DELETE")) {
-            expect("FROM");
-            String table = identifier();
-            return new Statement.Delete(table, accept("WHERE") ? restOfStatement() : null);
+            return delete();
         }
         if (t.is("UPDATE")) {
             return update();
@@ -601,8 +599,8 @@ public final class StatementParser {
                     && !(depth == 0 && peek().is("ON") && tokens.get(next + 1).is("CONFLICT"))) {
                 Token t = take();
                 if (t.kind == Kind.SYMBOL && t.text.equals("?")) {
-                    throw error(t, "INSERT ... VALUES with both parameters (?) and expressions other than literals is"
-                            + " not supported yet: make the parameters literals, or the expressions parameters",
+                    throw error(t, "INSERT ... VALUES with both parameters (?) and expressions other than literals"
+                            + " is not supported yet: make the parameters literals, or the expressions parameters",
                             SqlState.FEATURE_NOT_SUPPORTED);
                 }
                 depth += t.kind == Kind.SYMBOL && t.text.equals("(") ? 1
@@ -696,27 +694,77 @@ public final class StatementParser {
         return text.toString().strip();
     }
 
+    /**
+     * DELETE FROM [ONLY] t [[AS] alias] [USING from-list] [WHERE condition]. A row goes when some combination of the
+     * USING rows meets the condition, once however many do: the condition becomes an EXISTS over the USING list,
+     * which keeps the query's rows those of the table alone.
+     */
+    private Statement delete() {
+        expect("FROM");
+        accept("ONLY");
+        String table = identifier();
+        String alias = alias();
+        String using = null;
+        if (accept("USING")) {
+            Token first = peek();
+            int depth = 0;
+            while (peek().kind != Kind.END && !(peek().kind == Kind.SYMBOL && peek().text.equals(";"))
+                    && !(depth == 0 && peek().is("WHERE"))) {
+                Token u = take();
+                depth += u.kind == Kind.SYMBOL && u.text.equals("(") ? 1
+                        : u.kind == Kind.SYMBOL && u.text.equals(")") ? -1 : 0;
+            }
+            if (peek() == first) {
+                throw error(first, "expected the tables to delete by after USING");
+            }
+            using = sql.substring(first.offset, endOffset(peek())).strip();
+        }
+        String condition = accept("WHERE") ? restOfStatement() : null;
+        if (using != null) {
+            condition = "EXISTS (SELECT 1 FROM " + using + (condition == null ? "" : " WHERE " + condition) + ")";
+        }
+        return new Statement.Delete(table, alias, condition);
+    }
+
+    /** {@code [AS] alias} after a DELETE's or UPDATE's table, or null. */
+    private String alias() {
+        if (accept("AS")) {
+            return identifier();
+        }
+        Token t = peek();
+        if ((t.kind == Kind.WORD || t.kind == Kind.QUOTED) && !t.is("USING") && !t.is("WHERE") && !t.is("SET")) {
+            return identifier();
+        }
+        return null;
+    }
+
     private Statement update() {
         String table = identifier();
+        String alias = alias();
         expect("SET");
         List<String> columns = new ArrayList<>();
         List<String> expressions = new ArrayList<>();
         assignments(columns, expressions, false);
         String condition = accept("WHERE") ? restOfStatement() : null;
-        return new Statement.Update(table, columns, expressions, condition);
+        if (peek().is("FROM")) {
+            throw error(peek(), "UPDATE ... FROM is not supported yet (write the values as subqueries in SET, or"
+                    + " the condition as EXISTS)", SqlState.FEATURE_NOT_SUPPORTED);
+        }
+        return new Statement.Update(table, alias, columns, expressions, condition);
     }
 
     /**
-     * The text of one expression, up to a comma, WHERE or the end at bracket depth 0; Calcite parses it later, as
-     * part of a query.
+     * The text of one expression, up to a comma, WHERE, FROM or the end at bracket depth 0; Calcite parses it later,
+     * as part of a query.
      */
     private String expressionText() {
         Token first = peek();
         int depth = 0;
         while (true) {
             Token t = peek();
+            // A FROM outside brackets ends it too (UPDATE ... FROM); EXTRACT(... FROM ...) is inside brackets.
             if (t.kind == Kind.END || depth == 0 && (t.kind == Kind.SYMBOL && (t.text.equals(",")
-                    || t.text.equals(";")) || t.is("WHERE"))) {
+                    || t.text.equals(";")) || t.is("WHERE") || t.is("FROM"))) {
                 break;
             }
             if (t.kind == Kind.SYMBOL && t.text.equals("(")) {

@@ -192,6 +192,31 @@ class WritingStatementsTest {
     }
 
     @Test
+    void deleteUsingRemovesEachRowThatSomeUsingRowMatchesOnce() {
+        try (LocusDB db = open(null)) {
+            people(db);
+            execute(db, "CREATE TABLE leavers (id INTEGER, reason VARCHAR(10))");
+            execute(db, "INSERT INTO leavers VALUES (2, 'moved'), (2, 'again'), (3, 'retired'), (99, 'nobody')");
+            // Bob matches two leavers and goes once; the count is of people's rows.
+            assertThat(execute(db, "DELETE FROM people USING leavers WHERE people.id = leavers.id")).isEqualTo(2);
+            assertThat(query(db, "SELECT id FROM people ORDER BY id")).isEqualTo("[[1], [4]]");
+            assertThat(execute(db, "DELETE FROM ONLY people AS p USING leavers l, people q"
+                    + " WHERE p.id = q.id + 3 AND l.reason = 'nobody'")).isEqualTo(1);
+            assertThat(query(db, "SELECT id FROM people")).isEqualTo("[[1]]");
+            assertThat(execute(db, "DELETE FROM people p USING leavers WHERE p.age > 100")).isZero();
+            assertThat(execute(db, "UPDATE people AS p SET name = upper(p.name) WHERE p.id = 1")).isEqualTo(1);
+            assertThat(query(db, "SELECT name FROM people")).isEqualTo("[[ANN]]");
+            assertThatThrownBy(() -> execute(db, "UPDATE people SET name = l.reason FROM leavers l"
+                    + " WHERE people.id = 1"))
+                    .isInstanceOfSatisfying(LocusSqlException.class,
+                            e -> assertThat(e.state()).isEqualTo(SqlState.FEATURE_NOT_SUPPORTED));
+            assertThat(execute(db, "UPDATE people SET age = EXTRACT(YEAR FROM born) - 1960 WHERE id = 1"))
+                    .isEqualTo(1);
+            assertThat(query(db, "SELECT age FROM people")).isEqualTo("[[34]]");
+        }
+    }
+
+    @Test
     void insertValuesTakesExpressions() {
         try (LocusDB db = open(null)) {
             people(db);
