@@ -146,12 +146,7 @@ public final class PlacementCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--enable-at must be over 1 s and at least 3 s before --seconds");
         }
         PrintWriter console = spec.commandLine().getOut();
-        Topology t = Topologies.fromSetting(topology);
-        if (t.nodeCount() < 2) {
-            throw new IllegalArgumentException("the demonstration needs two nodes or more; " + topology + " has one");
-        }
-        console.printf(Locale.ROOT, "cpu: %s; topology %s (%d nodes, %d CPUs)%n", cpuModel(), topology, t.nodeCount(),
-                t.cpuCount());
+        Topology t = severalNodes("the demonstration", console);
         console.printf(Locale.ROOT, "%d clients, 2 tables x %,d rows on node 0, range selects of %.3f%%, %s s runs,"
                 + " placer switched on at %s s (period %d ms)%n", clients, rows, selectivity * 100, seconds, enableAt,
                 periodMillis);
@@ -188,12 +183,7 @@ public final class PlacementCommand implements Callable<Integer> {
                     + " --sf > 0, --draws and --clients >= 1, --warmup >= 0");
         }
         PrintWriter console = spec.commandLine().getOut();
-        Topology t = Topologies.fromSetting(topology);
-        if (t.nodeCount() < 2) {
-            throw new IllegalArgumentException("Figure 16 needs two nodes or more; " + topology + " has one");
-        }
-        console.printf(Locale.ROOT, "cpu: %s; topology %s (%d nodes, %d CPUs)%n", cpuModel(), topology, t.nodeCount(),
-                t.cpuCount());
+        Topology t = severalNodes("Figure 16", console);
         console.printf(Locale.ROOT, "TPC-H SF %s, every table in one part on node 0; %d JDBC clients running the 22"
                 + " templates (%d parameter sets each, answers checked against DuckDB); %s s runs, placer switched on"
                 + " at %s s (period %d ms); default stealing policy%n", scaleFactor, clients, draws, seconds, enableAt,
@@ -313,6 +303,17 @@ public final class PlacementCommand implements Callable<Integer> {
         console.printf(Locale.ROOT, "  placer off: before %8.1f  after %8.1f  after/before %.2fx%n", offRatio.before(),
                 offRatio.after(), offRatio.ratio());
         console.printf(Locale.ROOT, "  placer on / placer off after: %.2fx%n", onRatio.after() / offRatio.after());
+    }
+
+    /** The --topology, refused unless it has two nodes or more (placement needs somewhere to go); prints it. */
+    private Topology severalNodes(String what, PrintWriter console) {
+        Topology t = Topologies.fromSetting(topology);
+        if (t.nodeCount() < 2) {
+            throw new IllegalArgumentException(what + " needs two nodes or more; " + topology + " has one");
+        }
+        console.printf(Locale.ROOT, "cpu: %s; topology %s (%d nodes, %d CPUs)%n", cpuModel(), topology, t.nodeCount(),
+                t.cpuCount());
+        return t;
     }
 
     record Ratio(double before, double after) {
