@@ -51,7 +51,7 @@ import java.util.Map;
  * numeric strings to numbers, DATE to Date/Timestamp/LocalDate); an impossible conversion is SQLSTATE 22018 and a
  * value out of the target's range 22003.
  */
-final class LocusResultSet implements ResultSet {
+final class LocusResultSet implements ResultSet, ColumnBatches {
     private final LocusStatement statement;
     private final LocusConnection connection;
     private final List<ColumnDescription> columns;
@@ -219,6 +219,23 @@ final class LocusResultSet implements ResultSet {
         index = 0;
         row++;
         return true;
+    }
+
+    @Override
+    public DecodedBatch nextBatch() throws SQLException {
+        checkOpen();
+        if (batch != null) {
+            throw new SQLException("nextBatch() after next(): a result is read by rows or by batches",
+                    "55000");
+        }
+        DecodedBatch b = lookahead != null ? lookahead : readBatch();
+        lookahead = null;
+        if (b == null) {
+            afterLast = row > 0;
+        } else {
+            row += b.rows();
+        }
+        return b;
     }
 
     private boolean peek() throws SQLException {

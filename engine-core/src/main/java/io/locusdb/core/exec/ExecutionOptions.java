@@ -1,15 +1,25 @@
 package io.locusdb.core.exec;
 
 import io.locusdb.core.exec.QueryContext.Priority;
+import java.util.List;
 
 /**
  * Per-execution limits a caller (the server, for each statement of a session) puts on a query: how much memory its
- * operators may hold, and its scheduling priority.
+ * operators may hold, its scheduling priority, and the table parts it reads where it reads one part of a table
+ * instead of all (empty: whole tables).
  */
-public record ExecutionOptions(long memoryBudgetBytes, int priority) {
+public record ExecutionOptions(long memoryBudgetBytes, int priority, List<PartSelection> parts) {
     public static final ExecutionOptions DEFAULTS = new ExecutionOptions(Long.MAX_VALUE, Priority.NORMAL);
 
+    public ExecutionOptions(long memoryBudgetBytes, int priority) {
+        this(memoryBudgetBytes, priority, List.of());
+    }
+
     public ExecutionOptions {
+        parts = List.copyOf(parts);
+        if (parts.stream().map(PartSelection::table).distinct().count() != parts.size()) {
+            throw new IllegalArgumentException("one part per table: " + parts);
+        }
         if (memoryBudgetBytes <= 0) {
             throw new IllegalArgumentException("memoryBudgetBytes must be positive, got " + memoryBudgetBytes);
         }
@@ -20,10 +30,24 @@ public record ExecutionOptions(long memoryBudgetBytes, int priority) {
     }
 
     public ExecutionOptions withMemoryBudget(long bytes) {
-        return new ExecutionOptions(bytes, priority);
+        return new ExecutionOptions(bytes, priority, parts);
     }
 
     public ExecutionOptions withPriority(int value) {
-        return new ExecutionOptions(memoryBudgetBytes, value);
+        return new ExecutionOptions(memoryBudgetBytes, value, parts);
+    }
+
+    public ExecutionOptions withParts(List<PartSelection> selected) {
+        return new ExecutionOptions(memoryBudgetBytes, priority, selected);
+    }
+
+    /** The part of {@code table} (lower case) this execution reads, or null when it reads the whole table. */
+    public PartSelection partOf(String table) {
+        for (PartSelection p : parts) {
+            if (p.table().equals(table)) {
+                return p;
+            }
+        }
+        return null;
     }
 }

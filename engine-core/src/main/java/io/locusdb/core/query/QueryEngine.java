@@ -3,6 +3,7 @@ package io.locusdb.core.query;
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.durable.DurableStore;
 import io.locusdb.core.exec.ExecutionOptions;
+import io.locusdb.core.exec.PartSelection;
 import io.locusdb.core.exec.MemoryBudgetExceededException;
 import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;
@@ -26,11 +27,13 @@ import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.result.TaskRecord;
 import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.PartHint;
 import io.locusdb.core.sql.PlanningTime;
 import io.locusdb.core.sql.SqlFrontEnd;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.sql.SystemTable;
 import io.locusdb.core.storage.table.Catalog;
+import io.locusdb.core.storage.table.PartsChangedException;
 import io.locusdb.core.storage.type.ColumnType;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -86,7 +89,9 @@ public final class QueryEngine {
         this.batchRows = batchRows;
         this.frontEnd = new SqlFrontEnd(catalog, ConstantFolder.INSTANCE, systemTables, List.of(JoinOrderRule.INSTANCE));
         this.runner = new QueryRunner(executor, catalog.memory(), batchRows,
-                (snapshot, part) -> tracker.target(snapshot.table(), part, snapshot.parts().size()));
+                // Positions in a snapshot of one selected part are not the part's index in its table.
+                (snapshot, part) -> tracker.target(snapshot.table(), snapshot.parts().get(part).index(),
+                        snapshot.version().parts().size()));
         this.statements = new StatementRunner(catalog, loadThreads, actions, store,
                 sql -> new SelectPlan(frontEnd.plan(sql)).execute(new Object[0]));
     }
@@ -104,6 +109,11 @@ public final class QueryEngine {
      * epoch, so a statement sent again skips parsing, validation and the optimizer.
      */
     public QueryResult execute(String sql, ExecutionOptions options) {
+        PartHint hint = PartHint.read(sql);
+        if (hint != null) {
+            sql = hint.statement();
+            options = options.withParts(hint.parts());
+        }
         String key = sql.strip();
         long epoch = catalog.epoch();
         SelectPlan plan = plans.take(key, epoch);
@@ -118,6 +128,9 @@ public final class QueryEngine {
                 throw e;
             }
             if (!(prepared instanceof SelectPlan select) || select.parameterCount() > 0) {
+                if (!(prepared instanceof SelectPlan)) {
+                    refuseParts(options);
+                }
                 return prepared.execute(new Object[0], options);
             }
             plan = select;
@@ -136,6 +149,16 @@ public final class QueryEngine {
     }
 
     public PreparedStatementPlan prepare(String sql) {
+        PartHint hint = PartHint.read(sql);
+        if (hint != null) {
+            PreparedStatementPlan plan = prepare(hint.statement());
+            ExecutionOptions parts = ExecutionOptions.DEFAULTS.withParts(hint.parts());
+            if (!(plan instanceof SelectPlan select)) {
+                refuseParts(parts);
+                return plan;
+            }
+            return hint.parts().isEmpty() ? select : select.reading(hint.parts());
+        }
         planning.incrementAndGet();
         try {
             PreparedStatementPlan statement = statements.prepare(sql);
@@ -232,6 +255,37 @@ public final class QueryEngine {
                     ? PhysicalPlanner.columns(query.plan(), query.columnNames()) : columns);
         }
 
+        /** This statement, every execution reading only the table parts {@code parts} names. */
+        PreparedStatementPlan reading(List<PartSelection> parts) {
+            SelectPlan plan = this;
+            return new PreparedStatementPlan() {
+                @Override
+                public int parameterCount() {
+                    return plan.parameterCount();
+                }
+
+                @Override
+                public List<ResultColumn> columns() {
+                    return plan.columns();
+                }
+
+                @Override
+                public List<ColumnType> parameterTypes() {
+                    return plan.parameterTypes();
+                }
+
+                @Override
+                public QueryResult execute(Object[] values) {
+                    return plan.execute(values, ExecutionOptions.DEFAULTS.withParts(parts));
+                }
+
+                @Override
+                public QueryResult execute(Object[] values, ExecutionOptions options) {
+                    return plan.execute(values, options.withParts(parts));
+                }
+            };
+        }
+
         @Override
         public int parameterCount() {
             return parameters;
@@ -293,6 +347,15 @@ public final class QueryEngine {
                 throw new LocusSqlException(SqlState.INVALID_PARAMETER, "the statement has " + parameters
                         + " parameter(s), " + values.length + " given");
             }
+            List<PartSelection> parts = options.parts();
+            for (PartSelection p : parts) {
+                if (catalog.find(p.table()).isEmpty()) {
+                    throw new LocusSqlException(SqlState.UNDEFINED_TABLE, "table '" + p.table()
+                            + "' of the PART hint does not exist");
+                }
+            }
+            // A key lookup reads the whole table's index: with parts selected, the query runs as planned.
+            KeyLookupPlan lookup = parts.isEmpty() ? this.lookup : null;
             if (lookup != null && query.explain() && IndexScan.enabled()) {
                 List<String> lines = new ArrayList<>(lookup.explain(QueryEngine.this::current));
                 if (query.analyze()) {
@@ -324,13 +387,14 @@ public final class QueryEngine {
                     options.memoryBudgetBytes(), estimates.expectedNanos(shape, scannedRows));
             try {
                 if (query.analyze()) {
-                    return analyze(physical, context, front, physicalNanos[0]);
+                    return analyze(runner.reading(parts), physical, context, front, physicalNanos[0]);
                 }
-                return runner.run(physical, context, new CopyOnWriteArrayList<>()).whenComplete((rows, failure) -> {
-                    if (failure == null) {
-                        estimates.record(shape, scannedRows, context.workNanos());
-                    }
-                });
+                return runner.reading(parts).run(physical, context, new CopyOnWriteArrayList<>())
+                        .whenComplete((rows, failure) -> {
+                            if (failure == null) {
+                                estimates.record(shape, scannedRows, context.workNanos());
+                            }
+                        });
             } catch (CancellationException e) {
                 // The calling thread was interrupted while the query ran (the server cancelling a statement): the
                 // wait gave up, so stop the query's tasks too instead of letting them run on unread.
@@ -338,6 +402,8 @@ public final class QueryEngine {
                 throw e;
             } catch (MemoryBudgetExceededException e) {
                 throw new LocusSqlException(SqlState.OUT_OF_MEMORY, e.getMessage(), 0, 0, e);
+            } catch (PartsChangedException e) {
+                throw new LocusSqlException(SqlState.SERIALIZATION_FAILURE, e.getMessage(), 0, 0, e);
             } catch (IllegalStateException e) {
                 if (e.getMessage() != null && e.getMessage().contains("was dropped")) {
                     throw new LocusSqlException(SqlState.UNDEFINED_TABLE, e.getMessage());
@@ -352,8 +418,8 @@ public final class QueryEngine {
      * what happened: rows, planning time by stage (the front end's is zero when the plan came from the cache or
      * was prepared), time to the first batch and to the end, each pipeline's counts and the tasks by class and node.
      */
-    private QueryResult analyze(PhysicalPlan physical, QueryContext context, PlanningTime front,
-                                long planningNanos) {
+    private QueryResult analyze(QueryRunner runner, PhysicalPlan physical, QueryContext context,
+                                PlanningTime front, long planningNanos) {
         PipelineProfile profile = new PipelineProfile();
         List<TaskRecord> tasks = new CopyOnWriteArrayList<>();
         long start = System.nanoTime();
@@ -387,6 +453,14 @@ public final class QueryEngine {
             }
         }
         return rows;
+    }
+
+    /** A PART hint selects what a query reads; other statements take none. */
+    private static void refuseParts(ExecutionOptions options) {
+        if (!options.parts().isEmpty()) {
+            throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "a PART hint selects the table parts a query"
+                    + " reads; it does not apply to this statement");
+        }
     }
 
     /** The table registered now under the name a statement was planned against, if it still has that schema. */

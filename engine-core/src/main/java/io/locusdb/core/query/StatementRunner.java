@@ -264,7 +264,7 @@ final class StatementRunner {
 
     private long loadTpch(Statement.LoadTpch l) {
         List<Table> tables = new TpchLoader(catalog.memory(), loadThreads).generateAll(catalog, l.scaleFactor(),
-                l.parts(), new InitialPlacement.RoundRobin(), LoadProgress.NONE);
+                l.parts(), l.slice(), l.slices(), new InitialPlacement.RoundRobin(), LoadProgress.NONE);
         try {
             putInPlace(() -> {
                 for (Table t : tables) {

@@ -35,6 +35,8 @@ public enum SqlState {
     PROGRAM_LIMIT_EXCEEDED("54000"),
     QUERY_CANCELED("57014"),
     INVALID_STATE("55000"),
+    /** A statement that read a state which changed under it; running it again may succeed. */
+    SERIALIZATION_FAILURE("40001"),
     INTERNAL_ERROR("XX000");
 
     private final String code;

@@ -126,8 +126,11 @@ public sealed interface Statement {
     record Parameter(int index) {
     }
 
-    /** LOAD TPCH SCALE sf [PARTS n]. */
-    record LoadTpch(double scaleFactor, int parts) implements Statement {
+    /**
+     * LOAD TPCH SCALE sf [PARTS n] [SLICE i OF k]: with a slice, the i-th of k disjoint key ranges of each table
+     * (nation and region whole in slice 0, empty in the others), so that k servers together hold one database.
+     */
+    record LoadTpch(double scaleFactor, int parts, int slice, int slices) implements Statement {
     }
 
     /** COPY name FROM 'file' [WITH (FORMAT tbl|csv, HEADER true|false)]. */

@@ -853,6 +853,8 @@ public final class StatementParser {
         expect("TPCH");
         double sf = 1;
         int parts = 1;
+        int slice = 0;
+        int slices = 1;
         while (peek().kind != Kind.END && !peek().text.equals(";")) {
             if (accept("SCALE") || accept("SF")) {
                 accept("FACTOR");
@@ -866,11 +868,24 @@ public final class StatementParser {
                 }
             } else if (accept("PARTS") || accept("PARTITIONS")) {
                 parts = positiveInt("PARTS");
+            } else if (peek().is("SLICE")) {
+                Token at = take();
+                Token n = take();
+                if (n.kind != Kind.NUMBER || !n.text.matches("\\d{1,9}")) {
+                    throw error(n, "expected the slice's number after SLICE (SLICE i OF k, i from 0)");
+                }
+                expect("OF");
+                slices = positiveInt("OF");
+                slice = Integer.parseInt(n.text);
+                if (slice >= slices) {
+                    throw error(at, "SLICE " + slice + " OF " + slices + ": slices are numbered from 0 to "
+                            + (slices - 1));
+                }
             } else {
-                throw error(peek(), "unexpected '" + peek().text + "': expected SCALE sf or PARTS n");
+                throw error(peek(), "unexpected '" + peek().text + "': expected SCALE sf, PARTS n or SLICE i OF k");
             }
         }
-        return new Statement.LoadTpch(sf, parts);
+        return new Statement.LoadTpch(sf, parts, slice, slices);
     }
 
     private Statement copy() {

@@ -1,6 +1,7 @@
 package io.locusdb.core.query.pipeline;
 
 import io.locusdb.core.exec.NumaExecutor;
+import io.locusdb.core.exec.PartSelection;
 import io.locusdb.core.exec.QueryContext;
 import io.locusdb.core.query.join.JoinHashTable;
 import io.locusdb.core.query.scan.PartTargets;
@@ -12,6 +13,7 @@ import io.locusdb.natives.memory.NodeMemory;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
@@ -34,15 +36,19 @@ public final class PipelineContext implements AutoCloseable {
     private JoinHashTable.IndexMemory[] indexMemories;
     /** Where EXPLAIN ANALYZE's counts go; null when the query is not analyzed. */
     private final PipelineProfile profile;
+    /** The single parts this execution reads of some tables (empty: whole tables). */
+    private final List<PartSelection> parts;
 
     public PipelineContext(NumaExecutor executor, NodeMemory memory, int batchRows, PartTargets partTargets,
                            QueryContext query, Consumer<TaskRecord> trace) {
-        this(executor, memory, batchRows, partTargets, query, trace, null);
+        this(executor, memory, batchRows, partTargets, query, trace, null, List.of());
     }
 
     /** As above, counting rows and time of every pipeline into {@code profile} (null: not counted). */
     public PipelineContext(NumaExecutor executor, NodeMemory memory, int batchRows, PartTargets partTargets,
-                           QueryContext query, Consumer<TaskRecord> trace, PipelineProfile profile) {
+                           QueryContext query, Consumer<TaskRecord> trace, PipelineProfile profile,
+                           List<PartSelection> parts) {
+        this.parts = parts;
         this.profile = profile;
         this.executor = executor;
         this.memory = memory;
@@ -77,11 +83,22 @@ public final class PipelineContext implements AutoCloseable {
         return partTargets;
     }
 
-    /** A snapshot of {@code table}, held until the context closes. */
+    /** A snapshot of {@code table} (of its selected part, where one is), held until the context closes. */
     public synchronized TableSnapshot snapshot(Table table) {
-        TableSnapshot snapshot = table.snapshot();
+        TableSnapshot snapshot = snapshot(table, parts);
         snapshots.add(snapshot);
         return snapshot;
+    }
+
+    /** A snapshot of {@code table}, or of the one part of it that {@code selected} names. */
+    static TableSnapshot snapshot(Table table, List<PartSelection> selected) {
+        String name = table.name().toLowerCase(Locale.ROOT);
+        for (PartSelection p : selected) {
+            if (p.table().equals(name)) {
+                return table.snapshot(p.part(), p.parts());
+            }
+        }
+        return table.snapshot();
     }
 
     /** A hash table released when the context closes. */

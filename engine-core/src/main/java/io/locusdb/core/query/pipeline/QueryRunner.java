@@ -1,20 +1,21 @@
 package io.locusdb.core.query.pipeline;
 
-import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.exec.NumaExecutor;
+import io.locusdb.core.exec.PartSelection;
 import io.locusdb.core.exec.QueryContext;
-import io.locusdb.core.vector.ColumnVector;
+import io.locusdb.core.query.expr.ExprCopier;
+import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.query.scan.PartScanJob;
 import io.locusdb.core.query.scan.PartTargets;
-import io.locusdb.core.result.TaskRecord;
-import io.locusdb.core.query.expr.ExprCopier;
 import io.locusdb.core.result.BatchSource;
 import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.result.ResultColumn;
+import io.locusdb.core.result.TaskRecord;
 import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.TypeKind;
+import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.natives.memory.NodeMemory;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +43,8 @@ public final class QueryRunner {
     private final NodeMemory memory;
     /** Set on a runner made for one EXPLAIN ANALYZE: every pipeline it runs is counted there. */
     private final PipelineProfile profile;
+    /** The single parts this runner's scans read of some tables (empty: whole tables). */
+    private final List<PartSelection> parts;
 
     public QueryRunner(NumaExecutor executor, int batchRows) {
         this(executor, batchRows, PartTargets.NONE);
@@ -59,6 +62,12 @@ public final class QueryRunner {
 
     private QueryRunner(NumaExecutor executor, NodeMemory memory, int batchRows, PartTargets targets,
                         PipelineProfile profile) {
+        this(executor, memory, batchRows, targets, profile, List.of());
+    }
+
+    private QueryRunner(NumaExecutor executor, NodeMemory memory, int batchRows, PartTargets targets,
+                        PipelineProfile profile, List<PartSelection> parts) {
+        this.parts = List.copyOf(parts);
         this.profile = profile;
         this.executor = executor;
         this.memory = memory;
@@ -68,7 +77,13 @@ public final class QueryRunner {
 
     /** This runner, counting the rows and time of every pipeline it runs into {@code profile}. */
     public QueryRunner profiled(PipelineProfile profile) {
-        return new QueryRunner(executor, memory, batchRows, partTargets, profile);
+        return new QueryRunner(executor, memory, batchRows, partTargets, profile, parts);
+    }
+
+    /** This runner, its scans of the tables {@code selected} names reading only the part named there. */
+    public QueryRunner reading(List<PartSelection> selected) {
+        return selected.isEmpty() && parts.isEmpty() ? this
+                : new QueryRunner(executor, memory, batchRows, partTargets, profile, selected);
     }
 
     public QueryResult run(PhysicalPlan plan, QueryContext query, List<TaskRecord> tasks) {
@@ -89,7 +104,7 @@ public final class QueryRunner {
     }
 
     private PipelineContext context(QueryContext query, Consumer<TaskRecord> trace) {
-        return new PipelineContext(executor, memory, batchRows, partTargets, query, trace, profile);
+        return new PipelineContext(executor, memory, batchRows, partTargets, query, trace, profile, parts);
     }
 
     /** The whole result of a computed input of {@code context}'s pipelines (a join's build side, say). */
@@ -203,7 +218,7 @@ public final class QueryRunner {
     private Relation countOnly(PhysicalPlan.Scan scan, PhysicalPlan.Aggregate aggregate, QueryContext query,
                                Consumer<TaskRecord> trace) {
         long count;
-        try (TableSnapshot snapshot = scan.table().snapshot()) {
+        try (TableSnapshot snapshot = PipelineContext.snapshot(scan.table(), parts)) {
             PartScanJob.Result result = PartScanJob.run(executor, query, snapshot, scan.ranges(), false,
                     partTargets);
             for (PartScanJob.PartResult p : result.parts()) {

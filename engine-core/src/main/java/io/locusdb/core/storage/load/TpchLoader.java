@@ -53,6 +53,19 @@ public final class TpchLoader {
      */
     public List<Table> generateAll(Catalog catalog, double scaleFactor, int parts, InitialPlacement placement,
                                    LoadProgress progress) {
+        return generateAll(catalog, scaleFactor, parts, 0, 1, placement, progress);
+    }
+
+    /**
+     * As above, only slice {@code slice} of {@code slices}: of each table the rows of the slice-th of as many
+     * consecutive key ranges (nation and region whole in slice 0 and empty in the others), so that several
+     * servers loading one slice each hold every row once between them.
+     */
+    public List<Table> generateAll(Catalog catalog, double scaleFactor, int parts, int slice, int slices,
+                                   InitialPlacement placement, LoadProgress progress) {
+        if (slices < 1 || slice < 0 || slice >= slices) {
+            throw new IllegalArgumentException("slice " + slice + " of " + slices + " does not exist");
+        }
         for (TpchTable<?> table : TpchTable.getTables()) {
             if (catalog.find(table.getTableName()).isPresent()) {
                 throw new IllegalArgumentException("table '" + table.getTableName() + "' already exists");
@@ -61,7 +74,7 @@ public final class TpchLoader {
         List<Table> loaded = new ArrayList<>();
         try {
             for (TpchTable<?> table : TpchTable.getTables()) {
-                loaded.add(generate(table, scaleFactor, parts, placement, progress));
+                loaded.add(generate(table, scaleFactor, parts, slice, slices, placement, progress));
             }
         } catch (RuntimeException | Error e) {
             loaded.forEach(t -> t.version().parts().forEach(TablePart::release));
@@ -85,27 +98,40 @@ public final class TpchLoader {
     /** Generates one table into {@code parts} parts (nation and region always get one). Not registered. */
     public <E extends TpchEntity> Table generate(TpchTable<E> table, double scaleFactor, int parts,
                                                  InitialPlacement placement, LoadProgress progress) {
+        return generate(table, scaleFactor, parts, 0, 1, placement, progress);
+    }
+
+    /** As above, slice {@code slice} of {@code slices} of the table (see {@link #generateAll}). */
+    public <E extends TpchEntity> Table generate(TpchTable<E> table, double scaleFactor, int parts, int slice,
+                                                 int slices, InitialPlacement placement, LoadProgress progress) {
         if (!(scaleFactor > 0)) {
             throw new IllegalArgumentException("scale factor must be positive, got " + scaleFactor);
         }
         String key = TpchSchemas.partitionKey(table);
         int partCount = key == null ? 1 : parts;
         Schema schema = TpchSchemas.schemaOf(table);
-        long expected = TpchSchemas.expectedRows(table, scaleFactor);
+        // nation and region cannot be divided: slice 0 holds them.
+        boolean empty = key == null && slice > 0;
+        int sliceCount = key == null ? 1 : slices;
+        int sliceIndex = key == null ? 0 : slice;
+        long expected = empty ? 0 : TpchSchemas.expectedRows(table, scaleFactor) / sliceCount;
         // Several generator chunks per part so every thread has work even when parts < threads, and a few per
         // thread so that a thread slowed down by a neighbour does not hold up the rest; the chunks of a part are
         // consecutive key ranges and are encoded together.
         int piecesPerPart = key == null ? 1 : Math.max(1, (4 * threads + partCount - 1) / partCount);
         int chunks = partCount * piecesPerPart;
+        // This slice's chunks are consecutive among all slices' chunks: one key range.
+        int firstChunk = sliceIndex * chunks;
+        int allChunks = sliceCount * chunks;
         long t0 = System.nanoTime();
         List<TablePartBuilder> pieces = new ArrayList<>();
         try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, chunks),
                 Thread.ofPlatform().name("locus-tpch-", 0).daemon().factory())) {
             List<Future<TablePartBuilder>> futures = new ArrayList<>();
             for (int c = 0; c < chunks; c++) {
-                int chunk = c + 1;
-                futures.add(pool.submit(() -> fill(table, schema, scaleFactor, chunk, chunks, expected,
-                        progress)));
+                int chunk = firstChunk + c + 1;
+                futures.add(pool.submit(() -> empty ? new TablePartBuilder(schema)
+                        : fill(table, schema, scaleFactor, chunk, allChunks, expected, progress)));
             }
             try {
                 for (Future<TablePartBuilder> f : futures) {

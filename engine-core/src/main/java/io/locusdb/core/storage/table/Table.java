@@ -211,6 +211,21 @@ public final class Table {
     }
 
     /**
+     * A snapshot that reads only part {@code part}, of a table the caller saw with {@code expectedParts} parts.
+     * Throws {@link PartsChangedException} when the table has another number of parts now: its rows are divided
+     * otherwise, and the part the caller means no longer exists as such.
+     */
+    public TableSnapshot snapshot(int part, int expectedParts) {
+        TableSnapshot whole = snapshot();
+        int now = whole.parts().size();
+        if (now != expectedParts) {
+            whole.close();
+            throw new PartsChangedException(name, part, expectedParts, now);
+        }
+        return whole.select(part);
+    }
+
+    /**
      * Replaces the current version (which must be {@code expected}) with new parts, then releases the parts that
      * are no longer listed; they are freed as soon as the last snapshot holding them closes.
      */

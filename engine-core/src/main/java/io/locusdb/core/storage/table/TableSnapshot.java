@@ -10,13 +10,31 @@ public final class TableSnapshot implements AutoCloseable {
     private final Table table;
     private final TableVersion version;
     private final long commit;
+    /** The parts this snapshot reads: all of the version's, or one where a caller selected it. */
+    private final List<TablePart> parts;
     /** Closed at most once even when two threads close the same snapshot (a query and its canceller). */
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     TableSnapshot(Table table, TableVersion version, long commit) {
+        this(table, version, commit, version.parts());
+    }
+
+    private TableSnapshot(Table table, TableVersion version, long commit, List<TablePart> parts) {
         this.table = table;
         this.version = version;
         this.commit = commit;
+        this.parts = parts;
+    }
+
+    /**
+     * This snapshot reading only part {@code part}: the references it holds pass to the returned snapshot, which
+     * releases them when it closes; this one must not be used any more.
+     */
+    TableSnapshot select(int part) {
+        if (!closed.compareAndSet(false, true)) {
+            throw new IllegalStateException("the snapshot of " + table.name() + " is closed");
+        }
+        return new TableSnapshot(table, version, commit, List.of(version.parts().get(part)));
     }
 
     /** The commit this snapshot reads: inserts and deletions of later commits are invisible to it. */
@@ -37,10 +55,10 @@ public final class TableSnapshot implements AutoCloseable {
         return !part.delta().isDeleted(row, commit);
     }
 
-    /** Visible rows of the whole table: main and delta rows minus deletions. */
+    /** Visible rows of the parts read: main and delta rows minus deletions. */
     public long visibleRows() {
         long n = 0;
-        for (TablePart part : version.parts()) {
+        for (TablePart part : parts) {
             int delta = deltaRows(part);
             long total = part.rows() + delta;
             if (part.delta().hasDeletions()) {
@@ -64,13 +82,18 @@ public final class TableSnapshot implements AutoCloseable {
         return version;
     }
 
+    /** The parts this snapshot reads, in the order of the version's (all of them unless one was selected). */
     public List<TablePart> parts() {
-        return version.parts();
+        return parts;
     }
 
-    /** Rows of the main columns only; see {@link #visibleRows()} for the table's content. */
+    /** Rows of the main columns of the parts read; see {@link #visibleRows()} for their content. */
     public long rows() {
-        return version.rows();
+        long n = 0;
+        for (TablePart part : parts) {
+            n += part.rows();
+        }
+        return n;
     }
 
     @Override

@@ -1,0 +1,58 @@
+package io.locusdb.trino;
+
+import io.trino.spi.TrinoException;
+import io.trino.spi.StandardErrorCode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A catalog's properties: {@code locusdb.servers=host:port,...} (required), and what the JDBC driver takes for a
+ * connection ({@code locusdb.user}, {@code locusdb.password}, {@code locusdb.token}, {@code locusdb.ssl},
+ * {@code locusdb.sslrootcert}). A property this connector does not know is an error, as Trino's own connectors
+ * treat them, so that a mistyped name is not silently ignored.
+ */
+record CatalogSettings(List<String> servers, Properties connection) {
+    static final String SERVERS = "locusdb.servers";
+    private static final Set<String> DRIVER = Set.of("user", "password", "token", "ssl", "sslrootcert");
+
+    static CatalogSettings of(Map<String, String> config) {
+        Set<String> unknown = new TreeSet<>();
+        Properties connection = new Properties();
+        List<String> servers = new ArrayList<>();
+        for (Map.Entry<String, String> e : config.entrySet()) {
+            String key = e.getKey();
+            if (key.equals(SERVERS)) {
+                for (String server : e.getValue().split(",")) {
+                    String s = server.strip();
+                    if (!s.matches("[^:/?\\s]+:\\d{1,5}")) {
+                        throw invalid(SERVERS + ": '" + s + "' is not host:port");
+                    }
+                    if (servers.contains(s)) {
+                        throw invalid(SERVERS + ": '" + s + "' is named twice");
+                    }
+                    servers.add(s);
+                }
+            } else if (key.startsWith("locusdb.") && DRIVER.contains(key.substring("locusdb.".length()))) {
+                connection.setProperty(key.substring("locusdb.".length()), e.getValue());
+            } else {
+                unknown.add(key);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw invalid("unknown catalog properties " + unknown + "; this connector takes " + SERVERS + " and "
+                    + DRIVER.stream().map(d -> "locusdb." + d).sorted().toList());
+        }
+        if (servers.isEmpty()) {
+            throw invalid(SERVERS + " is required: the LocusDB servers of the catalog, host:port,...");
+        }
+        return new CatalogSettings(List.copyOf(servers), connection);
+    }
+
+    private static TrinoException invalid(String message) {
+        return new TrinoException(StandardErrorCode.CONFIGURATION_INVALID, message);
+    }
+}

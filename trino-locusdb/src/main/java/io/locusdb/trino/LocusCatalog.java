@@ -1,0 +1,142 @@
+package io.locusdb.trino;
+
+import io.trino.spi.TrinoException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * What the catalog's servers hold, read from their system tables: the tables (the union over servers: a table on
+ * several servers with different parts is one table), their columns (which must agree between servers), and each
+ * server's parts of a table with their rows and NUMA nodes.
+ */
+final class LocusCatalog {
+    private final LocusServers servers;
+
+    LocusCatalog(LocusServers servers) {
+        this.servers = servers;
+    }
+
+    /** One part of a table on one server. */
+    record Part(String server, int part, int parts, long rows, int node) {
+    }
+
+    /** The tables of every server, by name. */
+    List<String> tables() {
+        TreeSet<String> names = new TreeSet<>();
+        for (String server : servers.servers()) {
+            read(server, "SELECT table_name FROM locus_tables", rs -> names.add(rs.getString(1)));
+        }
+        return List.copyOf(names);
+    }
+
+    /** The servers that hold {@code table}, each with its parts. */
+    List<Part> parts(String table) {
+        List<Part> parts = new ArrayList<>();
+        for (String server : servers.servers()) {
+            int[] count = {-1};
+            read(server, "SELECT parts FROM locus_tables WHERE table_name = " + literal(table),
+                    rs -> count[0] = rs.getInt(1));
+            if (count[0] < 0) {
+                continue;
+            }
+            Map<Integer, Part> found = new LinkedHashMap<>();
+            read(server, "SELECT part, row_count, node FROM locus_parts WHERE table_name = " + literal(table)
+                    + " ORDER BY part", rs -> found.put(rs.getInt(1),
+                    new Part(server, rs.getInt(1), count[0], rs.getLong(2), rs.getInt(3))));
+            for (int p = 0; p < count[0]; p++) {
+                // A part without a row in locus_parts (listed between a repartition and its report) is still read.
+                parts.add(found.getOrDefault(p, new Part(server, p, count[0], 0, -1)));
+            }
+        }
+        return parts;
+    }
+
+    /** The columns of {@code table}, or null when no server holds it. */
+    List<LocusColumnHandle> columns(String table) {
+        List<LocusColumnHandle> agreed = null;
+        String first = null;
+        for (String server : servers.servers()) {
+            if (!holds(server, table)) {
+                continue;
+            }
+            List<LocusColumnHandle> columns = new ArrayList<>();
+            Connection c = servers.open(server);
+            boolean healthy = false;
+            try (PreparedStatement s = c.prepareStatement("SELECT * FROM " + PredicateSql.quote(table))) {
+                ResultSetMetaData meta = s.getMetaData();
+                for (int i = 1; i <= meta.getColumnCount(); i++) {
+                    columns.add(new LocusColumnHandle(meta.getColumnName(i).toLowerCase(Locale.ROOT),
+                            LocusTypes.of(meta, i, table), meta.isNullable(i) != ResultSetMetaData.columnNoNulls));
+                }
+                healthy = true;
+            } catch (SQLException e) {
+                throw servers.failure(server, e);
+            } finally {
+                servers.release(server, c, healthy);
+            }
+            if (agreed == null) {
+                agreed = columns;
+                first = server;
+            } else if (!sameColumns(agreed, columns)) {
+                throw new TrinoException(LocusServers.Error.LOCUSDB_CATALOG_MISMATCH, "table " + table + " has"
+                        + " columns " + describe(agreed) + " on LocusDB server " + first + " but " + describe(columns)
+                        + " on " + server + ": one table of the catalog needs the same columns on every server");
+            }
+        }
+        return agreed;
+    }
+
+    private static boolean sameColumns(List<LocusColumnHandle> a, List<LocusColumnHandle> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (!a.get(i).name().equals(b.get(i).name()) || !a.get(i).type().equals(b.get(i).type())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String describe(List<LocusColumnHandle> columns) {
+        return columns.stream().map(c -> c.name() + " " + c.type().getDisplayName()).toList().toString();
+    }
+
+    private boolean holds(String server, String table) {
+        boolean[] found = {false};
+        read(server, "SELECT 1 FROM locus_tables WHERE table_name = " + literal(table), rs -> found[0] = true);
+        return found[0];
+    }
+
+    private interface RowReader {
+        void read(ResultSet rs) throws SQLException;
+    }
+
+    private void read(String server, String sql, RowReader reader) {
+        Connection c = servers.open(server);
+        boolean healthy = false;
+        try (PreparedStatement s = c.prepareStatement(sql); ResultSet rs = s.executeQuery()) {
+            while (rs.next()) {
+                reader.read(rs);
+            }
+            healthy = true;
+        } catch (SQLException e) {
+            throw servers.failure(server, e);
+        } finally {
+            servers.release(server, c, healthy);
+        }
+    }
+
+    private static String literal(String text) {
+        return "'" + text.replace("'", "''") + "'";
+    }
+}

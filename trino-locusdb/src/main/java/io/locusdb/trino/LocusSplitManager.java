@@ -1,0 +1,38 @@
+package io.locusdb.trino;
+
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorSplitManager;
+import io.trino.spi.connector.ConnectorSplitSource;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.FixedSplitSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/** One split per table part per server, listed when the query is planned. */
+final class LocusSplitManager implements ConnectorSplitManager {
+    private final LocusCatalog catalog;
+
+    LocusSplitManager(LocusCatalog catalog) {
+        this.catalog = catalog;
+    }
+
+    @Override
+    public ConnectorSplitSource getSplits(ConnectorTransactionHandle transaction, ConnectorSession session,
+                                          ConnectorTableHandle table, Set<ColumnHandle> columns,
+                                          Constraint constraint) {
+        LocusTableHandle handle = (LocusTableHandle) table;
+        if (handle.constraint().isNone()) {
+            return FixedSplitSource.emptySplitSource();
+        }
+        List<ConnectorSplit> splits = new ArrayList<>();
+        for (LocusCatalog.Part p : catalog.parts(handle.table())) {
+            splits.add(new LocusSplit(p.server(), handle.table(), p.part(), p.parts(), p.rows(), p.node()));
+        }
+        return new FixedSplitSource(splits);
+    }
+}
