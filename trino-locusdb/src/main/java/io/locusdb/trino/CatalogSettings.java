@@ -12,17 +12,20 @@ import java.util.TreeSet;
 /**
  * A catalog's properties: {@code locusdb.servers=host:port,...} (required), and what the JDBC driver takes for a
  * connection ({@code locusdb.user}, {@code locusdb.password}, {@code locusdb.token}, {@code locusdb.ssl},
- * {@code locusdb.sslrootcert}). A property this connector does not know is an error, as Trino's own connectors
- * treat them, so that a mistyped name is not silently ignored.
+ * {@code locusdb.sslrootcert}), and {@code locusdb.pushdown} (default true). A property this connector does not
+ * know is an error, as Trino's own connectors treat them, so that a mistyped name is not silently ignored.
  */
-record CatalogSettings(List<String> servers, Properties connection) {
+record CatalogSettings(List<String> servers, Properties connection, boolean pushdown) {
     static final String SERVERS = "locusdb.servers";
+    /** {@code false}: no filter, limit, top N or column list reaches the servers (to measure what pushdown saves). */
+    static final String PUSHDOWN = "locusdb.pushdown";
     private static final Set<String> DRIVER = Set.of("user", "password", "token", "ssl", "sslrootcert");
 
     static CatalogSettings of(Map<String, String> config) {
         Set<String> unknown = new TreeSet<>();
         Properties connection = new Properties();
         List<String> servers = new ArrayList<>();
+        boolean pushdown = true;
         for (Map.Entry<String, String> e : config.entrySet()) {
             String key = e.getKey();
             if (key.equals(SERVERS)) {
@@ -36,6 +39,11 @@ record CatalogSettings(List<String> servers, Properties connection) {
                     }
                     servers.add(s);
                 }
+            } else if (key.equals(PUSHDOWN)) {
+                if (!e.getValue().equals("true") && !e.getValue().equals("false")) {
+                    throw invalid(PUSHDOWN + " is true or false, not '" + e.getValue() + "'");
+                }
+                pushdown = Boolean.parseBoolean(e.getValue());
             } else if (key.startsWith("locusdb.") && DRIVER.contains(key.substring("locusdb.".length()))) {
                 connection.setProperty(key.substring("locusdb.".length()), e.getValue());
             } else {
@@ -43,13 +51,13 @@ record CatalogSettings(List<String> servers, Properties connection) {
             }
         }
         if (!unknown.isEmpty()) {
-            throw invalid("unknown catalog properties " + unknown + "; this connector takes " + SERVERS + " and "
-                    + DRIVER.stream().map(d -> "locusdb." + d).sorted().toList());
+            throw invalid("unknown catalog properties " + unknown + "; this connector takes " + SERVERS + ", "
+                    + PUSHDOWN + " and " + DRIVER.stream().map(d -> "locusdb." + d).sorted().toList());
         }
         if (servers.isEmpty()) {
             throw invalid(SERVERS + " is required: the LocusDB servers of the catalog, host:port,...");
         }
-        return new CatalogSettings(List.copyOf(servers), connection);
+        return new CatalogSettings(List.copyOf(servers), connection, pushdown);
     }
 
     private static TrinoException invalid(String message) {

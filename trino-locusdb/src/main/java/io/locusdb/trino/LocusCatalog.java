@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What the catalog's servers hold, read from their system tables: the tables (the union over servers: a table on
@@ -59,6 +61,23 @@ final class LocusCatalog {
         }
         return parts;
     }
+
+    /**
+     * The column {@code table} is partitioned by on {@code server} (HASH or RANGE), or null when it has none there:
+     * then rows with one value of it are in one part.
+     */
+    String partitionKey(String server, String table) {
+        String[] spec = {null};
+        read(server, "SELECT partitioning FROM locus_tables WHERE table_name = " + literal(table),
+                rs -> spec[0] = rs.getString(1));
+        if (spec[0] == null) {
+            return null;
+        }
+        Matcher m = KEYED.matcher(spec[0]);
+        return m.matches() ? m.group(1).toLowerCase(Locale.ROOT) : null;
+    }
+
+    private static final Pattern KEYED = Pattern.compile("(?:HASH|RANGE)\\((\\w+)\\).*");
 
     /** The columns of {@code table}, or null when no server holds it. */
     List<LocusColumnHandle> columns(String table) {

@@ -18,7 +18,7 @@ final class LocusConnector implements Connector {
     LocusConnector(LocusServers servers) {
         this.servers = servers;
         LocusCatalog catalog = new LocusCatalog(servers);
-        this.metadata = new LocusMetadata(catalog);
+        this.metadata = new LocusMetadata(catalog, servers.pushdown());
         this.splits = new LocusSplitManager(catalog);
         this.pages = new LocusPageSourceProvider(servers);
     }

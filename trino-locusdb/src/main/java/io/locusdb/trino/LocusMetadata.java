@@ -2,6 +2,9 @@ package io.locusdb.trino;
 
 import io.trino.spi.TrinoException;
 import io.trino.spi.StandardErrorCode;
+import io.trino.spi.connector.AggregateFunction;
+import io.trino.spi.connector.AggregationApplicationResult;
+import io.trino.spi.connector.Assignment;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorMetadata;
@@ -16,9 +19,14 @@ import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SortItem;
 import io.trino.spi.connector.SortOrder;
 import io.trino.spi.connector.TopNApplicationResult;
+import io.trino.spi.expression.ConnectorExpression;
+import io.trino.spi.expression.Variable;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.type.BigintType;
 import io.trino.spi.type.DoubleType;
+import io.trino.spi.type.IntegerType;
+import io.trino.spi.type.Type;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -30,15 +38,18 @@ import java.util.Optional;
 /**
  * The catalog's one schema, {@code default}, holding every table of every server; and what Trino may push down:
  * filters LocusDB evaluates exactly (see {@link PredicateSql}), a LIMIT and a top N per split. Columns are pruned
- * by the page source, which asks only for the columns Trino reads. Aggregations are not pushed down: a pushed-down
- * aggregation is not merged across splits by Trino, so it would be wrong for tables of more than one split.
+ * by the page source, which asks only for the columns Trino reads. An aggregation is pushed down only where no group
+ * can span two splits (Trino does not merge a pushed-down aggregation across splits: trinodb/trino 14582, 22768):
+ * the table is on one server and in one part there, or partitioned there by a column it is grouped by.
  */
 final class LocusMetadata implements ConnectorMetadata {
     static final String SCHEMA = "default";
     private final LocusCatalog catalog;
+    private final boolean pushdown;
 
-    LocusMetadata(LocusCatalog catalog) {
+    LocusMetadata(LocusCatalog catalog, boolean pushdown) {
         this.catalog = catalog;
+        this.pushdown = pushdown;
     }
 
     @Override
@@ -107,8 +118,8 @@ final class LocusMetadata implements ConnectorMetadata {
                                                                                    ConnectorTableHandle table,
                                                                                    Constraint constraint) {
         LocusTableHandle handle = (LocusTableHandle) table;
-        if (handle.limit().isPresent()) {
-            // A filter below a limit would change which rows the limit keeps.
+        if (!pushdown || handle.limit().isPresent() || handle.aggregated()) {
+            // A filter below a limit or an aggregation would change which rows they keep.
             return Optional.empty();
         }
         TupleDomain<ColumnHandle> summary = constraint.getSummary();
@@ -138,7 +149,7 @@ final class LocusMetadata implements ConnectorMetadata {
     public Optional<LimitApplicationResult<ConnectorTableHandle>> applyLimit(ConnectorSession session,
                                                                              ConnectorTableHandle table, long limit) {
         LocusTableHandle handle = (LocusTableHandle) table;
-        if (handle.limit().isPresent() && handle.limit().getAsLong() <= limit) {
+        if (!pushdown || handle.aggregated() || handle.limit().isPresent() && handle.limit().getAsLong() <= limit) {
             return Optional.empty();
         }
         // Each split keeps at most this many rows; Trino still applies the limit to the splits together.
@@ -151,7 +162,7 @@ final class LocusMetadata implements ConnectorMetadata {
                                                                            List<SortItem> sortItems,
                                                                            Map<String, ColumnHandle> assignments) {
         LocusTableHandle handle = (LocusTableHandle) table;
-        if (handle.limit().isPresent()) {
+        if (!pushdown || handle.limit().isPresent() || handle.aggregated()) {
             return Optional.empty();
         }
         List<LocusTableHandle.SortKey> keys = new ArrayList<>();
@@ -166,5 +177,86 @@ final class LocusMetadata implements ConnectorMetadata {
             keys.add(new LocusTableHandle.SortKey(column.name(), order.isAscending(), order.isNullsFirst()));
         }
         return Optional.of(new TopNApplicationResult<>(handle.withLimit(topNCount, keys), false, false));
+    }
+
+    @Override
+    public Optional<AggregationApplicationResult<ConnectorTableHandle>> applyAggregation(
+            ConnectorSession session, ConnectorTableHandle table, List<AggregateFunction> aggregates,
+            Map<String, ColumnHandle> assignments, List<List<ColumnHandle>> groupingSets) {
+        LocusTableHandle handle = (LocusTableHandle) table;
+        if (!pushdown || handle.aggregated() || handle.limit().isPresent() || groupingSets.size() != 1) {
+            return Optional.empty();
+        }
+        List<String> keys = new ArrayList<>();
+        for (ColumnHandle c : groupingSets.getFirst()) {
+            keys.add(((LocusColumnHandle) c).name());
+        }
+        List<LocusTableHandle.Aggregate> calls = new ArrayList<>();
+        List<ConnectorExpression> projections = new ArrayList<>();
+        List<Assignment> outputs = new ArrayList<>();
+        for (AggregateFunction f : aggregates) {
+            String sql = aggregateSql(f, assignments);
+            if (sql == null) {
+                return Optional.empty();
+            }
+            String column = "_agg" + calls.size();
+            calls.add(new LocusTableHandle.Aggregate(column, sql));
+            LocusColumnHandle output = new LocusColumnHandle(column, f.getOutputType(), true);
+            projections.add(new Variable(column, f.getOutputType()));
+            outputs.add(new Assignment(column, output, f.getOutputType()));
+        }
+        if (!groupsStayInOneSplit(handle.table(), keys)) {
+            return Optional.empty();
+        }
+        Map<ColumnHandle, ColumnHandle> grouping = new HashMap<>();
+        for (ColumnHandle c : groupingSets.getFirst()) {
+            grouping.put(c, c);
+        }
+        return Optional.of(new AggregationApplicationResult<>(handle.withAggregation(keys, calls), projections,
+                outputs, grouping, false));
+    }
+
+    /**
+     * LocusDB's SQL for an aggregate whose result has exactly Trino's type and value: COUNT, MIN and MAX of the
+     * types filters are pushed for, SUM of integers; null for anything else (DISTINCT only under COUNT, no FILTER,
+     * no ORDER BY).
+     */
+    private static String aggregateSql(AggregateFunction f, Map<String, ColumnHandle> assignments) {
+        if (f.getFilter().isPresent() || !f.getSortItems().isEmpty()) {
+            return null;
+        }
+        String name = f.getFunctionName();
+        if (f.getArguments().isEmpty()) {
+            return name.equals("count") && !f.isDistinct() ? "count(*)" : null;
+        }
+        if (f.getArguments().size() != 1 || !(f.getArguments().getFirst() instanceof Variable v)
+                || !(assignments.get(v.getName()) instanceof LocusColumnHandle column)) {
+            return null;
+        }
+        Type type = column.type();
+        boolean comparable = PredicateSql.pushable(Domain.all(type)) && type != DoubleType.DOUBLE;
+        String argument = PredicateSql.quote(column.name());
+        return switch (name) {
+            case "count" -> comparable || !f.isDistinct()
+                    ? "count(" + (f.isDistinct() ? "DISTINCT " : "") + argument + ")" : null;
+            case "min", "max" -> comparable && !f.isDistinct() && f.getOutputType().equals(type)
+                    ? name + "(" + argument + ")" : null;
+            case "sum" -> !f.isDistinct() && (type == BigintType.BIGINT || type == IntegerType.INTEGER)
+                    && f.getOutputType() == BigintType.BIGINT ? "sum(" + argument + ")" : null;
+            default -> null;
+        };
+    }
+
+    /** Whether every group of {@code keys} lies in one split: see the class comment. */
+    private boolean groupsStayInOneSplit(String table, List<String> keys) {
+        List<LocusCatalog.Part> parts = catalog.parts(table);
+        if (parts.stream().map(LocusCatalog.Part::server).distinct().count() != 1) {
+            return false;
+        }
+        if (parts.size() == 1) {
+            return true;
+        }
+        String key = catalog.partitionKey(parts.getFirst().server(), table);
+        return key != null && keys.contains(key);
     }
 }

@@ -8,6 +8,7 @@ import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -25,6 +26,10 @@ final class LocusPageSource implements ConnectorPageSource {
     private final LocusSplit split;
     private final String sql;
     private final List<LocusColumnHandle> columns;
+    /** Whether the server sends exactly {@link #columns} (else all of the table's, picked from by name). */
+    private final boolean pushdown;
+    /** Per column of {@link #columns}, its position in the server's result. */
+    private int[] positionInResult;
     private Connection connection;
     private Statement statement;
     private ResultSet result;
@@ -35,7 +40,9 @@ final class LocusPageSource implements ConnectorPageSource {
     private long positions;
     private long readNanos;
 
-    LocusPageSource(LocusServers servers, LocusSplit split, String sql, List<LocusColumnHandle> columns) {
+    LocusPageSource(LocusServers servers, LocusSplit split, String sql, List<LocusColumnHandle> columns,
+                    boolean pushdown) {
+        this.pushdown = pushdown;
         this.servers = servers;
         this.split = split;
         this.sql = sql;
@@ -52,7 +59,7 @@ final class LocusPageSource implements ConnectorPageSource {
             if (connection == null) {
                 open();
             }
-            if (columns.isEmpty()) {
+            if (columns.isEmpty() && pushdown) {
                 return countPage();
             }
             DecodedBatch batch = batches.nextBatch();
@@ -63,9 +70,10 @@ final class LocusPageSource implements ConnectorPageSource {
             int rows = batch.rows();
             Block[] blocks = new Block[columns.size()];
             for (int c = 0; c < blocks.length; c++) {
-                blocks[c] = LocusTypes.block(columns.get(c).type(), batch.columns().get(c), rows);
-                bytes += blocks[c].getSizeInBytes();
+                blocks[c] = LocusTypes.block(columns.get(c).type(), batch.columns().get(positionInResult[c]), rows);
             }
+            // What came from the server, whether or not Trino reads all of it.
+            bytes += LocusTypes.bytes(batch);
             positions += rows;
             return SourcePage.create(new Page(rows, blocks));
         } catch (SQLException e) {
@@ -83,11 +91,27 @@ final class LocusPageSource implements ConnectorPageSource {
         connection = servers.open(split.server());
         statement = connection.createStatement();
         result = statement.executeQuery(sql);
-        if (columns.isEmpty()) {
+        if (columns.isEmpty() && pushdown) {
             countLeft = result.next() ? result.getLong(1) : 0;
             positions = countLeft;
-        } else {
-            batches = result.unwrap(ColumnBatches.class);
+            bytes += Long.BYTES;
+            return;
+        }
+        batches = result.unwrap(ColumnBatches.class);
+        positionInResult = new int[columns.size()];
+        ResultSetMetaData meta = result.getMetaData();
+        for (int c = 0; c < columns.size(); c++) {
+            positionInResult[c] = -1;
+            for (int i = 1; i <= meta.getColumnCount(); i++) {
+                if (meta.getColumnName(i).equalsIgnoreCase(columns.get(c).name())) {
+                    positionInResult[c] = i - 1;
+                    break;
+                }
+            }
+            if (positionInResult[c] < 0) {
+                throw new SQLException("table " + split.table() + " has no column " + columns.get(c).name()
+                        + " any more", "42703");
+            }
         }
     }
 

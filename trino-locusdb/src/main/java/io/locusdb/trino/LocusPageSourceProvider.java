@@ -27,6 +27,7 @@ final class LocusPageSourceProvider implements ConnectorPageSourceProvider {
                                                 List<ColumnHandle> columns, DynamicFilter dynamicFilter) {
         LocusSplit s = (LocusSplit) split;
         List<LocusColumnHandle> read = columns.stream().map(LocusColumnHandle.class::cast).toList();
-        return new LocusPageSource(servers, s, PartQuery.sql(s, (LocusTableHandle) table, read), read);
+        return new LocusPageSource(servers, s, PartQuery.sql(s, (LocusTableHandle) table, read, servers.pushdown()),
+                read, servers.pushdown());
     }
 }

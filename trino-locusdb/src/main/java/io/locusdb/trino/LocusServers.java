@@ -31,6 +31,11 @@ final class LocusServers implements AutoCloseable {
         return settings.servers();
     }
 
+    /** Whether filters, limits and column lists go to the servers. */
+    boolean pushdown() {
+        return settings.pushdown();
+    }
+
     /** A connection to {@code server}, to be handed back with {@link #release} (or closed, after a failure). */
     Connection open(String server) {
         synchronized (idle) {

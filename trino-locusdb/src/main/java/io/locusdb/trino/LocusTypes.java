@@ -99,6 +99,21 @@ final class LocusTypes {
         return new LongArrayBlock(rows, valid, longs.length == rows ? longs : Arrays.copyOf(longs, rows));
     }
 
+    /** What a batch weighs as it arrived: 8 bytes per number, the UTF-16 length of each string. */
+    static long bytes(DecodedBatch batch) {
+        long total = 0;
+        for (DecodedBatch.Column c : batch.columns()) {
+            if (c.strings() != null) {
+                for (int r = 0; r < batch.rows(); r++) {
+                    total += c.strings()[r] == null ? 0 : c.strings()[r].length();
+                }
+            } else {
+                total += 8L * batch.rows();
+            }
+        }
+        return total;
+    }
+
     /** Trino's validity bitmap (a bit set where the value is not NULL), or empty when nothing is NULL. */
     private static Optional<long[]> validity(DecodedBatch.Column column, int rows) {
         boolean[] nulls = column.nulls();

@@ -5,37 +5,45 @@ import java.util.List;
 
 /**
  * The SQL a split sends to its server: a PART hint naming the table part, the columns Trino reads, the pushed-down
- * filter, and the split's own top N or limit. Without columns (Trino counts rows) the server counts them.
+ * filter, and the split's own aggregation, top N or limit. Without columns (Trino counts rows) the server counts
+ * them. With pushdown off, every column of every row of the part.
  */
 final class PartQuery {
     private PartQuery() {
     }
 
-    static String sql(LocusSplit split, LocusTableHandle table, List<LocusColumnHandle> columns) {
-        StringBuilder sql = new StringBuilder("/*+ PART(").append(PredicateSql.quote(split.table())).append(' ')
-                .append(split.part()).append(" OF ").append(split.parts()).append(") */ SELECT ");
+    static String sql(LocusSplit split, LocusTableHandle table, List<LocusColumnHandle> columns, boolean pushdown) {
+        String hint = "/*+ PART(" + PredicateSql.quote(split.table()) + " " + split.part() + " OF " + split.parts()
+                + ") */ ";
+        String from = " FROM " + PredicateSql.quote(split.table());
+        if (!pushdown) {
+            // Everything of the part: Trino filters, limits and drops columns itself.
+            return hint + "SELECT *" + from;
+        }
         String where = PredicateSql.where(table.constraint());
-        if (columns.isEmpty()) {
-            sql.append("count(*) FROM ").append(PredicateSql.quote(split.table()));
-            if (where != null) {
-                sql.append(" WHERE ").append(where);
-            }
-            if (table.limit().isPresent()) {
-                // Counting the rows of a subquery keeps the limit's meaning.
-                return "/*+ PART(" + PredicateSql.quote(split.table()) + " " + split.part() + " OF " + split.parts()
-                        + ") */ SELECT count(*) FROM (SELECT 1 FROM " + PredicateSql.quote(split.table())
-                        + (where == null ? "" : " WHERE " + where) + " LIMIT " + table.limit().getAsLong() + ") t";
-            }
-            return sql.toString();
-        }
-        List<String> names = new ArrayList<>();
-        for (LocusColumnHandle c : columns) {
-            names.add(PredicateSql.quote(c.name()));
-        }
-        sql.append(String.join(", ", names)).append(" FROM ").append(PredicateSql.quote(split.table()));
+        StringBuilder body = new StringBuilder(from);
         if (where != null) {
-            sql.append(" WHERE ").append(where);
+            body.append(" WHERE ").append(where);
         }
+        if (table.aggregated() && !table.groupBy().isEmpty()) {
+            List<String> keys = new ArrayList<>();
+            for (String k : table.groupBy()) {
+                keys.add(PredicateSql.quote(k));
+            }
+            body.append(" GROUP BY ").append(String.join(", ", keys));
+        }
+        if (columns.isEmpty()) {
+            // Only the number of rows (or groups) is read; a limit keeps its meaning inside the count.
+            boolean plain = !table.aggregated() && table.limit().isEmpty();
+            return hint + (plain ? "SELECT count(*)" + body
+                    : "SELECT count(*) FROM (SELECT 1" + body + table.limit().stream()
+                    .mapToObj(l -> " LIMIT " + l).findFirst().orElse("") + ") t");
+        }
+        List<String> select = new ArrayList<>();
+        for (LocusColumnHandle c : columns) {
+            select.add(expression(table, c));
+        }
+        StringBuilder sql = new StringBuilder(hint).append("SELECT ").append(String.join(", ", select)).append(body);
         if (!table.topN().isEmpty()) {
             List<String> keys = new ArrayList<>();
             for (LocusTableHandle.SortKey k : table.topN()) {
@@ -48,5 +56,15 @@ final class PartQuery {
             sql.append(" LIMIT ").append(table.limit().getAsLong());
         }
         return sql.toString();
+    }
+
+    /** A column of the table, or one of the aggregation's outputs. */
+    private static String expression(LocusTableHandle table, LocusColumnHandle column) {
+        for (LocusTableHandle.Aggregate a : table.aggregates()) {
+            if (a.column().equals(column.name())) {
+                return a.sql() + " AS " + PredicateSql.quote(a.column());
+            }
+        }
+        return PredicateSql.quote(column.name());
     }
 }

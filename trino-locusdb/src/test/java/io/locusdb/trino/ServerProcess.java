@@ -72,7 +72,7 @@ final class ServerProcess implements AutoCloseable {
     private static Process launch(Path data, int port) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "--add-modules",
-                "jdk.incubator.vector", "-Xmx1g", "-cp", System.getProperty("java.class.path"),
+                "jdk.incubator.vector", "-Xmx3g", "-cp", System.getProperty("java.class.path"),
                 "io.locusdb.server.cli.LocusCli", "serve", "--port", Integer.toString(port), "--metrics-port", "-1",
                 "--pg-port", "-1", "--placer", "off", "--warm-up", "off"));
         if (data == null) {
