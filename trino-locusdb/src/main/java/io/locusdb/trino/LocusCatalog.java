@@ -27,8 +27,8 @@ final class LocusCatalog {
         this.servers = servers;
     }
 
-    /** One part of a table on one server. */
-    record Part(String server, int part, int parts, long rows, int node) {
+    /** One part of a table on one server, in its table's division {@code division} (see {@code locus_tables}). */
+    record Part(String server, int part, int parts, long division, long rows, int node) {
     }
 
     /** The tables of every server, by name. */
@@ -45,18 +45,22 @@ final class LocusCatalog {
         List<Part> parts = new ArrayList<>();
         for (String server : servers.servers()) {
             int[] count = {-1};
-            read(server, "SELECT parts FROM locus_tables WHERE table_name = " + literal(table),
-                    rs -> count[0] = rs.getInt(1));
+            long[] division = {-1};
+            read(server, "SELECT parts, division FROM locus_tables WHERE table_name = " + literal(table), rs -> {
+                count[0] = rs.getInt(1);
+                division[0] = rs.getLong(2);
+            });
             if (count[0] < 0) {
                 continue;
             }
             Map<Integer, Part> found = new LinkedHashMap<>();
             read(server, "SELECT part, row_count, node FROM locus_parts WHERE table_name = " + literal(table)
                     + " ORDER BY part", rs -> found.put(rs.getInt(1),
-                    new Part(server, rs.getInt(1), count[0], rs.getLong(2), rs.getInt(3))));
+                    new Part(server, rs.getInt(1), count[0], division[0], rs.getLong(2), rs.getInt(3))));
             for (int p = 0; p < count[0]; p++) {
-                // A part without a row in locus_parts (listed between a repartition and its report) is still read.
-                parts.add(found.getOrDefault(p, new Part(server, p, count[0], 0, -1)));
+                // A part listed in another division than the count (a repartition between the two reads) is still
+                // one split: its read is refused if the division no longer holds.
+                parts.add(found.getOrDefault(p, new Part(server, p, count[0], division[0], 0, -1)));
             }
         }
         return parts;
@@ -94,7 +98,7 @@ final class LocusCatalog {
                 ResultSetMetaData meta = s.getMetaData();
                 for (int i = 1; i <= meta.getColumnCount(); i++) {
                     columns.add(new LocusColumnHandle(meta.getColumnName(i).toLowerCase(Locale.ROOT),
-                            LocusTypes.of(meta, i, table), meta.isNullable(i) != ResultSetMetaData.columnNoNulls));
+                            LocusTypes.of(meta, i, table, server), meta.isNullable(i) != ResultSetMetaData.columnNoNulls));
                 }
                 healthy = true;
             } catch (SQLException e) {

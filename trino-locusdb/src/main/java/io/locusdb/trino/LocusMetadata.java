@@ -24,9 +24,9 @@ import io.trino.spi.expression.Variable;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.type.BigintType;
-import io.trino.spi.type.DoubleType;
 import io.trino.spi.type.IntegerType;
 import io.trino.spi.type.Type;
+import io.trino.spi.type.VarcharType;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -168,9 +168,7 @@ final class LocusMetadata implements ConnectorMetadata {
         List<LocusTableHandle.SortKey> keys = new ArrayList<>();
         for (SortItem item : sortItems) {
             LocusColumnHandle column = (LocusColumnHandle) assignments.get(item.getName());
-            if (column == null || column.type() == DoubleType.DOUBLE
-                    || !PredicateSql.pushable(Domain.all(column.type()))) {
-                // An order LocusDB might not sort as Trino does (CHAR's padding, NaN among doubles) stays with Trino.
+            if (column == null || !PredicateSql.orderedAlike(column.type())) {
                 return Optional.empty();
             }
             SortOrder order = item.getSortOrder();
@@ -205,7 +203,7 @@ final class LocusMetadata implements ConnectorMetadata {
             projections.add(new Variable(column, f.getOutputType()));
             outputs.add(new Assignment(column, output, f.getOutputType()));
         }
-        if (!groupsStayInOneSplit(handle.table(), keys)) {
+        if (keys.isEmpty() && calls.isEmpty() || !groupsStayInOneSplit(handle.table(), keys)) {
             return Optional.empty();
         }
         Map<ColumnHandle, ColumnHandle> grouping = new HashMap<>();
@@ -234,12 +232,14 @@ final class LocusMetadata implements ConnectorMetadata {
             return null;
         }
         Type type = column.type();
-        boolean comparable = PredicateSql.pushable(Domain.all(type)) && type != DoubleType.DOUBLE;
+        boolean ordered = PredicateSql.orderedAlike(type);
+        // Equal in both engines: the ordered types, and VARCHAR (equality needs no order).
+        boolean equalAlike = ordered || type instanceof VarcharType;
         String argument = PredicateSql.quote(column.name());
         return switch (name) {
-            case "count" -> comparable || !f.isDistinct()
+            case "count" -> equalAlike || !f.isDistinct()
                     ? "count(" + (f.isDistinct() ? "DISTINCT " : "") + argument + ")" : null;
-            case "min", "max" -> comparable && !f.isDistinct() && f.getOutputType().equals(type)
+            case "min", "max" -> ordered && !f.isDistinct() && f.getOutputType().equals(type)
                     ? name + "(" + argument + ")" : null;
             case "sum" -> !f.isDistinct() && (type == BigintType.BIGINT || type == IntegerType.INTEGER)
                     && f.getOutputType() == BigintType.BIGINT ? "sum(" + argument + ")" : null;

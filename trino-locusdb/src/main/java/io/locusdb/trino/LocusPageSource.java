@@ -3,6 +3,7 @@ package io.locusdb.trino;
 import io.locusdb.jdbc.ColumnBatches;
 import io.locusdb.protocol.DecodedBatch;
 import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
@@ -79,9 +80,13 @@ final class LocusPageSource implements ConnectorPageSource {
         } catch (SQLException e) {
             finish(false);
             throw servers.failure(split.server(), e);
-        } catch (RuntimeException e) {
+        } catch (TrinoException e) {
             finish(false);
             throw e;
+        } catch (RuntimeException e) {
+            finish(false);
+            throw new TrinoException(LocusServers.Error.LOCUSDB_SERVER_ERROR, "LocusDB server " + split.server()
+                    + ": reading part " + split.part() + " of " + split.table() + " failed: " + e, e);
         } finally {
             readNanos += System.nanoTime() - start;
         }

@@ -81,14 +81,18 @@ final class LocusServers implements AutoCloseable {
     }
 
     /**
-     * A failure that names the server, so that an operator knows which one to look at. The server's idle
-     * connections are dropped with it: after a server died they are all dead, and a restarted server must be met
-     * with new ones.
+     * A failure that names the server, so that an operator knows which one to look at. After a connection failure
+     * (SQLSTATE class 08, or none: the socket broke) the server's idle connections are dropped too: after a server
+     * died they are all dead, and a restarted server must be met with new ones. A statement's own error (40001,
+     * 42703, ...) leaves them.
      */
     TrinoException failure(String server, SQLException e) {
-        Deque<Connection> dropped;
-        synchronized (idle) {
-            dropped = idle.remove(server);
+        String state = e.getSQLState();
+        Deque<Connection> dropped = null;
+        if (state == null || state.startsWith("08")) {
+            synchronized (idle) {
+                dropped = idle.remove(server);
+            }
         }
         if (dropped != null) {
             for (Connection c : dropped) {

@@ -31,7 +31,8 @@ final class LocusSplitManager implements ConnectorSplitManager {
         }
         List<ConnectorSplit> splits = new ArrayList<>();
         for (LocusCatalog.Part p : catalog.parts(handle.table())) {
-            splits.add(new LocusSplit(p.server(), handle.table(), p.part(), p.parts(), p.rows(), p.node()));
+            splits.add(new LocusSplit(p.server(), handle.table(), p.part(), p.parts(), p.division(), p.rows(),
+                    p.node()));
         }
         return new FixedSplitSource(splits);
     }

@@ -37,7 +37,7 @@ final class LocusTypes {
     }
 
     /** The Trino type of result column {@code c} (1-based) as the JDBC driver describes it. */
-    static Type of(ResultSetMetaData meta, int c, String table) throws SQLException {
+    static Type of(ResultSetMetaData meta, int c, String table, String server) throws SQLException {
         return switch (meta.getColumnType(c)) {
             case Types.BOOLEAN -> BooleanType.BOOLEAN;
             case Types.INTEGER -> IntegerType.INTEGER;
@@ -50,7 +50,7 @@ final class LocusTypes {
                     ? VarcharType.VARCHAR : VarcharType.createVarcharType(meta.getPrecision(c));
             case Types.CHAR -> CharType.createCharType(meta.getPrecision(c));
             default -> throw new TrinoException(StandardErrorCode.NOT_SUPPORTED, "column " + meta.getColumnName(c)
-                    + " of LocusDB table " + table + " has type " + meta.getColumnTypeName(c)
+                    + " of LocusDB table " + table + " on server " + server + " has type " + meta.getColumnTypeName(c)
                     + ", which this connector does not map");
         };
     }

@@ -14,7 +14,7 @@ final class PartQuery {
 
     static String sql(LocusSplit split, LocusTableHandle table, List<LocusColumnHandle> columns, boolean pushdown) {
         String hint = "/*+ PART(" + PredicateSql.quote(split.table()) + " " + split.part() + " OF " + split.parts()
-                + ") */ ";
+                + " AT " + split.division() + ") */ ";
         String from = " FROM " + PredicateSql.quote(split.table());
         if (!pushdown) {
             // Everything of the part: Trino filters, limits and drops columns itself.
@@ -33,10 +33,13 @@ final class PartQuery {
             body.append(" GROUP BY ").append(String.join(", ", keys));
         }
         if (columns.isEmpty()) {
-            // Only the number of rows (or groups) is read; a limit keeps its meaning inside the count.
+            // Only the number of rows (or groups) is read; a limit or an aggregation keeps its meaning inside the
+            // count (a global aggregation is one row: its first aggregate computes it).
             boolean plain = !table.aggregated() && table.limit().isEmpty();
+            String inner = table.aggregated() && table.groupBy().isEmpty() ? table.aggregates().getFirst().sql()
+                    : "1";
             return hint + (plain ? "SELECT count(*)" + body
-                    : "SELECT count(*) FROM (SELECT 1" + body + table.limit().stream()
+                    : "SELECT count(*) FROM (SELECT " + inner + body + table.limit().stream()
                     .mapToObj(l -> " LIMIT " + l).findFirst().orElse("") + ") t");
         }
         List<String> select = new ArrayList<>();

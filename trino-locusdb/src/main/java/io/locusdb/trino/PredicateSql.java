@@ -26,8 +26,10 @@ import java.util.Map;
 
 /**
  * Trino's pushed-down filter (a domain per column: ranges, value sets, NULL or not) as a LocusDB WHERE clause. Only
- * domains that LocusDB evaluates exactly as Trino does are taken: numbers, dates, timestamps, booleans and
- * VARCHAR; CHAR (Trino compares it without padding) and non-finite doubles stay with Trino.
+ * domains that LocusDB evaluates exactly as Trino does are taken: on numbers, dates, timestamps and booleans any
+ * domain; on VARCHAR only values (equality, IN), since LocusDB orders strings by UTF-16 units and Trino by code
+ * points, which differ above U+FFFF; CHAR (Trino compares it without padding), non-finite doubles and values
+ * LocusDB cannot write as literals (years outside 1-9999, the least BIGINT) stay with Trino.
  */
 final class PredicateSql {
     /** Above this many values an IN list is left to Trino (the text would be long for little gain). */
@@ -36,31 +38,50 @@ final class PredicateSql {
     private PredicateSql() {
     }
 
+    /** Whether LocusDB orders values of {@code type} as Trino does (so ranges, MIN/MAX and top N agree). */
+    static boolean orderedAlike(Type type) {
+        return type == BigintType.BIGINT || type == IntegerType.INTEGER || type == DateType.DATE
+                || type == BooleanType.BOOLEAN || type instanceof DecimalType d && d.isShort()
+                || type == TimestampType.TIMESTAMP_MICROS;
+    }
+
     static boolean pushable(Domain domain) {
         Type type = domain.getType();
-        boolean typed = type == BigintType.BIGINT || type == IntegerType.INTEGER || type == DateType.DATE
-                || type == BooleanType.BOOLEAN || type == DoubleType.DOUBLE || type instanceof VarcharType
-                || type instanceof DecimalType d && d.isShort() || type == TimestampType.TIMESTAMP_MICROS;
-        if (!typed) {
+        if (!orderedAlike(type) && type != DoubleType.DOUBLE && !(type instanceof VarcharType)) {
             return false;
         }
-        if (domain.isAll() || domain.isNone() || domain.isOnlyNull()) {
+        if (domain.isAll() || domain.isNone() || domain.isOnlyNull() || domain.getValues().isAll()) {
             return true;
+        }
+        if (type instanceof VarcharType && !domain.getValues().isDiscreteSet()) {
+            return false;
         }
         if (domain.getValues().isDiscreteSet() && domain.getValues().getDiscreteSet().size() > MAX_IN_VALUES) {
             return false;
         }
         for (Range r : domain.getValues().getRanges().getOrderedRanges()) {
-            if (!finite(r.getLowValue().orElse(null)) || !finite(r.getHighValue().orElse(null))) {
+            if (!writable(type, r.getLowValue().orElse(null)) || !writable(type, r.getHighValue().orElse(null))) {
                 return false;
             }
         }
         return true;
     }
 
-    private static boolean finite(Object value) {
-        return !(value instanceof Double d) || Double.isFinite(d);
+    /** Whether {@link #literal} can write {@code value} (null: an unbounded end) so that LocusDB reads it back. */
+    private static boolean writable(Type type, Object value) {
+        return switch (value) {
+            case null -> true;
+            case Double d -> Double.isFinite(d);
+            case Long l when type == DateType.DATE -> l >= MIN_DAY && l <= MAX_DAY;
+            case Long l when type == TimestampType.TIMESTAMP_MICROS ->
+                    Math.floorDiv(l, 86_400_000_000L) >= MIN_DAY && Math.floorDiv(l, 86_400_000_000L) <= MAX_DAY;
+            case Long l -> l != Long.MIN_VALUE;
+            default -> true;
+        };
     }
+
+    private static final long MIN_DAY = LocalDate.of(1, 1, 1).toEpochDay();
+    private static final long MAX_DAY = LocalDate.of(9999, 12, 31).toEpochDay();
 
     /** The condition, or null when it is TRUE. */
     static String where(TupleDomain<ColumnHandle> constraint) {

@@ -77,9 +77,9 @@ class AggregationPushdownTest {
 
     @Test
     void groupsByThePartitioningKeyOfATableOnOneServerAreAggregatedThere() {
-        assertPushed("SELECT k, count(*), count(x), min(d), max(g) FROM keyed GROUP BY k");
+        assertPushed("SELECT k, count(*), count(x), min(d), max(x), count(DISTINCT g) FROM keyed GROUP BY k");
         assertPushed("SELECT k, g, max(x) FROM keyed WHERE d < DATE '2024-01-20' GROUP BY k, g");
-        assertPushed("SELECT count(*), sum(x), min(g) FROM single");
+        assertPushed("SELECT count(*), sum(x), count(g) FROM single");
         assertPushed("SELECT g, count(x) FROM single GROUP BY g");
         // The groups come from LocusDB, Trino counts them: the splits send only their number of groups.
         assertNotPushed("SELECT count(*) FROM (SELECT k FROM keyed WHERE x > 10 GROUP BY k)");
@@ -92,6 +92,8 @@ class AggregationPushdownTest {
         assertNotPushed("SELECT k, sum(x) FROM spread GROUP BY k");
         assertNotPushed("SELECT k, avg(x) FROM keyed GROUP BY k");
         assertNotPushed("SELECT k, max(c) FROM keyed GROUP BY k");
+        // LocusDB orders strings by UTF-16 units, Trino by code points.
+        assertNotPushed("SELECT k, max(g) FROM keyed GROUP BY k");
         assertNotPushed("SELECT k, count(*) FILTER (WHERE x > 50) FROM keyed GROUP BY k");
     }
 

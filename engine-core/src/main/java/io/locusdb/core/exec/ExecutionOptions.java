@@ -41,13 +41,4 @@ public record ExecutionOptions(long memoryBudgetBytes, int priority, List<PartSe
         return new ExecutionOptions(memoryBudgetBytes, priority, selected);
     }
 
-    /** The part of {@code table} (lower case) this execution reads, or null when it reads the whole table. */
-    public PartSelection partOf(String table) {
-        for (PartSelection p : parts) {
-            if (p.table().equals(table)) {
-                return p;
-            }
-        }
-        return null;
-    }
 }

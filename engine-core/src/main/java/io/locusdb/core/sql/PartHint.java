@@ -9,15 +9,17 @@ import java.util.regex.Pattern;
 
 /**
  * A query's leading hint comment naming single table parts to read, the way a distributed engine reads one split:
- * {@code /*+ PART(lineitem 3 OF 8) PART(orders 3 OF 8) *}{@code / SELECT ...} reads only part 3 of each of those
- * tables, which must still have 8 parts (else 40001: the caller lists the parts again). Hint comments in the
+ * {@code /*+ PART(lineitem 3 OF 8 AT 2) PART(orders 3 OF 8) *}{@code / SELECT ...} reads only part 3 of each of
+ * those tables, which must still have 8 parts (and lineitem still division 2 of its rows, as {@code locus_tables}
+ * lists it; else 40001: the caller lists the parts again). Hint comments in the
  * {@code /*+ ... *}{@code /} form of pg_hint_plan and Oracle that hold no PART are left alone as comments; one that
  * holds PART but does not read as above is a syntax error, so a mistyped hint never reads the whole table.
  */
 public final class PartHint {
     private static final Pattern OPEN = Pattern.compile("\\A\\s*/\\*\\+");
     private static final Pattern ONE = Pattern.compile(
-            "\\s*PART\\s*\\(\\s*(\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*)\\s+(\\d{1,9})\\s+OF\\s+(\\d{1,9})\\s*\\)\\s*",
+            "\\s*PART\\s*\\(\\s*(\"(?:[^\"]|\"\")+\"|[A-Za-z_][A-Za-z0-9_$]*)\\s+(\\d{1,9})\\s+OF\\s+(\\d{1,9})"
+                    + "(?:\\s+AT\\s+(\\d{1,18}))?\\s*\\)\\s*",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern MENTION = Pattern.compile("\\bPART\\s*\\(", Pattern.CASE_INSENSITIVE);
 
@@ -66,12 +68,13 @@ public final class PartHint {
                     throw error(sql, start + one.start(1), "the hint names table " + table + " twice");
                 }
             }
-            parts.add(new PartSelection(table, part, of));
+            long division = one.group(4) == null ? -1 : Long.parseLong(one.group(4));
+            parts.add(new PartSelection(table, part, of, division));
             at = one.end();
         }
         if (at < body.length() && !body.substring(at).isBlank()) {
-            throw error(sql, start + at, "a PART hint reads PART(table part OF parts), e.g. /*+ PART(lineitem 3 OF 8)"
-                    + " */, and nothing else");
+            throw error(sql, start + at, "a PART hint reads PART(table part OF parts [AT division]), e.g."
+                    + " /*+ PART(lineitem 3 OF 8 AT 2) */, and nothing else");
         }
         return new PartHint(blank(sql, open.start(), end + 2), List.copyOf(parts));
     }

@@ -78,9 +78,10 @@ public final class SystemTables {
 
     private SystemTable tables() {
         return new SystemTable("locus_tables", List.of(ColumnDef.notNull("table_name", ColumnType.VARCHAR),
-                text("table_group"), text("partitioning"), integer("parts"), bigint("row_count"), bigint("bytes")),
+                text("table_group"), text("partitioning"), integer("parts"), bigint("row_count"), bigint("bytes"),
+                bigint("division")),
                 () -> views.tables().stream().map(t -> new Object[] {t.name(), t.group(), t.partitioning(),
-                        t.parts(), t.rows(), t.bytes()}).toList());
+                        t.parts(), t.rows(), t.bytes(), t.division()}).toList());
     }
 
     private SystemTable parts() {

@@ -145,6 +145,37 @@ class PartHintTest {
     }
 
     @Test
+    void aTableMergedAndSplitBackToItsPartCountIsAnotherDivision() {
+        try (Session s = db.connect()) {
+            s.execute("CREATE TABLE d (id BIGINT) PARTITION BY RANGE(id) BOUNDS (100)").close();
+            s.execute("INSERT INTO d SELECT x FROM generate_series(1, 300) AS g(x)").close();
+            long before = division("d");
+            assertThat(rows("/*+ PART(d 1 OF 2 AT " + before + ") */ SELECT count(*) FROM d").getFirst().getFirst())
+                    .isEqualTo(201L);
+            s.execute("ALTER TABLE d MOVE PART 1 TO NODE 0").close();
+            assertThat(division("d")).as("a move keeps the division").isEqualTo(before);
+            s.execute("ALTER TABLE d MERGE PARTS").close();
+            s.execute("ALTER TABLE d PARTITION INTO 2 PARTS").close();
+            assertThat(parts("d")).isEqualTo(2);
+            assertThat(division("d")).isGreaterThan(before);
+            assertFails(() -> rows("/*+ PART(d 1 OF 2 AT " + before + ") */ SELECT count(*) FROM d"),
+                    SqlState.SERIALIZATION_FAILURE);
+            long now = division("d");
+            long total = 0;
+            for (int p = 0; p < 2; p++) {
+                total += ((Number) rows("/*+ PART(d " + p + " OF 2 AT " + now + ") */ SELECT count(*) FROM d")
+                        .getFirst().getFirst()).longValue();
+            }
+            assertThat(total).isEqualTo(300);
+        }
+    }
+
+    private static long division(String table) {
+        return ((Number) rows("SELECT division FROM locus_tables WHERE table_name = '" + table + "'").getFirst()
+                .getFirst()).longValue();
+    }
+
+    @Test
     void badHintsAreErrorsAndOtherHintCommentsAreComments() {
         assertFails(() -> rows("/*+ PART(nosuch 0 OF 2) */ SELECT 1"), SqlState.UNDEFINED_TABLE);
         assertFails(() -> rows("/*+ PART(t 4 OF 4) */ SELECT id FROM t"), SqlState.SYNTAX_ERROR);

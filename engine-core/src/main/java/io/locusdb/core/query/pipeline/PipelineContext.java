@@ -95,7 +95,7 @@ public final class PipelineContext implements AutoCloseable {
         String name = table.name().toLowerCase(Locale.ROOT);
         for (PartSelection p : selected) {
             if (p.table().equals(name)) {
-                return table.snapshot(p.part(), p.parts());
+                return table.snapshot(p.part(), p.parts(), p.division());
             }
         }
         return table.snapshot();

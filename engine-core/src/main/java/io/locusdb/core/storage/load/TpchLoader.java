@@ -31,6 +31,11 @@ import java.util.concurrent.Future;
  * groups whose part i lives on one node.
  */
 public final class TpchLoader {
+    /**
+     * Generator chunks per slice when a table is loaded in slices: fixed, so that every server cuts the rows at the
+     * same places whatever its cores and parts (up to this many parts; more parts cut at other places).
+     */
+    private static final int SLICE_CHUNKS = 60;
     private final NodeMemory memory;
     private final int threads;
 
@@ -117,10 +122,11 @@ public final class TpchLoader {
         long expected = empty ? 0 : TpchSchemas.expectedRows(table, scaleFactor) / sliceCount;
         // Several generator chunks per part so every thread has work even when parts < threads, and a few per
         // thread so that a thread slowed down by a neighbour does not hold up the rest; the chunks of a part are
-        // consecutive key ranges and are encoded together.
-        int piecesPerPart = key == null ? 1 : Math.max(1, (4 * threads + partCount - 1) / partCount);
-        int chunks = partCount * piecesPerPart;
-        // This slice's chunks are consecutive among all slices' chunks: one key range.
+        // consecutive key ranges and are encoded together. A slice's chunks are consecutive among all slices'
+        // chunks (one key range), and their number must not depend on this server's threads or parts: where the
+        // generator starts a chunk depends on the count, and servers of other sizes must meet at the same row.
+        int chunks = sliceCount > 1 ? Math.max(SLICE_CHUNKS, partCount)
+                : key == null ? 1 : partCount * Math.max(1, (4 * threads + partCount - 1) / partCount);
         int firstChunk = sliceIndex * chunks;
         int allChunks = sliceCount * chunks;
         long t0 = System.nanoTime();
@@ -155,7 +161,8 @@ public final class TpchLoader {
         }
         List<List<TablePartBuilder>> builders = new ArrayList<>();
         for (int p = 0; p < partCount; p++) {
-            builders.add(pieces.subList(p * piecesPerPart, (p + 1) * piecesPerPart));
+            builders.add(pieces.subList((int) ((long) p * chunks / partCount),
+                    (int) ((long) (p + 1) * chunks / partCount)));
         }
         List<Long> bounds = new ArrayList<>();
         if (key != null) {

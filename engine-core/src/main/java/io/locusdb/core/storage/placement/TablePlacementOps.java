@@ -105,7 +105,7 @@ public final class TablePlacementOps {
             List<TablePart> parts = new ArrayList<>(version.parts());
             parts.set(partIndex, moved);
             pages = target.mappedBytes() / memory.pageSize();
-            installOrFree(table, version, version.spec(), List.of(moved), parts, version.rangeBounds());
+            installOrFree(table, version, version.spec(), List.of(moved), parts, version.rangeBounds(), true);
             return new PlacementReport("move", method, table.name(), parts.size(), parts.size(), old.rows(), pages,
                     System.nanoTime() - start, new PlacementChange.Move(partIndex, targetNode));
         } finally {
@@ -182,7 +182,7 @@ public final class TablePlacementOps {
                 }
                 bounds = b;
             }
-            installOrFree(table, version, spec, parts, bounds);
+            installOrFree(table, version, spec, parts, parts, bounds, false);
             List<Long> splits = new ArrayList<>();
             if (spec instanceof PartitionSpec.Range) {
                 for (long key : splitKeys) {
@@ -240,7 +240,7 @@ public final class TablePlacementOps {
                 throw e;
             }
             PartitionSpec spec = version.spec().withParts(1);
-            installOrFree(table, version, spec, parts, List.of());
+            installOrFree(table, version, spec, parts, parts, List.of(), false);
             return report("merge", table, version.parts().size(), parts, start, new PlacementChange.Merge(targetNode));
         } finally {
             table.maintenanceLock().unlock();
@@ -364,7 +364,7 @@ public final class TablePlacementOps {
             }
             List<TablePart> parts = new ArrayList<>(version.parts());
             parts.set(partIndex, fresh);
-            installOrFree(table, version, version.spec(), List.of(fresh), parts, version.rangeBounds());
+            installOrFree(table, version, version.spec(), List.of(fresh), parts, version.rangeBounds(), true);
             return report("merge-delta", table, version.parts().size(), List.of(fresh), start, null);
         } finally {
             table.maintenanceLock().unlock();
@@ -453,16 +453,15 @@ public final class TablePlacementOps {
         }
     }
 
-    private static void installOrFree(Table table, TableVersion version, PartitionSpec spec, List<TablePart> parts,
-                                      List<Long> bounds) {
-        installOrFree(table, version, spec, parts, parts, bounds);
-    }
-
-    /** Installs {@code parts}; if that fails, frees {@code created} (the parts this operation built). */
+    /**
+     * Installs {@code parts}; if that fails, frees {@code created} (the parts this operation built).
+     * {@code sameDivision}: every part keeps its rows (see {@link TableVersion#division()}).
+     */
     private static void installOrFree(Table table, TableVersion version, PartitionSpec spec,
-                                      List<TablePart> created, List<TablePart> parts, List<Long> bounds) {
+                                      List<TablePart> created, List<TablePart> parts, List<Long> bounds,
+                                      boolean sameDivision) {
         try {
-            table.install(version, spec, parts, bounds);
+            table.install(version, spec, parts, bounds, sameDivision);
         } catch (RuntimeException e) {
             created.forEach(TablePart::release);
             throw e;

@@ -13,7 +13,8 @@ import java.util.Locale;
  */
 public final class SystemViews {
     /** One row of system.tables. */
-    public record TableRow(String name, String group, String partitioning, int parts, long rows, long bytes) {
+    public record TableRow(String name, String group, String partitioning, int parts, long rows, long bytes,
+                           long division) {
     }
 
     /** One row of system.parts; {@code pagesByNode} is where the part's pages really are (logical nodes). */
@@ -37,7 +38,7 @@ public final class SystemViews {
         for (Table table : catalog.tables()) {
             try (TableSnapshot s = table.snapshot()) {
                 rows.add(new TableRow(table.name(), table.group(), describe(s.version().spec()), s.parts().size(),
-                        s.rows(), s.parts().stream().mapToLong(TablePart::byteSize).sum()));
+                        s.rows(), s.parts().stream().mapToLong(TablePart::byteSize).sum(), s.version().division()));
             }
         }
         return rows;

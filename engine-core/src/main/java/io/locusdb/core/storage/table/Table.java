@@ -56,7 +56,7 @@ public final class Table {
         this.name = name;
         this.schema = schema;
         this.keyColumns = schema.primaryKey().stream().mapToInt(Integer::intValue).toArray();
-        this.current = new AtomicReference<>(new TableVersion(1, spec, parts, rangeBounds));
+        this.current = new AtomicReference<>(new TableVersion(1, 1, spec, parts, rangeBounds));
         publishIndexes(List.of());
     }
 
@@ -216,11 +216,21 @@ public final class Table {
      * otherwise, and the part the caller means no longer exists as such.
      */
     public TableSnapshot snapshot(int part, int expectedParts) {
+        return snapshot(part, expectedParts, -1);
+    }
+
+    /**
+     * As above, and the table's rows must still be in division {@code expectedDivision} (see
+     * {@link TableVersion#division()}; negative: not checked): the same count of parts after a merge and a
+     * repartition may divide the rows otherwise.
+     */
+    public TableSnapshot snapshot(int part, int expectedParts, long expectedDivision) {
         TableSnapshot whole = snapshot();
         int now = whole.parts().size();
-        if (now != expectedParts) {
+        long division = whole.version().division();
+        if (now != expectedParts || expectedDivision >= 0 && division != expectedDivision) {
             whole.close();
-            throw new PartsChangedException(name, part, expectedParts, now);
+            throw new PartsChangedException(name, part, expectedParts, now, expectedDivision, division);
         }
         return whole.select(part);
     }
@@ -231,13 +241,23 @@ public final class Table {
      */
     public TableVersion install(TableVersion expected, PartitionSpec spec, List<TablePart> parts,
                                 List<Long> rangeBounds) {
+        return install(expected, spec, parts, rangeBounds, false);
+    }
+
+    /**
+     * As above; {@code sameDivision}: each new part holds the rows of the part of its index before (a move, deltas
+     * folded in), so the version keeps its {@link TableVersion#division() division}.
+     */
+    public TableVersion install(TableVersion expected, PartitionSpec spec, List<TablePart> parts,
+                                List<Long> rangeBounds, boolean sameDivision) {
         if (!maintenance.isHeldByCurrentThread()) {
             throw new IllegalStateException("install needs the table's maintenance lock");
         }
         if (dropped) {
             throw new IllegalStateException("table " + name + " was dropped during a placement operation");
         }
-        TableVersion next = new TableVersion(expected.number() + 1, spec, parts, rangeBounds);
+        TableVersion next = new TableVersion(expected.number() + 1,
+                sameDivision ? expected.division() : expected.division() + 1, spec, parts, rangeBounds);
         if (!current.compareAndSet(expected, next)) {
             throw new IllegalStateException("table " + name + " changed during a placement operation");
         }

@@ -13,7 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@code LOAD TPCH ... SLICE i OF k}: k databases that load one slice each hold TPC-H's rows once between them. */
+/**
+ * {@code LOAD TPCH ... SLICE i OF k}: k databases that load one slice each hold TPC-H's rows once between them, also
+ * when they divide their slices into different numbers of parts (servers of other sizes).
+ */
 class TpchSliceTest {
     private static final String[] TABLES = {"region", "nation", "supplier", "customer", "part", "partsupp", "orders",
             "lineitem"};
@@ -37,7 +40,7 @@ class TpchSliceTest {
         List<Long> lowestOrderKeys = new ArrayList<>();
         for (int slice = 0; slice < 3; slice++) {
             try (LocusDB db = LocusDB.open(LocusConfig.of(TestStorage.twoNodes()))) {
-                execute(db, "LOAD TPCH SCALE 0.01 PARTS 2 SLICE " + slice + " OF 3");
+                execute(db, "LOAD TPCH SCALE 0.01 PARTS " + (slice + 1) + " SLICE " + slice + " OF 3");
                 for (int t = 0; t < TABLES.length; t++) {
                     sliced[t] += count(db, TABLES[t]);
                 }
