@@ -27,8 +27,21 @@ final class LocusCatalog {
         this.servers = servers;
     }
 
-    /** One part of a table on one server, in its table's division {@code division} (see {@code locus_tables}). */
-    record Part(String server, int part, int parts, long division, long rows, int node) {
+    /**
+     * One part of a table on one server, in its table's division {@code division} (see {@code locus_tables}), with
+     * the bounds and NULL count of an integer partitioning key (null without one; the bounds also when the part
+     * holds no key).
+     */
+    record Part(String server, int part, int parts, long division, long rows, int node, Long keyMin, Long keyMax,
+                Long keyNulls) {
+    }
+
+    /**
+     * What one server holds of a table: its table group (or null), its partitioning as {@code locus_tables} writes
+     * it ({@code HASH(k) PARTITIONS n}, {@code RANGE(k) PARTITIONS n}, {@code ROUND_ROBIN(n)}, {@code NONE}) and
+     * its parts in order.
+     */
+    record Holding(String server, String group, String partitioning, List<Part> parts) {
     }
 
     /** The tables of every server, by name. */
@@ -43,27 +56,64 @@ final class LocusCatalog {
     /** The servers that hold {@code table}, each with its parts. */
     List<Part> parts(String table) {
         List<Part> parts = new ArrayList<>();
+        for (Holding h : holdings(table)) {
+            parts.addAll(h.parts());
+        }
+        return parts;
+    }
+
+    /** What each server of the catalog (in the catalog's order) holds of {@code table}; servers without it left out. */
+    List<Holding> holdings(String table) {
+        List<Holding> holdings = new ArrayList<>();
         for (String server : servers.servers()) {
             int[] count = {-1};
             long[] division = {-1};
-            read(server, "SELECT parts, division FROM locus_tables WHERE table_name = " + literal(table), rs -> {
+            String[] group = {null};
+            String[] partitioning = {null};
+            read(server, "SELECT parts, division, table_group, partitioning FROM locus_tables WHERE table_name = "
+                    + literal(table), rs -> {
                 count[0] = rs.getInt(1);
                 division[0] = rs.getLong(2);
+                group[0] = rs.getString(3);
+                partitioning[0] = rs.getString(4);
             });
             if (count[0] < 0) {
                 continue;
             }
             Map<Integer, Part> found = new LinkedHashMap<>();
-            read(server, "SELECT part, row_count, node FROM locus_parts WHERE table_name = " + literal(table)
-                    + " ORDER BY part", rs -> found.put(rs.getInt(1),
-                    new Part(server, rs.getInt(1), count[0], division[0], rs.getLong(2), rs.getInt(3))));
+            read(server, "SELECT part, row_count, node, key_min, key_max, key_nulls FROM locus_parts"
+                    + " WHERE table_name = " + literal(table) + " ORDER BY part", rs -> found.put(rs.getInt(1),
+                    new Part(server, rs.getInt(1), count[0], division[0], rs.getLong(2), rs.getInt(3),
+                            (Long) rs.getObject(4), (Long) rs.getObject(5), (Long) rs.getObject(6))));
+            List<Part> parts = new ArrayList<>();
+            boolean complete = true;
             for (int p = 0; p < count[0]; p++) {
                 // A part listed in another division than the count (a repartition between the two reads) is still
-                // one split: its read is refused if the division no longer holds.
-                parts.add(found.getOrDefault(p, new Part(server, p, count[0], division[0], 0, -1)));
+                // one split: its read is refused if the division no longer holds. Its keys are unknown.
+                Part part = found.get(p);
+                complete &= part != null;
+                parts.add(part != null ? part : new Part(server, p, count[0], division[0], 0, -1, null, null, null));
             }
+            // Bounds of a division that changed between the two reads do not describe it: reported as unknown.
+            holdings.add(new Holding(server, group[0], complete && found.size() == count[0] ? partitioning[0] : null,
+                    parts));
         }
-        return parts;
+        return holdings;
+    }
+
+    /** The catalog's servers in the order its properties name them. */
+    List<String> serverOrder() {
+        return servers.servers();
+    }
+
+    /** The tables of table group {@code group} on any server of the catalog. */
+    List<String> groupMembers(String group) {
+        TreeSet<String> names = new TreeSet<>();
+        for (String server : servers.servers()) {
+            read(server, "SELECT table_name FROM locus_tables WHERE table_group = " + literal(group),
+                    rs -> names.add(rs.getString(1)));
+        }
+        return List.copyOf(names);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.locusdb.trino;
 
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorNodePartitioningProvider;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
@@ -14,11 +15,12 @@ final class LocusConnector implements Connector {
     private final LocusMetadata metadata;
     private final LocusSplitManager splits;
     private final LocusPageSourceProvider pages;
+    private final LocusNodePartitioningProvider partitionings = new LocusNodePartitioningProvider();
 
     LocusConnector(LocusServers servers) {
         this.servers = servers;
         LocusCatalog catalog = new LocusCatalog(servers);
-        this.metadata = new LocusMetadata(catalog, servers.pushdown());
+        this.metadata = new LocusMetadata(catalog, servers.pushdown(), servers.partitioning());
         this.splits = new LocusSplitManager(catalog);
         this.pages = new LocusPageSourceProvider(servers);
     }
@@ -37,6 +39,11 @@ final class LocusConnector implements Connector {
     @Override
     public ConnectorSplitManager getSplitManager() {
         return splits;
+    }
+
+    @Override
+    public ConnectorNodePartitioningProvider getNodePartitioningProvider() {
+        return partitionings;
     }
 
     @Override

@@ -11,6 +11,8 @@ import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.connector.ConnectorTablePartitioning;
+import io.trino.spi.connector.ConnectorTableProperties;
 import io.trino.spi.connector.ConnectorTableVersion;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.ConstraintApplicationResult;
@@ -40,16 +42,70 @@ import java.util.Optional;
  * filters LocusDB evaluates exactly (see {@link PredicateSql}), a LIMIT and a top N per split. Columns are pruned
  * by the page source, which asks only for the columns Trino reads. An aggregation is pushed down only where no group
  * can span two splits (Trino does not merge a pushed-down aggregation across splits: trinodb/trino 14582, 22768):
- * the table is on one server and in one part there, or partitioned there by a column it is grouped by.
+ * the table is on one server and in one part there, or partitioned there by a column it is grouped by, or has a
+ * layout across servers ({@link TableLayouts}) by a column it is grouped by. That layout is also the table's
+ * partitioning for Trino, so co-partitioned tables join, and tables group by their key, without an exchange.
  */
 final class LocusMetadata implements ConnectorMetadata {
     static final String SCHEMA = "default";
+    /** Layouts found while planning recent queries: Trino asks for a table's properties many times per query. */
+    private static final int LAYOUTS_KEPT = 256;
     private final LocusCatalog catalog;
+    private final TableLayouts tableLayouts;
     private final boolean pushdown;
+    private final boolean partitioning;
+    private final Map<String, Optional<KeyedLayout>> layouts = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Optional<KeyedLayout>> eldest) {
+            return size() > LAYOUTS_KEPT;
+        }
+    };
 
-    LocusMetadata(LocusCatalog catalog, boolean pushdown) {
+    LocusMetadata(LocusCatalog catalog, boolean pushdown, boolean partitioning) {
         this.catalog = catalog;
+        this.tableLayouts = new TableLayouts(catalog);
         this.pushdown = pushdown;
+        this.partitioning = partitioning;
+    }
+
+    /** A table's layout with the handle of the column it is partitioned by. */
+    private record KeyedLayout(LocusPartitioningHandle handle, LocusColumnHandle key) {
+    }
+
+    /** The layout of {@code table}, found once per query: every call of one query sees the same. */
+    private Optional<KeyedLayout> layout(ConnectorSession session, String table) {
+        String cacheKey = session.getQueryId() + "/" + table;
+        synchronized (layouts) {
+            Optional<KeyedLayout> known = layouts.get(cacheKey);
+            if (known != null) {
+                return known;
+            }
+        }
+        Optional<KeyedLayout> layout = tableLayouts.of(table).flatMap(l -> columns(table).stream()
+                .filter(c -> c.name().equals(l.keyColumn())).findFirst()
+                .map(c -> new KeyedLayout(l.handle(), c)));
+        synchronized (layouts) {
+            layouts.put(cacheKey, layout);
+        }
+        return layout;
+    }
+
+    /**
+     * The table's partitioning across servers and parts where every key provably lives in one of them (see
+     * {@link TableLayouts}); nothing for a table whose pushed-down aggregation no longer outputs the key.
+     */
+    @Override
+    public ConnectorTableProperties getTableProperties(ConnectorSession session, ConnectorTableHandle table) {
+        LocusTableHandle handle = (LocusTableHandle) table;
+        if (!partitioning) {
+            return new ConnectorTableProperties();
+        }
+        Optional<KeyedLayout> layout = layout(session, handle.table());
+        if (layout.isEmpty() || handle.aggregated() && !handle.groupBy().contains(layout.get().key().name())) {
+            return new ConnectorTableProperties();
+        }
+        return new ConnectorTableProperties(TupleDomain.all(), Optional.of(new ConnectorTablePartitioning(
+                layout.get().handle(), List.of(layout.get().key()))), Optional.empty(), List.of());
     }
 
     @Override
@@ -203,7 +259,7 @@ final class LocusMetadata implements ConnectorMetadata {
             projections.add(new Variable(column, f.getOutputType()));
             outputs.add(new Assignment(column, output, f.getOutputType()));
         }
-        if (keys.isEmpty() && calls.isEmpty() || !groupsStayInOneSplit(handle.table(), keys)) {
+        if (keys.isEmpty() && calls.isEmpty() || !groupsStayInOneSplit(session, handle.table(), keys)) {
             return Optional.empty();
         }
         Map<ColumnHandle, ColumnHandle> grouping = new HashMap<>();
@@ -248,7 +304,11 @@ final class LocusMetadata implements ConnectorMetadata {
     }
 
     /** Whether every group of {@code keys} lies in one split: see the class comment. */
-    private boolean groupsStayInOneSplit(String table, List<String> keys) {
+    private boolean groupsStayInOneSplit(ConnectorSession session, String table, List<String> keys) {
+        Optional<KeyedLayout> layout = layout(session, table);
+        if (layout.isPresent() && keys.contains(layout.get().key().name())) {
+            return true;
+        }
         List<LocusCatalog.Part> parts = catalog.parts(table);
         if (parts.stream().map(LocusCatalog.Part::server).distinct().count() != 1) {
             return false;

@@ -31,6 +31,11 @@ final class LocusServers implements AutoCloseable {
         return settings.servers();
     }
 
+    /** Whether Trino is told how tables are partitioned over servers and parts. */
+    boolean partitioning() {
+        return settings.partitioning();
+    }
+
     /** Whether filters, limits and column lists go to the servers. */
     boolean pushdown() {
         return settings.pushdown();

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * An aggregation reaches LocusDB only where no group can come from two splits (Trino would not merge them): a
- * table in one part on one server, or grouped by the column a table on one server is partitioned by. Everywhere
- * else Trino aggregates. Answers are those of the same catalog with pushdown off.
+ * table in one part on one server, or grouped by the column a table on one server is partitioned by, or by the
+ * integer key of a table whose servers hold disjoint ranges of it and no NULL. Everywhere else Trino aggregates. Answers are those of the same catalog with pushdown off.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AggregationPushdownTest {
@@ -51,6 +51,17 @@ class AggregationPushdownTest {
                     s.execute("INSERT INTO single VALUES ('a', 1), ('b', 2), ('a', NULL), (NULL, 5)").close();
                 }
                 s.execute("CREATE TABLE spread (k BIGINT, x INTEGER) PARTITION BY HASH(k) PARTITIONS 2").close();
+                // Keys 0..99 on the first server, 100..199 on the second: each key in one part of one server.
+                s.execute("CREATE TABLE sliced (k INTEGER, x BIGINT) PARTITION BY HASH(k) PARTITIONS 2").close();
+                s.execute("CREATE TABLE sliced_nulls (k BIGINT, x BIGINT) PARTITION BY HASH(k) PARTITIONS 2")
+                        .close();
+                StringBuilder slice = new StringBuilder();
+                for (int r = 0; r < 400; r++) {
+                    slice.append(r == 0 ? "" : ", ").append("(").append(100 * i + r % 100).append(", ").append(r)
+                            .append(")");
+                }
+                s.execute("INSERT INTO sliced VALUES " + slice).close();
+                s.execute("INSERT INTO sliced_nulls VALUES " + slice + ", (NULL, 7)").close();
                 s.execute("INSERT INTO spread VALUES (1, 10), (2, 20), (3, 30), (" + (4 + i) + ", 1)").close();
             }
             LocusServer server = LocusServer.start(db, ServerConfig.defaults().with("port", "0").with("pg.port", "-1")
@@ -81,6 +92,8 @@ class AggregationPushdownTest {
         assertPushed("SELECT k, g, max(x) FROM keyed WHERE d < DATE '2024-01-20' GROUP BY k, g");
         assertPushed("SELECT count(*), sum(x), count(g) FROM single");
         assertPushed("SELECT g, count(x) FROM single GROUP BY g");
+        // Across servers too, where the servers' key ranges do not overlap.
+        assertPushed("SELECT k, count(*), sum(x) FROM sliced GROUP BY k");
         // The groups come from LocusDB, Trino counts them: the splits send only their number of groups.
         assertNotPushed("SELECT count(*) FROM (SELECT k FROM keyed WHERE x > 10 GROUP BY k)");
     }
@@ -90,6 +103,8 @@ class AggregationPushdownTest {
         assertNotPushed("SELECT g, count(*), sum(x) FROM keyed GROUP BY g");
         assertNotPushed("SELECT count(*), max(x) FROM keyed");
         assertNotPushed("SELECT k, sum(x) FROM spread GROUP BY k");
+        // A NULL key on each server: the NULL group would come from two splits.
+        assertNotPushed("SELECT k, count(*), sum(x) FROM sliced_nulls GROUP BY k");
         assertNotPushed("SELECT k, avg(x) FROM keyed GROUP BY k");
         assertNotPushed("SELECT k, max(c) FROM keyed GROUP BY k");
         // LocusDB orders strings by UTF-16 units, Trino by code points.
@@ -101,12 +116,14 @@ class AggregationPushdownTest {
     private static final Pattern AGGREGATION_NODE = Pattern.compile("(?m)^[\\s│├└─]*Aggregate\\[");
 
     private void assertPushed(String sql) {
-        assertThat(AGGREGATION_NODE.matcher(plan(sql)).find()).as("Trino aggregates %s", sql).isFalse();
+        String plan = plan(sql);
+        assertThat(AGGREGATION_NODE.matcher(plan).find()).as("Trino aggregates %s:%n%s", sql, plan).isFalse();
         assertAnswersAsWithoutPushdown(sql);
     }
 
     private void assertNotPushed(String sql) {
-        assertThat(AGGREGATION_NODE.matcher(plan(sql)).find()).as("Trino aggregates %s", sql).isTrue();
+        String plan = plan(sql);
+        assertThat(AGGREGATION_NODE.matcher(plan).find()).as("Trino aggregates %s:%n%s", sql, plan).isTrue();
         assertAnswersAsWithoutPushdown(sql);
     }
 

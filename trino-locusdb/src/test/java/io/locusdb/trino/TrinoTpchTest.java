@@ -60,6 +60,8 @@ abstract class TrinoTpchTest {
                 .setWorkerCount(1).build();
         trino.installPlugin(new LocusPlugin());
         trino.createCatalog("locusdb", "locusdb", Map.of(CatalogSettings.SERVERS, String.join(",", addresses)));
+        trino.createCatalog("unpartitioned", "locusdb", Map.of(CatalogSettings.SERVERS, String.join(",", addresses),
+                CatalogSettings.PARTITIONING, "false"));
         trino.installPlugin(new TpchPlugin());
         trino.createCatalog("tpch", "tpch", Map.of("tpch.column-naming", "STANDARD",
                 "tpch.double-type-mapping", "DECIMAL"));
@@ -104,6 +106,45 @@ abstract class TrinoTpchTest {
                 assertThat(r.getLong(0)).as("rows this server sent of lineitem").isGreaterThan(0);
             }
         }
+    }
+
+    @Test
+    void coPartitionedTablesJoinOnTheirGroupKeyWithoutAnExchange() {
+        String sql = "SELECT o_orderpriority, count(*), sum(l_quantity) FROM orders JOIN lineitem"
+                + " ON o_orderkey = l_orderkey WHERE l_commitdate < l_receiptdate GROUP BY o_orderpriority";
+        String join = joinFragment(trino.getDefaultSession(), sql);
+        assertThat(join).as("the fragment that joins reads both tables itself")
+                .contains("table=orders,").contains("table=lineitem,").doesNotContain("RemoteSource");
+        assertThat(joinFragment(testSessionBuilder().setCatalog("unpartitioned").setSchema("default").build(), sql))
+                .as("without the partitioning, rows are exchanged before the join").contains("RemoteSource");
+        assertThat(TpchQueries.canonical(trino.execute(sql))).isEqualTo(TpchQueries.canonical(trino.execute(
+                testSessionBuilder().setCatalog("tpch").setSchema("tiny").build(), sql)));
+    }
+
+    @Test
+    void rowsOfOtherTablesAreSentToTheBucketsThatHoldTheirKeys() {
+        // customer is partitioned by c_custkey, orders is not: orders' rows go to customer's buckets by key.
+        String sql = "SELECT c_mktsegment, count(*), sum(o_totalprice) FROM customer JOIN orders"
+                + " ON c_custkey = o_custkey GROUP BY c_mktsegment";
+        assertThat(TpchQueries.canonical(trino.execute(sql))).isEqualTo(TpchQueries.canonical(trino.execute(
+                testSessionBuilder().setCatalog("tpch").setSchema("tiny").build(), sql)));
+        String grouped = "SELECT o_orderkey, count(*) FROM lineitem JOIN orders ON l_orderkey = o_orderkey"
+                + " GROUP BY o_orderkey ORDER BY 2 DESC, 1 LIMIT 5";
+        assertThat(TpchQueries.canonical(trino.execute(grouped))).isEqualTo(TpchQueries.canonical(trino.execute(
+                testSessionBuilder().setCatalog("tpch").setSchema("tiny").build(), grouped)));
+    }
+
+    /** The fragment of {@code sql}'s distributed plan that holds its (one) join. */
+    private String joinFragment(io.trino.Session session, String sql) {
+        String plan = (String) trino.execute(session, "EXPLAIN (TYPE DISTRIBUTED) " + sql).getOnlyValue();
+        List<String> joins = new ArrayList<>();
+        for (String fragment : plan.split("(?m)^(?=Fragment \\d+)")) {
+            if (fragment.contains("InnerJoin[")) {
+                joins.add(fragment);
+            }
+        }
+        assertThat(joins).as("fragments with a join in %s", plan).hasSize(1);
+        return joins.getFirst();
     }
 
     @Test

@@ -92,6 +92,11 @@ public final class SystemTables {
         for (int n = 0; n < nodes; n++) {
             columns.add(bigint("pages_on_node_" + n));
         }
+        // Bounds of an integer partitioning key in the part: what a client that routes keys to parts (the Trino
+        // connector) needs to know that tables' parts line up across servers.
+        columns.add(ColumnDef.of("key_min", ColumnType.BIGINT));
+        columns.add(ColumnDef.of("key_max", ColumnType.BIGINT));
+        columns.add(ColumnDef.of("key_nulls", ColumnType.BIGINT));
         columns.add(text("placement_unit"));
         columns.add(real("recent_threads"));
         columns.add(real("recent_memory_bytes_per_s"));
@@ -121,6 +126,9 @@ public final class SystemTables {
                 for (int n = 0; n < nodes; n++) {
                     row[c++] = n < p.pagesByNode().length ? p.pagesByNode()[n] : 0L;
                 }
+                row[c++] = p.keyMin();
+                row[c++] = p.keyMax();
+                row[c++] = p.keyNulls();
                 row[c++] = owner;
                 row[c++] = usage == null ? 0.0 : usage.threads().recentAverage();
                 row[c] = usage == null ? 0.0 : usage.memory().recentAverage();

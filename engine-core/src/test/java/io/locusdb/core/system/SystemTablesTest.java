@@ -66,6 +66,36 @@ class SystemTablesTest {
     }
 
     @Test
+    void partsBoundTheirIntegerPartitioningKeysIncludingDeltaRows() {
+        try (Session s = db.connect()) {
+            s.execute("CREATE TABLE ranged (id INTEGER, v VARCHAR) PARTITION BY RANGE(id) BOUNDS (25)").close();
+            s.execute("INSERT INTO ranged VALUES (10, 'a'), (20, 'b'), (30, 'c'), (40, 'd'), (NULL, 'e')").close();
+            s.execute("CREATE TABLE unkeyed (name VARCHAR) PARTITION BY HASH(name) PARTITIONS 2").close();
+            s.execute("INSERT INTO unkeyed VALUES ('x')").close();
+        }
+        try {
+            // Every key of a part lies within its bounds, and the bounds are keys the part holds.
+            for (List<Object> part : rows("SELECT part, key_min, key_max FROM locus_parts WHERE table_name = 't'")) {
+                List<List<Object>> actual = rows("/*+ PART(t " + part.get(0) + " OF 2) */ SELECT min(k), max(k)"
+                        + " FROM t");
+                assertThat(List.of(part.get(1), part.get(2))).isEqualTo(actual.getFirst());
+            }
+            List<List<Object>> ranged = rows("SELECT min(key_min), max(key_max), count(key_min), sum(key_nulls)"
+                    + " FROM locus_parts WHERE table_name = 'ranged'");
+            assertThat(ranged).containsExactly(List.of(10L, 40L, 2L, 1L));
+            assertThat(rows("SELECT sum(key_nulls) FROM locus_parts WHERE table_name = 't'"))
+                    .containsExactly(List.of(0L));
+            assertThat(rows("SELECT key_min, key_max, key_nulls FROM locus_parts WHERE table_name = 'unkeyed'"))
+                    .as("no integer key: no bounds").allSatisfy(r -> assertThat(r).containsOnlyNulls());
+        } finally {
+            try (Session s = db.connect()) {
+                s.execute("DROP TABLE ranged").close();
+                s.execute("DROP TABLE unkeyed").close();
+            }
+        }
+    }
+
+    @Test
     void columnsShowEncodings() {
         assertThat(rows("SELECT count(*) FROM locus_columns WHERE table_name = 't'"))
                 .containsExactly(List.of(4L));

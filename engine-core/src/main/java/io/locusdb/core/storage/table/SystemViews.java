@@ -1,6 +1,8 @@
 package io.locusdb.core.storage.table;
 
 import io.locusdb.core.storage.column.Column;
+import io.locusdb.core.storage.column.Dictionary;
+import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.natives.memory.NodeSegment;
 import io.locusdb.natives.memory.PageLocations;
 import java.util.ArrayList;
@@ -17,9 +19,13 @@ public final class SystemViews {
                            long division) {
     }
 
-    /** One row of system.parts; {@code pagesByNode} is where the part's pages really are (logical nodes). */
+    /**
+     * One row of system.parts; {@code pagesByNode} is where the part's pages really are (logical nodes);
+     * {@code keyMin}/{@code keyMax} bound the part's values of an integer partitioning key (null without one, or
+     * with no key in the part) and {@code keyNulls} counts its NULL keys (null without one).
+     */
     public record PartRow(String table, int part, int homeNode, String memoryPolicy, long rows, long bytes,
-                          long mappedBytes, long[] pagesByNode) {
+                          long mappedBytes, long[] pagesByNode, Long keyMin, Long keyMax, Long keyNulls) {
     }
 
     /** One row of system.columns. */
@@ -50,6 +56,7 @@ public final class SystemViews {
         int nodes = catalog.memory().topology().nodeCount();
         for (Table table : catalog.tables()) {
             try (TableSnapshot s = table.snapshot()) {
+                int keyColumn = integerKey(table.schema(), s.version().spec());
                 for (TablePart part : s.parts()) {
                     long[] pages = new long[nodes];
                     for (NodeSegment segment : part.memory().segments()) {
@@ -64,13 +71,58 @@ public final class SystemViews {
                         java.util.Arrays.fill(pages, 0);
                         pages[part.homeNode()] = total;
                     }
+                    long[] range = keyColumn < 0 ? null : keyRange(s, part, keyColumn);
                     rows.add(new PartRow(table.name(), part.index(), part.homeNode(),
                             part.placement().memoryPolicy().toString(), part.rows(), part.byteSize(),
-                            part.memory().mappedBytes(), pages));
+                            part.memory().mappedBytes(), pages, range == null || range[2] == 0 ? null : range[0],
+                            range == null || range[2] == 0 ? null : range[1], range == null ? null : range[3]));
                 }
             }
         }
         return rows;
+    }
+
+    /** The partitioning key's column when it is INTEGER or BIGINT, else -1. */
+    private static int integerKey(Schema schema, PartitionSpec spec) {
+        if (spec.column() == null) {
+            return -1;
+        }
+        int column = schema.indexOf(spec.column());
+        TypeKind kind = schema.columns().get(column).type().kind();
+        return kind == TypeKind.INTEGER || kind == TypeKind.BIGINT ? column : -1;
+    }
+
+    /**
+     * {smallest key, largest key, whether there is any (1 or 0), NULL keys} of the part that {@code snapshot}
+     * sees: the main dictionary's ends and NULL count, and every visible delta row. Deleted main rows are counted,
+     * so the range may be wider than the live keys (and the NULLs more), never narrower.
+     */
+    private static long[] keyRange(TableSnapshot snapshot, TablePart part, int column) {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        long any = 0;
+        long nulls = 0;
+        if (part.rows() > 0) {
+            Column main = part.column(column);
+            Dictionary dictionary = main.dictionary();
+            if (dictionary.size() > 0) {
+                min = ((Number) dictionary.boxedValue(1)).longValue();
+                max = ((Number) dictionary.boxedValue(dictionary.size())).longValue();
+                any = 1;
+            }
+            nulls = main.nullCount();
+        }
+        int deltaRows = snapshot.deltaRows(part);
+        for (int i = 0; i < deltaRows; i++) {
+            if (part.delta().row(i)[column] instanceof Number key) {
+                min = Math.min(min, key.longValue());
+                max = Math.max(max, key.longValue());
+                any = 1;
+            } else {
+                nulls++;
+            }
+        }
+        return new long[] {min, max, any, nulls};
     }
 
     public List<ColumnRow> columns() {
