@@ -11,7 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -44,61 +45,128 @@ final class LocusCatalog {
     record Holding(String server, String group, String partitioning, List<Part> parts) {
     }
 
-    /** The tables of every server, by name. */
-    List<String> tables() {
-        TreeSet<String> names = new TreeSet<>();
-        for (String server : servers.servers()) {
-            read(server, "SELECT table_name FROM locus_tables", rs -> names.add(rs.getString(1)));
+    /** Queries whose look at the servers is kept: Trino asks about one query's tables many times. */
+    private static final int QUERIES_KEPT = 64;
+    private final Map<String, State> states = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, State> eldest) {
+            return size() > QUERIES_KEPT;
         }
-        return List.copyOf(names);
-    }
+    };
 
-    /** The servers that hold {@code table}, each with its parts. */
-    List<Part> parts(String table) {
-        List<Part> parts = new ArrayList<>();
-        for (Holding h : holdings(table)) {
-            parts.addAll(h.parts());
-        }
-        return parts;
-    }
-
-    /** What each server of the catalog (in the catalog's order) holds of {@code table}; servers without it left out. */
-    List<Holding> holdings(String table) {
-        List<Holding> holdings = new ArrayList<>();
-        for (String server : servers.servers()) {
-            int[] count = {-1};
-            long[] division = {-1};
-            String[] group = {null};
-            String[] partitioning = {null};
-            read(server, "SELECT parts, division, table_group, partitioning FROM locus_tables WHERE table_name = "
-                    + literal(table), rs -> {
-                count[0] = rs.getInt(1);
-                division[0] = rs.getLong(2);
-                group[0] = rs.getString(3);
-                partitioning[0] = rs.getString(4);
-            });
-            if (count[0] < 0) {
-                continue;
+    /**
+     * What the servers held when query {@code queryId} first asked: two reads of each server's system tables
+     * ({@code locus_tables} and {@code locus_parts}, all tables at once), so that one query's planning and splits
+     * see one picture at the cost of two round trips per server, whatever the number of tables and calls.
+     */
+    State state(String queryId) {
+        synchronized (states) {
+            State known = states.get(queryId);
+            if (known != null) {
+                return known;
             }
-            Map<Integer, Part> found = new LinkedHashMap<>();
-            read(server, "SELECT part, row_count, node, key_min, key_max, key_nulls FROM locus_parts"
-                    + " WHERE table_name = " + literal(table) + " ORDER BY part", rs -> found.put(rs.getInt(1),
-                    new Part(server, rs.getInt(1), count[0], division[0], rs.getLong(2), rs.getInt(3),
-                            (Long) rs.getObject(4), (Long) rs.getObject(5), (Long) rs.getObject(6))));
+        }
+        State state = new State();
+        synchronized (states) {
+            State raced = states.putIfAbsent(queryId, state);
+            return raced != null ? raced : state;
+        }
+    }
+
+    /** One look at every server (see {@link #state}); column lists are read when first asked for. */
+    final class State {
+        private final Map<String, List<Holding>> holdings = new TreeMap<>();
+        private final Map<String, List<LocusColumnHandle>> columns = new ConcurrentHashMap<>();
+
+        private State() {
+            for (String server : servers.servers()) {
+                record TableRow(int parts, long division, String group, String partitioning) {
+                }
+                Map<String, TableRow> tables = new TreeMap<>();
+                read(server, "SELECT table_name, parts, division, table_group, partitioning FROM locus_tables",
+                        rs -> tables.put(rs.getString(1), new TableRow(rs.getInt(2), rs.getLong(3), rs.getString(4),
+                                rs.getString(5))));
+                Map<String, Map<Integer, Part>> found = new TreeMap<>();
+                read(server, "SELECT table_name, part, row_count, node, key_min, key_max, key_nulls FROM locus_parts",
+                        rs -> {
+                            TableRow t = tables.get(rs.getString(1));
+                            if (t != null) {
+                                found.computeIfAbsent(rs.getString(1), k -> new TreeMap<>()).put(rs.getInt(2),
+                                        new Part(server, rs.getInt(2), t.parts(), t.division(), rs.getLong(3),
+                                                rs.getInt(4), (Long) rs.getObject(5), (Long) rs.getObject(6),
+                                                (Long) rs.getObject(7)));
+                            }
+                        });
+                tables.forEach((table, t) -> {
+                    Map<Integer, Part> listed = found.getOrDefault(table, Map.of());
+                    List<Part> parts = new ArrayList<>();
+                    for (int p = 0; p < t.parts(); p++) {
+                        // A part listed in another division than the count (a repartition between the two reads) is
+                        // still one split: its read is refused if the division no longer holds. Its keys are unknown.
+                        Part part = listed.get(p);
+                        parts.add(part != null ? part : new Part(server, p, t.parts(), t.division(), 0, -1, null, null,
+                                null));
+                    }
+                    // Bounds read in another division than the count do not describe it: partitioning unknown.
+                    boolean complete = listed.size() == t.parts() && listed.keySet().stream().allMatch(p -> p < t.parts());
+                    holdings.computeIfAbsent(table, k -> new ArrayList<>()).add(new Holding(server, t.group(),
+                            complete ? t.partitioning() : null, List.copyOf(parts)));
+                });
+            }
+        }
+
+        /** The tables of every server, by name. */
+        List<String> tables() {
+            return List.copyOf(holdings.keySet());
+        }
+
+        /** What each server of the catalog (in the catalog's order) holds of {@code table}; others left out. */
+        List<Holding> holdings(String table) {
+            return holdings.getOrDefault(table, List.of());
+        }
+
+        /** The servers that hold {@code table}, each with its parts. */
+        List<Part> parts(String table) {
             List<Part> parts = new ArrayList<>();
-            boolean complete = true;
-            for (int p = 0; p < count[0]; p++) {
-                // A part listed in another division than the count (a repartition between the two reads) is still
-                // one split: its read is refused if the division no longer holds. Its keys are unknown.
-                Part part = found.get(p);
-                complete &= part != null;
-                parts.add(part != null ? part : new Part(server, p, count[0], division[0], 0, -1, null, null, null));
+            for (Holding h : holdings(table)) {
+                parts.addAll(h.parts());
             }
-            // Bounds of a division that changed between the two reads do not describe it: reported as unknown.
-            holdings.add(new Holding(server, group[0], complete && found.size() == count[0] ? partitioning[0] : null,
-                    parts));
+            return parts;
         }
-        return holdings;
+
+        /** The tables of table group {@code group} on any server of the catalog. */
+        List<String> groupMembers(String group) {
+            List<String> members = new ArrayList<>();
+            holdings.forEach((table, held) -> {
+                if (held.stream().anyMatch(h -> group.equals(h.group()))) {
+                    members.add(table);
+                }
+            });
+            return members;
+        }
+
+        /**
+         * The column {@code table} is partitioned by on {@code server} (HASH or RANGE), or null when it has none
+         * there: then rows with one value of it are in one part.
+         */
+        String partitionKey(String server, String table) {
+            for (Holding h : holdings(table)) {
+                if (h.server().equals(server) && h.partitioning() != null) {
+                    Matcher m = KEYED.matcher(h.partitioning());
+                    return m.matches() ? m.group(1).toLowerCase(Locale.ROOT) : null;
+                }
+            }
+            return null;
+        }
+
+        /** The columns of {@code table}, or null when no server holds it. */
+        List<LocusColumnHandle> columns(String table) {
+            if (!holdings.containsKey(table)) {
+                return null;
+            }
+            return columns.computeIfAbsent(table, t -> readColumns(t, holdings(t).stream().map(Holding::server)
+                    .toList()));
+        }
     }
 
     /** The catalog's servers in the order its properties name them. */
@@ -106,41 +174,13 @@ final class LocusCatalog {
         return servers.servers();
     }
 
-    /** The tables of table group {@code group} on any server of the catalog. */
-    List<String> groupMembers(String group) {
-        TreeSet<String> names = new TreeSet<>();
-        for (String server : servers.servers()) {
-            read(server, "SELECT table_name FROM locus_tables WHERE table_group = " + literal(group),
-                    rs -> names.add(rs.getString(1)));
-        }
-        return List.copyOf(names);
-    }
-
-    /**
-     * The column {@code table} is partitioned by on {@code server} (HASH or RANGE), or null when it has none there:
-     * then rows with one value of it are in one part.
-     */
-    String partitionKey(String server, String table) {
-        String[] spec = {null};
-        read(server, "SELECT partitioning FROM locus_tables WHERE table_name = " + literal(table),
-                rs -> spec[0] = rs.getString(1));
-        if (spec[0] == null) {
-            return null;
-        }
-        Matcher m = KEYED.matcher(spec[0]);
-        return m.matches() ? m.group(1).toLowerCase(Locale.ROOT) : null;
-    }
-
     private static final Pattern KEYED = Pattern.compile("(?:HASH|RANGE)\\((\\w+)\\).*");
 
-    /** The columns of {@code table}, or null when no server holds it. */
-    List<LocusColumnHandle> columns(String table) {
+    /** The columns of {@code table}, agreed by every server of {@code holders}. */
+    private List<LocusColumnHandle> readColumns(String table, List<String> holders) {
         List<LocusColumnHandle> agreed = null;
         String first = null;
-        for (String server : servers.servers()) {
-            if (!holds(server, table)) {
-                continue;
-            }
+        for (String server : holders) {
             List<LocusColumnHandle> columns = new ArrayList<>();
             Connection c = servers.open(server);
             boolean healthy = false;
@@ -184,12 +224,6 @@ final class LocusCatalog {
         return columns.stream().map(c -> c.name() + " " + c.type().getDisplayName()).toList().toString();
     }
 
-    private boolean holds(String server, String table) {
-        boolean[] found = {false};
-        read(server, "SELECT 1 FROM locus_tables WHERE table_name = " + literal(table), rs -> found[0] = true);
-        return found[0];
-    }
-
     private interface RowReader {
         void read(ResultSet rs) throws SQLException;
     }
@@ -207,9 +241,5 @@ final class LocusCatalog {
         } finally {
             servers.release(server, c, healthy);
         }
-    }
-
-    private static String literal(String text) {
-        return "'" + text.replace("'", "''") + "'";
     }
 }

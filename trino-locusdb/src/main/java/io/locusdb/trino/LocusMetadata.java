@@ -81,7 +81,8 @@ final class LocusMetadata implements ConnectorMetadata {
                 return known;
             }
         }
-        Optional<KeyedLayout> layout = tableLayouts.of(table).flatMap(l -> columns(table).stream()
+        Optional<KeyedLayout> layout = tableLayouts.of(catalog.state(session.getQueryId()), table)
+                .flatMap(l -> columns(session, table).stream()
                 .filter(c -> c.name().equals(l.keyColumn())).findFirst()
                 .map(c -> new KeyedLayout(l.handle(), c)));
         synchronized (layouts) {
@@ -124,14 +125,14 @@ final class LocusMetadata implements ConnectorMetadata {
             return null;
         }
         String table = name.getTableName().toLowerCase(Locale.ROOT);
-        return catalog.tables().contains(table) ? LocusTableHandle.of(table) : null;
+        return catalog.state(session.getQueryId()).tables().contains(table) ? LocusTableHandle.of(table) : null;
     }
 
     @Override
     public ConnectorTableMetadata getTableMetadata(ConnectorSession session, ConnectorTableHandle handle) {
         String table = ((LocusTableHandle) handle).table();
         List<ColumnMetadata> columns = new ArrayList<>();
-        for (LocusColumnHandle c : columns(table)) {
+        for (LocusColumnHandle c : columns(session, table)) {
             columns.add(c.metadata());
         }
         return new ConnectorTableMetadata(new SchemaTableName(SCHEMA, table), columns);
@@ -142,20 +143,21 @@ final class LocusMetadata implements ConnectorMetadata {
         if (schema.isPresent() && !schema.get().equals(SCHEMA)) {
             return List.of();
         }
-        return catalog.tables().stream().map(t -> new SchemaTableName(SCHEMA, t)).toList();
+        return catalog.state(session.getQueryId()).tables().stream().map(t -> new SchemaTableName(SCHEMA, t))
+                .toList();
     }
 
     @Override
     public Map<String, ColumnHandle> getColumnHandles(ConnectorSession session, ConnectorTableHandle handle) {
         Map<String, ColumnHandle> handles = new LinkedHashMap<>();
-        for (LocusColumnHandle c : columns(((LocusTableHandle) handle).table())) {
+        for (LocusColumnHandle c : columns(session, ((LocusTableHandle) handle).table())) {
             handles.put(c.name(), c);
         }
         return handles;
     }
 
-    private List<LocusColumnHandle> columns(String table) {
-        List<LocusColumnHandle> columns = catalog.columns(table);
+    private List<LocusColumnHandle> columns(ConnectorSession session, String table) {
+        List<LocusColumnHandle> columns = catalog.state(session.getQueryId()).columns(table);
         if (columns == null) {
             throw new TrinoException(StandardErrorCode.TABLE_NOT_FOUND, "no LocusDB server of the catalog holds"
                     + " table " + table + " any more");
@@ -309,14 +311,15 @@ final class LocusMetadata implements ConnectorMetadata {
         if (layout.isPresent() && keys.contains(layout.get().key().name())) {
             return true;
         }
-        List<LocusCatalog.Part> parts = catalog.parts(table);
+        LocusCatalog.State state = catalog.state(session.getQueryId());
+        List<LocusCatalog.Part> parts = state.parts(table);
         if (parts.stream().map(LocusCatalog.Part::server).distinct().count() != 1) {
             return false;
         }
         if (parts.size() == 1) {
             return true;
         }
-        String key = catalog.partitionKey(parts.getFirst().server(), table);
+        String key = state.partitionKey(parts.getFirst().server(), table);
         return key != null && keys.contains(key);
     }
 }

@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-/** One split per table part per server, listed when the query is planned. */
+/** One split per table part per server, as the servers listed them when the query was planned. */
 final class LocusSplitManager implements ConnectorSplitManager {
     private final LocusCatalog catalog;
 
@@ -30,7 +30,8 @@ final class LocusSplitManager implements ConnectorSplitManager {
             return FixedSplitSource.emptySplitSource();
         }
         List<ConnectorSplit> splits = new ArrayList<>();
-        for (LocusCatalog.Part p : catalog.parts(handle.table())) {
+        // The parts the query was planned with: a table repartitioned since fails its splits (SQLSTATE 40001).
+        for (LocusCatalog.Part p : catalog.state(session.getQueryId()).parts(handle.table())) {
             splits.add(new LocusSplit(p.server(), handle.table(), p.part(), p.parts(), p.division(), p.rows(),
                     p.node()));
         }

@@ -35,8 +35,9 @@ final class TableLayouts {
     private record Spec(boolean hashed, String key, int parts, String group) {
     }
 
-    Optional<Layout> of(String table) {
-        List<LocusCatalog.Holding> own = catalog.holdings(table);
+    /** {@code table}'s layout as {@code state} shows the servers, if it has one. */
+    Optional<Layout> of(LocusCatalog.State state, String table) {
+        List<LocusCatalog.Holding> own = state.holdings(table);
         Spec spec = commonSpec(own);
         if (spec == null) {
             return Optional.empty();
@@ -44,9 +45,9 @@ final class TableLayouts {
         Map<String, List<LocusCatalog.Holding>> members = new LinkedHashMap<>();
         members.put(table, own);
         if (spec.group() != null) {
-            for (String member : catalog.groupMembers(spec.group())) {
+            for (String member : state.groupMembers(spec.group())) {
                 if (!member.equals(table)) {
-                    List<LocusCatalog.Holding> holdings = catalog.holdings(member);
+                    List<LocusCatalog.Holding> holdings = state.holdings(member);
                     Spec other = commonSpec(holdings);
                     if (other == null || other.hashed() != spec.hashed() || other.parts() != spec.parts()
                             || !spec.group().equals(other.group())) {

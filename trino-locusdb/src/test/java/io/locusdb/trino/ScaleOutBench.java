@@ -30,7 +30,8 @@ import java.util.concurrent.Future;
 /**
  * {@code ./locus bench scale-out [--servers N] [--sf SF] [--parts P] [--rounds R] [--queries 1,3,...|FILE...]}: N
  * LocusDB servers as child processes, each loading slice i of N of TPC-H at SF in P parts; an in-process Trino
- * cluster (a coordinator and N workers) with the plugin twice, pushdown on and off; every query run warm on both,
+ * cluster (a coordinator and N workers) with the plugin three times: as users get it, with pushdown off, and with
+ * tables' partitioning hidden from Trino; every query run warm on each,
  * each answer checked against Trino's own tpch catalog (the same generator's rows); per query the median time, the
  * bytes the servers sent and the rows each server sent, then {@code check} lines and a CSV.
  */
@@ -147,26 +148,32 @@ public final class ScaleOutBench {
             trino.createCatalog("locusdb", "locusdb", Map.of(CatalogSettings.SERVERS, addresses));
             trino.createCatalog("locusdb_off", "locusdb", Map.of(CatalogSettings.SERVERS, addresses,
                     CatalogSettings.PUSHDOWN, "false"));
+            trino.createCatalog("locusdb_flat", "locusdb", Map.of(CatalogSettings.SERVERS, addresses,
+                    CatalogSettings.PARTITIONING, "false"));
             trino.installPlugin(new TpchPlugin());
             trino.createCatalog("tpch", "tpch", Map.of("tpch.column-naming", "STANDARD",
                     "tpch.double-type-mapping", "DECIMAL"));
             Session on = session("locusdb", "default");
             Session off = session("locusdb_off", "default");
+            Session flat = session("locusdb_flat", "default");
             Session reference = session("tpch", TpchQueries.schema(sf));
-            List<String> csv = new ArrayList<>(List.of("query,on_ms,off_ms,on_bytes,off_bytes,right"
-                    + ",rows_per_server_on"));
-            print.printf("%-10s %10s %10s %8s %12s %12s %8s  %s%n", "query", "on ms", "off ms", "off/on",
-                    "on bytes", "off bytes", "off/on", "rows sent per server (on)");
+            List<String> csv = new ArrayList<>(List.of("query,on_ms,off_ms,unpartitioned_ms,on_bytes,off_bytes"
+                    + ",right,rows_per_server_on"));
+            print.printf("%-10s %10s %10s %8s %10s %8s %12s %12s %8s  %s%n", "query", "on ms", "off ms", "off/on",
+                    "unpart ms", "unp/on", "on bytes", "off bytes", "off/on", "rows sent per server (on)");
             int right = 0;
             long onBytes = 0;
             long offBytes = 0;
             double logTime = 0;
+            double logPartitioned = 0;
             long[] totalRows = new long[servers];
             for (Query q : queries) {
                 List<String> expected = TpchQueries.canonical(trino.execute(reference, q.sql()));
                 Measured a = measure(trino, on, q.sql(), expected, started);
                 Measured b = measure(trino, off, q.sql(), expected, started);
-                boolean ok = a.right() && b.right();
+                Measured c = measure(trino, flat, q.sql(), expected, started);
+                boolean ok = a.right() && b.right() && c.right();
+                logPartitioned += Math.log(c.medianMs() / a.medianMs());
                 right += ok ? 1 : 0;
                 onBytes += a.bytes();
                 offBytes += b.bytes();
@@ -174,12 +181,13 @@ public final class ScaleOutBench {
                 for (int s = 0; s < servers; s++) {
                     totalRows[s] += a.rowsPerServer()[s];
                 }
-                print.printf(Locale.ROOT, "%-10s %10.1f %10.1f %8.2f %12d %12d %8.1f  %s%s%n", q.name(), a.medianMs(),
-                        b.medianMs(), b.medianMs() / a.medianMs(), a.bytes(), b.bytes(),
+                print.printf(Locale.ROOT, "%-10s %10.1f %10.1f %8.2f %10.1f %8.2f %12d %12d %8.1f  %s%s%n", q.name(),
+                        a.medianMs(), b.medianMs(), b.medianMs() / a.medianMs(), c.medianMs(),
+                        c.medianMs() / a.medianMs(), a.bytes(), b.bytes(),
                         (double) b.bytes() / Math.max(1, a.bytes()), Arrays.toString(a.rowsPerServer()),
                         ok ? "" : "  WRONG ANSWER");
-                csv.add(String.format(Locale.ROOT, "%s,%.3f,%.3f,%d,%d,%s,%s", q.name(), a.medianMs(), b.medianMs(),
-                        a.bytes(), b.bytes(), ok, Arrays.toString(a.rowsPerServer()).replace(", ", " ")));
+                csv.add(String.format(Locale.ROOT, "%s,%.3f,%.3f,%.3f,%d,%d,%s,%s", q.name(), a.medianMs(),
+                        b.medianMs(), c.medianMs(), a.bytes(), b.bytes(), ok, Arrays.toString(a.rowsPerServer()).replace(", ", " ")));
             }
             double timeRatio = Math.exp(logTime / queries.size());
             print.printf(Locale.ROOT, "check scale-out.answers measured=%d/%d paper=all %s%n", right, queries.size(),
@@ -191,6 +199,9 @@ public final class ScaleOutBench {
                     + " %s%n", (double) offBytes / Math.max(1, onBytes), offBytes > onBytes ? "ok" : "off");
             print.printf(Locale.ROOT, "check scale-out.pushdown-time measured=%.2f (off/on, geometric mean)"
                     + " paper=>1 %s%n", timeRatio, timeRatio > 1 ? "ok" : "off");
+            double partitionedRatio = Math.exp(logPartitioned / queries.size());
+            print.printf(Locale.ROOT, "check scale-out.partitioning-time measured=%.2f (partitioning off/on, geometric"
+                    + " mean) paper=>1 %s%n", partitionedRatio, partitionedRatio > 1 ? "ok" : "off");
             Files.createDirectories(out);
             Path file = out.resolve("scale-out.csv");
             Files.write(file, csv, StandardCharsets.UTF_8);
