@@ -8,6 +8,7 @@ import io.trino.spi.connector.Assignment;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorPartitioningHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTableMetadata;
@@ -93,12 +94,13 @@ final class LocusMetadata implements ConnectorMetadata {
 
     /**
      * The table's partitioning across servers and parts where every key provably lives in one of them (see
-     * {@link TableLayouts}); nothing for a table whose pushed-down aggregation no longer outputs the key.
+     * {@link TableLayouts}), once {@link #applyPartitioning} asked for it; nothing for a table whose pushed-down
+     * aggregation no longer outputs the key.
      */
     @Override
     public ConnectorTableProperties getTableProperties(ConnectorSession session, ConnectorTableHandle table) {
         LocusTableHandle handle = (LocusTableHandle) table;
-        if (!partitioning) {
+        if (!handle.partitioned()) {
             return new ConnectorTableProperties();
         }
         Optional<KeyedLayout> layout = layout(session, handle.table());
@@ -107,6 +109,30 @@ final class LocusMetadata implements ConnectorMetadata {
         }
         return new ConnectorTableProperties(TupleDomain.all(), Optional.of(new ConnectorTablePartitioning(
                 layout.get().handle(), List.of(layout.get().key()))), Optional.empty(), List.of());
+    }
+
+    /**
+     * Reads the table bucket by bucket where Trino has a use for it: a join or grouping above wants its rows
+     * partitioned on {@code columns}, the table's layout is by one of them, and, when Trino names the partitioning
+     * it wants (the other side's), it is this table's. Elsewhere (a scan whose rows are exchanged anyway) the table
+     * stays a plain split source: reading bucket by bucket fixes each split to one Trino task, which costs
+     * parallelism and buys nothing there.
+     */
+    @Override
+    public Optional<ConnectorTableHandle> applyPartitioning(ConnectorSession session, ConnectorTableHandle table,
+                                                           Optional<ConnectorPartitioningHandle> wanted,
+                                                           List<ColumnHandle> columns) {
+        LocusTableHandle handle = (LocusTableHandle) table;
+        if (!partitioning) {
+            return Optional.empty();
+        }
+        Optional<KeyedLayout> layout = layout(session, handle.table());
+        if (layout.isEmpty() || !columns.contains(layout.get().key())
+                || wanted.isPresent() && !wanted.get().equals(layout.get().handle())
+                || handle.aggregated() && !handle.groupBy().contains(layout.get().key().name())) {
+            return Optional.empty();
+        }
+        return Optional.of(handle.partitioned() ? handle : handle.withPartitioning());
     }
 
     @Override

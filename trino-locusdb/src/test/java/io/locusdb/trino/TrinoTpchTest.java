@@ -122,6 +122,22 @@ abstract class TrinoTpchTest {
     }
 
     @Test
+    void aScanWhoseRowsAreExchangedAnywayIsNotReadBucketByBucket() {
+        // Grouping by something else than the key: the partitioning buys nothing and would fix each split to a task.
+        String plan = (String) trino.execute("EXPLAIN (TYPE DISTRIBUTED) SELECT l_returnflag, count(*) FROM lineitem"
+                + " GROUP BY l_returnflag").getOnlyValue();
+        assertThat(plan).doesNotContain("LocusPartitioningHandle").contains("[SOURCE]");
+        // Grouping by the key with an aggregate LocusDB does not compute for Trino (AVG): grouped bucket by bucket.
+        String byKey = (String) trino.execute("EXPLAIN (TYPE DISTRIBUTED) SELECT l_orderkey, avg(l_quantity) FROM"
+                + " lineitem GROUP BY l_orderkey").getOnlyValue();
+        assertThat(byKey).contains("LocusPartitioningHandle");
+        // With COUNT the whole grouping is LocusDB's: every order key lives in one part of one server.
+        String pushed = (String) trino.execute("EXPLAIN SELECT l_orderkey, count(*) FROM lineitem GROUP BY"
+                + " l_orderkey").getOnlyValue();
+        assertThat(pushed).contains("groupBy=[l_orderkey]").doesNotContainPattern("(?m)^[\\s│├└─]*Aggregate\\[");
+    }
+
+    @Test
     void rowsOfOtherTablesAreSentToTheBucketsThatHoldTheirKeys() {
         // customer is partitioned by c_custkey, orders is not: orders' rows go to customer's buckets by key.
         String sql = "SELECT c_mktsegment, count(*), sum(o_totalprice) FROM customer JOIN orders"

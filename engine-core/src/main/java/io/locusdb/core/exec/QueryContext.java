@@ -1,8 +1,11 @@
 package io.locusdb.core.exec;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * What a query's tasks inherit from the query, wherever they run: cancellation, a memory budget, its start time
@@ -23,6 +26,7 @@ public final class QueryContext {
     private final long expectedWorkNanos;
     private final LongAdder workNanos = new LongAdder();
     private final AtomicReference<String> cancelReason = new AtomicReference<>();
+    private final Map<Class<?>, Object> attachments = new ConcurrentHashMap<>();
 
     private QueryContext(String label, int priority, MemoryBudget budget, long expectedWorkNanos) {
         if (priority < Priority.LOWEST || priority > Priority.HIGHEST) {
@@ -68,6 +72,15 @@ public final class QueryContext {
 
     public long id() {
         return id;
+    }
+
+    /**
+     * The query's one instance of {@code type}, made by {@code create} on first use: state the layers above the
+     * executor keep for one execution of a query (results computed once and read by several of its plans), dropped
+     * with the context.
+     */
+    public <T> T attachment(Class<T> type, Supplier<T> create) {
+        return type.cast(attachments.computeIfAbsent(type, k -> create.get()));
     }
 
     public String label() {

@@ -76,6 +76,17 @@ public final class ExplainWriter {
                     sink == 0 && ops.getFirst() instanceof PhysicalPlan.Aggregate, batchRows);
             case PhysicalPlan.Join join -> join(lines, indent, join, batchRows);
             case PhysicalPlan.Union union -> union(lines, indent, union, batchRows);
+            case PhysicalPlan.Shared shared -> {
+                String head = "Shared #" + shared.id() + ": ";
+                if (lines.stream().anyMatch(l -> l.strip().startsWith(head))) {
+                    lines.add(indent + "Shared #" + shared.id() + " (again: the rows computed where it is first"
+                            + " shown)");
+                } else {
+                    lines.add(indent + head + "computed once, read by every occurrence of #" + shared.id()
+                            + " in the query");
+                    explain(shared.plan(), batchRows, indent + "  ", lines);
+                }
+            }
         }
     }
 

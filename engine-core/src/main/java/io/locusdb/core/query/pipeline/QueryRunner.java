@@ -121,6 +121,8 @@ public final class QueryRunner {
             case PhysicalPlan.Values values -> relation = values(values);
             case PhysicalPlan.Rows rows -> relation = rows(rows);
             case PhysicalPlan.SetFunction function -> relation = SetFunctionRows.evaluate(function, query);
+            case PhysicalPlan.Shared shared -> relation = query.attachment(SharedResults.class, SharedResults::new)
+                    .get(shared.id(), () -> evaluate(shared.plan(), query, trace));
             case PhysicalPlan.Scan scan when !ops.isEmpty()
                     && ops.getFirst() instanceof PhysicalPlan.Aggregate aggregate
                     && countsOnly(scan, aggregate) -> {

@@ -37,7 +37,18 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
      */
     public static final long TOP_N_MAX_ROWS = Integer.MAX_VALUE / 4;
 
-    public sealed interface Source permits Scan, Values, Rows, SetFunction, Join, Union {
+    public sealed interface Source permits Scan, Values, Rows, SetFunction, Join, Union, Shared {
+    }
+
+    /**
+     * The rows of {@code plan}, a part of the query that occurs in it more than once (a CTE or a view used twice,
+     * the same subquery in two places): computed the first time any occurrence needs it, then read by every other
+     * occurrence of the same {@code id} in this execution.
+     */
+    public record Shared(int id, PhysicalPlan plan) implements Source {
+        public List<String> names() {
+            return plan.columns().stream().map(ResultColumn::name).toList();
+        }
     }
 
     /**
@@ -78,6 +89,7 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
             case SetFunction function -> function.names();
             case Join join -> join.names();
             case Union union -> union.names();
+            case Shared shared -> shared.names();
         };
     }
 
@@ -90,6 +102,7 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
             case Scan scan -> scan.table().version().rows();
             case Join join -> join.left().scannedRows() + join.right().scannedRows();
             case Union union -> union.inputs().stream().mapToLong(PhysicalPlan::scannedRows).sum();
+            case Shared shared -> shared.plan().scannedRows();
             case Values values -> 0;
             case Rows rows -> 0;
             case SetFunction function -> 0;

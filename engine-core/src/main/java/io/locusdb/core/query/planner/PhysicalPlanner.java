@@ -67,14 +67,60 @@ public final class PhysicalPlanner {
      */
     public static PhysicalPlan plan(RelNode root, List<String> columnNames, ParameterBinder binder,
                                     UnaryOperator<Table> resolve) {
-        return PlanLowering.lower(planTree(root, columns(root, columnNames), binder, resolve));
+        return PlanLowering.lower(planTree(root, columns(root, columnNames), binder, resolve,
+                SharedSubplans.of(root)));
+    }
+
+    /**
+     * The plan of a join's or union's input: a shared subtree's one plan (computed once per execution, read by
+     * each occurrence), or the input's own.
+     */
+    private static PlanDraft planInput(RelNode input, ParameterBinder binder, UnaryOperator<Table> resolve,
+                                       SharedSubplans shared) {
+        List<ResultColumn> columns = columns(input, List.of());
+        Integer id = shared.idOf(input);
+        if (id == null) {
+            return planTree(input, columns, binder, resolve, shared);
+        }
+        List<PlanDraft.Op> ops = new ArrayList<>();
+        PlanDraft.Shared source = sharedSource(input, id, binder, resolve, shared, ops);
+        return new PlanDraft(source, ops, columns, input.getCluster().getRexBuilder());
+    }
+
+    /**
+     * Occurrence {@code node} of shared subtree {@code id}: the subtree's one plan as a source, and in {@code ops}
+     * the projection of the columns this occurrence reads where the shared plan computes more (see
+     * {@link SharedSubplans#columnsOf}).
+     */
+    private static PlanDraft.Shared sharedSource(RelNode node, int id, ParameterBinder binder,
+                                                 UnaryOperator<Table> resolve, SharedSubplans shared,
+                                                 List<PlanDraft.Op> ops) {
+        RelNode computed = shared.shared(node);
+        PlanDraft inner = shared.planned(id, () -> planTree(computed, columns(computed, List.of()), binder, resolve,
+                shared));
+        int[] columns = shared.columnsOf(node);
+        if (columns != null) {
+            RexBuilder rex = node.getCluster().getRexBuilder();
+            List<RelDataTypeField> fields = computed.getRowType().getFieldList();
+            List<RexNode> refs = new ArrayList<>();
+            for (int c : columns) {
+                refs.add(rex.makeInputRef(fields.get(c).getType(), c));
+            }
+            ops.add(new PlanDraft.Project(refs, node.getRowType().getFieldNames()));
+        }
+        return new PlanDraft.Shared(id, inner);
     }
 
     /** One plan: the chain of single-input operators down to a leaf or a join, whose inputs are plans again. */
     private static PlanDraft planTree(RelNode root, List<ResultColumn> columns, ParameterBinder binder,
-                                         UnaryOperator<Table> resolve) {
+                                      UnaryOperator<Table> resolve, SharedSubplans shared) {
         List<RelNode> chain = new ArrayList<>();
         for (RelNode node = root; ; node = node.getInput(0)) {
+            if (node != root && shared.idOf(node) != null) {
+                // A shared subtree ends this plan's chain: the chain above reads its rows.
+                chain.add(node);
+                break;
+            }
             chain.add(node);
             if (node.getInputs().size() != 1 || node instanceof Uncollect) {
                 break;
@@ -85,7 +131,12 @@ public final class PhysicalPlanner {
         RelNode leaf = chain.getFirst();
         int next = 1;
         PlanDraft.Source source;
-        if (leaf instanceof TableScan scan && scan.getTable().unwrap(CatalogSchema.SystemCalciteTable.class) != null) {
+        Integer sharedId = leaf == root ? null : shared.idOf(leaf);
+        List<PlanDraft.Op> ops = new ArrayList<>();
+        if (sharedId != null) {
+            source = sharedSource(leaf, sharedId, binder, resolve, shared, ops);
+        } else if (leaf instanceof TableScan scan
+                && scan.getTable().unwrap(CatalogSchema.SystemCalciteTable.class) != null) {
             SystemTable system = scan.getTable().unwrap(CatalogSchema.SystemCalciteTable.class).table();
             source = new PlanDraft.Rows(system.name(), system.rows().get(),
                     system.columns().stream().map(ColumnDef::type).toList(), scan.getRowType().getFieldNames());
@@ -125,18 +176,17 @@ public final class PhysicalPlanner {
         } else if (leaf instanceof Uncollect uncollect) {
             source = SetFunctionPlanning.unnest(uncollect, binder);
         } else if (leaf instanceof Join join) {
-            source = join(join, binder, resolve);
+            source = join(join, binder, resolve, shared);
         } else if (leaf instanceof Union union && union.all) {
             List<PlanDraft> inputs = new ArrayList<>();
             for (RelNode input : union.getInputs()) {
-                inputs.add(castTo(planTree(input, columns(input, List.of()), binder, resolve), input,
+                inputs.add(castTo(planInput(input, binder, resolve, shared), input,
                         union.getRowType(), rex));
             }
             source = new PlanDraft.Union(inputs, union.getRowType().getFieldNames());
         } else {
             throw unsupported("the plan node " + leaf.getRelTypeName());
         }
-        List<PlanDraft.Op> ops = new ArrayList<>();
         for (int i = next; i < chain.size(); i++) {
             if (chain.get(i) instanceof Aggregate a && hasLiteralAgg(a)) {
                 literalAggregate(a, rex, ops);
@@ -151,7 +201,8 @@ public final class PhysicalPlanner {
      * A join: its inputs planned on their own, the equality conditions between the two sides as key columns, and
      * what else the condition asks as a residual over the joined row (left columns, then right).
      */
-    private static PlanDraft.Join join(Join join, ParameterBinder binder, UnaryOperator<Table> resolve) {
+    private static PlanDraft.Join join(Join join, ParameterBinder binder, UnaryOperator<Table> resolve,
+                                       SharedSubplans shared) {
         JoinType type = switch (join.getJoinType()) {
             case INNER -> JoinType.INNER;
             case LEFT -> JoinType.LEFT;
@@ -185,8 +236,8 @@ public final class PhysicalPlanner {
                         rex.makeInputRef(rightFields.get(r).getType(), leftFields.size() + r)));
             }
         }
-        PlanDraft left = planTree(join.getLeft(), columns(join.getLeft(), List.of()), binder, resolve);
-        PlanDraft right = planTree(join.getRight(), columns(join.getRight(), List.of()), binder, resolve);
+        PlanDraft left = planInput(join.getLeft(), binder, resolve, shared);
+        PlanDraft right = planInput(join.getRight(), binder, resolve, shared);
         if (!leftKeys.isEmpty()) {
             // A side's rows whose key the other side lacks can only come out unmatched: that side may be reduced
             // where the join drops its unmatched rows.

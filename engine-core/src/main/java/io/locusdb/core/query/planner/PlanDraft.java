@@ -18,7 +18,11 @@ import org.apache.calcite.rex.RexNode;
  */
 record PlanDraft(Source source, List<Op> ops, List<ResultColumn> columns, RexBuilder rex) {
 
-    sealed interface Source permits Scan, Values, Rows, SetFunction, Join, Union {
+    sealed interface Source permits Scan, Values, Rows, SetFunction, Join, Union, Shared {
+    }
+
+    /** A part of the query that occurs in it more than once, planned once (see {@link PhysicalPlan.Shared}). */
+    public record Shared(int id, PlanDraft plan) implements Source {
     }
 
     /**

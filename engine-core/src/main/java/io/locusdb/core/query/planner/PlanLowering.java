@@ -48,6 +48,11 @@ final class PlanLowering {
                 source = join(join, rex);
                 names = join.names();
             }
+            case PlanDraft.Shared shared -> {
+                PhysicalPlan inner = lower(shared.plan());
+                source = new PhysicalPlan.Shared(shared.id(), inner);
+                names = inner.columns().stream().map(ResultColumn::name).toList();
+            }
             case PlanDraft.Union union -> {
                 source = new PhysicalPlan.Union(union.inputs().stream().map(PlanLowering::lower).toList(),
                         union.names());
