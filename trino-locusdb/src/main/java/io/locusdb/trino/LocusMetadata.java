@@ -222,11 +222,21 @@ final class LocusMetadata implements ConnectorMetadata {
             remaining = TupleDomain.withColumnDomains(leave);
         }
         TupleDomain<ColumnHandle> combined = handle.constraint().intersect(pushed);
-        if (combined.equals(handle.constraint())) {
+        List<String> filters = new ArrayList<>(handle.filters());
+        List<ConnectorExpression> left = new ArrayList<>();
+        for (ConnectorExpression conjunct : LikeSql.conjuncts(constraint.getExpression())) {
+            String sql = LikeSql.of(conjunct, constraint.getAssignments());
+            if (sql == null) {
+                left.add(conjunct);
+            } else if (!filters.contains(sql)) {
+                filters.add(sql);
+            }
+        }
+        if (combined.equals(handle.constraint()) && filters.equals(handle.filters())) {
             return Optional.empty();
         }
-        return Optional.of(new ConstraintApplicationResult<>(handle.withConstraint(combined), remaining,
-                constraint.getExpression(), false));
+        return Optional.of(new ConstraintApplicationResult<>(handle.withConstraint(combined, filters), remaining,
+                LikeSql.and(left), false));
     }
 
     @Override

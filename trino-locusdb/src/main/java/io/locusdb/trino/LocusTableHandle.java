@@ -8,23 +8,24 @@ import java.util.OptionalLong;
 
 /**
  * A table of the catalog with what Trino pushed down to it: a filter each LocusDB server evaluates on its parts
- * (on dictionaries, for strings), a row limit or top N that each split applies to its own rows (Trino still
+ * (on dictionaries, for strings: domains, and LIKE conditions as SQL), a row limit or top N that each split applies to its own rows (Trino still
  * applies both to the union of the splits), and an aggregation (grouping columns and aggregates) where each group
  * can only come from one split; and whether Trino reads it bucket by bucket ({@code partitioned}: asked for by
  * {@code applyPartitioning} where a join or grouping above can use the table's layout).
  */
-public record LocusTableHandle(String table, TupleDomain<ColumnHandle> constraint, OptionalLong limit,
-                               List<SortKey> topN, List<String> groupBy, List<Aggregate> aggregates,
-                               boolean partitioned) implements ConnectorTableHandle {
+public record LocusTableHandle(String table, TupleDomain<ColumnHandle> constraint, List<String> filters,
+                               OptionalLong limit, List<SortKey> topN, List<String> groupBy,
+                               List<Aggregate> aggregates, boolean partitioned) implements ConnectorTableHandle {
     public LocusTableHandle {
+        filters = List.copyOf(filters);
         topN = List.copyOf(topN);
         groupBy = List.copyOf(groupBy);
         aggregates = List.copyOf(aggregates);
     }
 
     static LocusTableHandle of(String table) {
-        return new LocusTableHandle(table, TupleDomain.all(), OptionalLong.empty(), List.of(), List.of(), List.of(),
-                false);
+        return new LocusTableHandle(table, TupleDomain.all(), List.of(), OptionalLong.empty(), List.of(), List.of(),
+                List.of(), false);
     }
 
     /** Whether the splits return groups instead of rows. */
@@ -32,21 +33,22 @@ public record LocusTableHandle(String table, TupleDomain<ColumnHandle> constrain
         return !groupBy.isEmpty() || !aggregates.isEmpty();
     }
 
-    LocusTableHandle withConstraint(TupleDomain<ColumnHandle> value) {
-        return new LocusTableHandle(table, value, limit, topN, groupBy, aggregates, partitioned);
+    /** With {@code value} as the domains and {@code sql} as the other conditions (LIKE) the splits filter by. */
+    LocusTableHandle withConstraint(TupleDomain<ColumnHandle> value, List<String> sql) {
+        return new LocusTableHandle(table, value, sql, limit, topN, groupBy, aggregates, partitioned);
     }
 
     LocusTableHandle withLimit(long rows, List<SortKey> order) {
-        return new LocusTableHandle(table, constraint, OptionalLong.of(rows), order, groupBy, aggregates,
+        return new LocusTableHandle(table, constraint, filters, OptionalLong.of(rows), order, groupBy, aggregates,
                 partitioned);
     }
 
     LocusTableHandle withAggregation(List<String> keys, List<Aggregate> calls) {
-        return new LocusTableHandle(table, constraint, limit, topN, keys, calls, partitioned);
+        return new LocusTableHandle(table, constraint, filters, limit, topN, keys, calls, partitioned);
     }
 
     LocusTableHandle withPartitioning() {
-        return new LocusTableHandle(table, constraint, limit, topN, groupBy, aggregates, true);
+        return new LocusTableHandle(table, constraint, filters, limit, topN, groupBy, aggregates, true);
     }
 
     /** One key of a pushed-down top N: a column, ascending or not, NULLs first or not. */

@@ -20,10 +20,16 @@ final class PartQuery {
             // Everything of the part: Trino filters, limits and drops columns itself.
             return hint + "SELECT *" + from;
         }
+        List<String> conditions = new ArrayList<>();
         String where = PredicateSql.where(table.constraint());
-        StringBuilder body = new StringBuilder(from);
         if (where != null) {
-            body.append(" WHERE ").append(where);
+            conditions.add(where);
+        }
+        conditions.addAll(table.filters());
+        StringBuilder body = new StringBuilder(from);
+        if (!conditions.isEmpty()) {
+            body.append(" WHERE ").append(conditions.size() == 1 ? conditions.getFirst()
+                    : "(" + String.join(") AND (", conditions) + ")");
         }
         if (table.aggregated() && !table.groupBy().isEmpty()) {
             List<String> keys = new ArrayList<>();

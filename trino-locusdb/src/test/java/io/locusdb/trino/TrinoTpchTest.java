@@ -164,6 +164,23 @@ abstract class TrinoTpchTest {
     }
 
     @Test
+    void likeConditionsAreFilteredByLocusDb() {
+        List<String> queries = List.of(
+                "SELECT count(*) FROM part WHERE p_type LIKE '%BRASS'",
+                "SELECT count(*), min(p_partkey) FROM part WHERE p_name NOT LIKE '%green%' AND p_size < 10",
+                "SELECT count(*) FROM part WHERE p_comment LIKE '%\\_%' ESCAPE '\\' OR p_comment LIKE 'ab_'",
+                "SELECT count(*) FROM orders WHERE o_comment LIKE '%special%requests%'");
+        for (String sql : queries) {
+            assertThat(TpchQueries.canonical(trino.execute(sql))).as(sql).isEqualTo(TpchQueries.canonical(
+                    trino.execute(testSessionBuilder().setCatalog("tpch").setSchema("tiny").build(), sql)));
+        }
+        String plan = (String) trino.execute("EXPLAIN SELECT p_partkey FROM part WHERE p_type LIKE '%BRASS' AND"
+                + " p_name NOT LIKE '%green%'").getOnlyValue();
+        assertThat(plan).contains("\"p_type\" LIKE '%BRASS'").contains("\"p_name\" NOT LIKE '%green%'")
+                .doesNotContain("filterPredicate");
+    }
+
+    @Test
     void rangesAndInListsAreFilteredByLocusDb() {
         String plan = (String) trino.execute("EXPLAIN SELECT l_orderkey FROM lineitem WHERE l_shipdate >= DATE"
                 + " '1994-01-01' AND l_shipdate < DATE '1995-01-01' AND l_discount BETWEEN 0.05 AND 0.07 AND"
