@@ -7,6 +7,7 @@ import io.airlift.log.Logging;
 import io.trino.Session;
 import io.trino.plugin.tpch.TpchPlugin;
 import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.MaterializedResult;
 import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -31,9 +32,9 @@ import java.util.concurrent.Future;
  * {@code ./locus bench scale-out [--servers N] [--sf SF] [--parts P] [--rounds R] [--queries 1,3,...|FILE...]}: N
  * LocusDB servers as child processes, each loading slice i of N of TPC-H at SF in P parts; an in-process Trino
  * cluster (a coordinator and N workers) with the plugin three times: as users get it, with pushdown off, and with
- * tables' partitioning hidden from Trino; every query run warm on each,
- * each answer checked against Trino's own tpch catalog (the same generator's rows); per query the median time, the
- * bytes the servers sent and the rows each server sent, then {@code check} lines and a CSV.
+ * tables' partitioning hidden from Trino; every query run warm on each, each answer checked against DuckDB and
+ * against Trino's own tpch catalog (both hold the same generator's rows); per query the median time, the bytes the
+ * servers sent and the rows each server sent, then {@code check} lines and a CSV.
  */
 public final class ScaleOutBench {
     private int servers = 2;
@@ -157,6 +158,10 @@ public final class ScaleOutBench {
             Session off = session("locusdb_off", "default");
             Session flat = session("locusdb_flat", "default");
             Session reference = session("tpch", TpchQueries.schema(sf));
+            long duckStart = System.nanoTime();
+            TpchDuck duck = new TpchDuck(sf);
+            print.printf(Locale.ROOT, "DuckDB loaded with the same generator's rows in %.1f s%n",
+                    (System.nanoTime() - duckStart) / 1e9);
             // One pass over every query and catalog first: the first queries of a fresh Trino run while its code is
             // still being compiled, and would count that against whichever catalog runs them first.
             long warm = System.nanoTime();
@@ -179,9 +184,11 @@ public final class ScaleOutBench {
             long[] totalRows = new long[servers];
             for (Query q : queries) {
                 List<String> expected = TpchQueries.canonical(trino.execute(reference, q.sql()));
-                Measured a = measure(trino, on, q.sql(), expected, started);
-                Measured b = measure(trino, off, q.sql(), expected, started);
-                Measured c = measure(trino, flat, q.sql(), expected, started);
+                // DuckDB's AVG of a decimal is a double, Trino's a decimal of the argument's scale: 2 places.
+                List<String> duckExpected = duck.answer(q.sql(), 2);
+                Measured a = measure(trino, on, q.sql(), expected, duckExpected, started);
+                Measured b = measure(trino, off, q.sql(), expected, duckExpected, started);
+                Measured c = measure(trino, flat, q.sql(), expected, duckExpected, started);
                 boolean ok = a.right() && b.right() && c.right();
                 logPartitioned += Math.log(c.medianMs() / a.medianMs());
                 right += ok ? 1 : 0;
@@ -200,8 +207,10 @@ public final class ScaleOutBench {
                         b.medianMs(), c.medianMs(), a.bytes(), b.bytes(), ok, Arrays.toString(a.rowsPerServer()).replace(", ", " ")));
             }
             double timeRatio = Math.exp(logTime / queries.size());
-            print.printf(Locale.ROOT, "check scale-out.answers measured=%d/%d paper=all %s%n", right, queries.size(),
-                    right == queries.size() ? "ok" : "off");
+            duck.close();
+            print.printf(Locale.ROOT, "check scale-out.answers measured=%d/%d (each catalog's equal to DuckDB's and to"
+                    + " Trino's tpch catalog) paper=all %s%n", right, queries.size(), right == queries.size() ? "ok"
+                    : "off");
             long least = Arrays.stream(totalRows).min().orElse(0);
             print.printf(Locale.ROOT, "check scale-out.every-server-read measured=%d (fewest rows a server sent)"
                     + " paper=>0 %s%n", least, least > 0 ? "ok" : "off");
@@ -220,8 +229,10 @@ public final class ScaleOutBench {
     }
 
     private Measured measure(DistributedQueryRunner trino, Session session, String sql, List<String> expected,
-                             List<ServerProcess> started) throws SQLException {
-        boolean right = TpchQueries.canonical(trino.execute(session, sql)).equals(expected);
+                             List<String> duckExpected, List<ServerProcess> started) throws SQLException {
+        MaterializedResult first = trino.execute(session, sql);
+        boolean right = TpchQueries.canonical(first).equals(expected)
+                && TpchQueries.canonical(first, 2).equals(duckExpected);
         double[] ms = new double[rounds];
         long bytes = 0;
         long[] rows = new long[servers];
