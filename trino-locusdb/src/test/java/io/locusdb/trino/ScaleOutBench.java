@@ -186,9 +186,12 @@ public final class ScaleOutBench {
                 List<String> expected = TpchQueries.canonical(trino.execute(reference, q.sql()));
                 // DuckDB's AVG of a decimal is a double, Trino's a decimal of the argument's scale: 2 places.
                 List<String> duckExpected = duck.answer(q.sql(), 2);
-                Measured a = measure(trino, on, q.sql(), expected, duckExpected, started);
-                Measured b = measure(trino, off, q.sql(), expected, duckExpected, started);
-                Measured c = measure(trino, flat, q.sql(), expected, duckExpected, started);
+                // The catalogs take turns round by round, so that what one query leaves behind (garbage, a cold cache)
+                // does not always fall on the same catalog.
+                List<Measured> m = measure(trino, List.of(on, off, flat), q.sql(), expected, duckExpected, started);
+                Measured a = m.get(0);
+                Measured b = m.get(1);
+                Measured c = m.get(2);
                 boolean ok = a.right() && b.right() && c.right();
                 logPartitioned += Math.log(c.medianMs() / a.medianMs());
                 right += ok ? 1 : 0;
@@ -228,27 +231,41 @@ public final class ScaleOutBench {
         }
     }
 
-    private Measured measure(DistributedQueryRunner trino, Session session, String sql, List<String> expected,
-                             List<String> duckExpected, List<ServerProcess> started) throws SQLException {
-        MaterializedResult first = trino.execute(session, sql);
-        boolean right = TpchQueries.canonical(first).equals(expected)
-                && TpchQueries.canonical(first, 2).equals(duckExpected);
-        double[] ms = new double[rounds];
-        long bytes = 0;
-        long[] rows = new long[servers];
-        for (int r = 0; r < rounds; r++) {
-            long[] seen = lastLogged(started);
-            long t0 = System.nanoTime();
-            MaterializedResultWithPlan result = trino.executeWithPlan(session, sql);
-            ms[r] = (System.nanoTime() - t0) / 1e6;
-            long[] sent = rowsSentSince(started, seen);
-            right &= TpchQueries.canonical(result.result()).equals(expected);
-            bytes = trino.getCoordinator().getQueryManager().getFullQueryInfo(result.queryId()).getQueryStats()
-                    .getPhysicalInputDataSize().toBytes();
-            System.arraycopy(sent, 0, rows, 0, servers);
+    /** Each of {@code sessions} measured on {@code sql}: one warm-up run each, then R rounds of one run each. */
+    private List<Measured> measure(DistributedQueryRunner trino, List<Session> sessions, String sql,
+                                   List<String> expected, List<String> duckExpected, List<ServerProcess> started)
+            throws SQLException {
+        int n = sessions.size();
+        boolean[] right = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            MaterializedResult first = trino.execute(sessions.get(i), sql);
+            right[i] = TpchQueries.canonical(first).equals(expected)
+                    && TpchQueries.canonical(first, 2).equals(duckExpected);
         }
-        Arrays.sort(ms);
-        return new Measured(ms[rounds / 2], bytes, rows, right);
+        double[][] ms = new double[n][rounds];
+        long[] bytes = new long[n];
+        long[][] rows = new long[n][servers];
+        for (int r = 0; r < rounds; r++) {
+            for (int k = 0; k < n; k++) {
+                // Rotated each round: every catalog runs first, second and third in turn.
+                int i = (k + r) % n;
+                long[] seen = lastLogged(started);
+                long t0 = System.nanoTime();
+                MaterializedResultWithPlan result = trino.executeWithPlan(sessions.get(i), sql);
+                ms[i][r] = (System.nanoTime() - t0) / 1e6;
+                long[] sent = rowsSentSince(started, seen);
+                right[i] &= TpchQueries.canonical(result.result()).equals(expected);
+                bytes[i] = trino.getCoordinator().getQueryManager().getFullQueryInfo(result.queryId())
+                        .getQueryStats().getPhysicalInputDataSize().toBytes();
+                rows[i] = sent;
+            }
+        }
+        List<Measured> measured = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Arrays.sort(ms[i]);
+            measured.add(new Measured(ms[i][rounds / 2], bytes[i], rows[i], right[i]));
+        }
+        return measured;
     }
 
     /** Per server, the sequence number of the last statement in its query log. */
