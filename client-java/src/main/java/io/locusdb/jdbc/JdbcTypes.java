@@ -23,6 +23,7 @@ final class JdbcTypes {
             case WireType.DECIMAL -> Types.DECIMAL;
             case WireType.DATE -> Types.DATE;
             case WireType.TIMESTAMP -> Types.TIMESTAMP;
+            case WireType.TIMESTAMP_TZ -> Types.TIMESTAMP_WITH_TIMEZONE;
             case WireType.VARCHAR -> Types.VARCHAR;
             case WireType.CHAR -> Types.CHAR;
             default -> Types.OTHER;
@@ -39,13 +40,15 @@ final class JdbcTypes {
             case WireType.DECIMAL -> t.precision();
             case WireType.DATE -> 10;
             case WireType.TIMESTAMP -> 26;
+            case WireType.TIMESTAMP_TZ -> 35;
             case WireType.INTERVAL_DAY_TIME, WireType.INTERVAL_YEAR_MONTH -> 49;
             default -> t.length() == 0 ? Integer.MAX_VALUE : t.length();
         };
     }
 
     static int scale(WireType t) {
-        return t.tag() == WireType.DECIMAL ? t.scale() : t.tag() == WireType.TIMESTAMP ? 6 : 0;
+        return t.tag() == WireType.DECIMAL ? t.scale()
+                : t.tag() == WireType.TIMESTAMP || t.tag() == WireType.TIMESTAMP_TZ ? 6 : 0;
     }
 
     static int displaySize(WireType t) {
@@ -57,6 +60,7 @@ final class JdbcTypes {
             case WireType.DECIMAL -> t.precision() + (t.scale() > 0 ? 2 : 1);
             case WireType.DATE -> 10;
             case WireType.TIMESTAMP -> 26;
+            case WireType.TIMESTAMP_TZ -> 35;
             case WireType.INTERVAL_DAY_TIME, WireType.INTERVAL_YEAR_MONTH -> 49;
             default -> t.length() == 0 ? Integer.MAX_VALUE : t.length();
         };
@@ -78,6 +82,7 @@ final class JdbcTypes {
             case WireType.DECIMAL -> java.math.BigDecimal.class.getName();
             case WireType.DATE -> java.sql.Date.class.getName();
             case WireType.TIMESTAMP -> java.sql.Timestamp.class.getName();
+            case WireType.TIMESTAMP_TZ -> java.time.OffsetDateTime.class.getName();
             case WireType.INTERVAL_DAY_TIME -> Duration.class.getName();
             case WireType.INTERVAL_YEAR_MONTH -> Period.class.getName();
             default -> String.class.getName();

@@ -175,6 +175,8 @@ final class LocusDatabaseMetaData implements DatabaseMetaData {
         rows.add(typeRow("BOOLEAN", Types.BOOLEAN, 1, null, null, null, false, null));
         rows.add(typeRow("DATE", Types.DATE, 10, "DATE '", "'", null, false, null));
         rows.add(typeRow("TIMESTAMP", Types.TIMESTAMP, 26, "TIMESTAMP '", "'", null, false, null));
+        rows.add(typeRow("TIMESTAMP WITH TIME ZONE", Types.TIMESTAMP_WITH_TIMEZONE, 35, "TIMESTAMPTZ '", "'", null,
+                false, null));
         return result(columns("TYPE_NAME:s", "DATA_TYPE:i", "PRECISION:i", "LITERAL_PREFIX:s", "LITERAL_SUFFIX:s",
                 "CREATE_PARAMS:s", "NULLABLE:i", "CASE_SENSITIVE:b", "SEARCHABLE:i", "UNSIGNED_ATTRIBUTE:b",
                 "FIXED_PREC_SCALE:b", "AUTO_INCREMENT:b", "LOCAL_TYPE_NAME:s", "MINIMUM_SCALE:i", "MAXIMUM_SCALE:i",

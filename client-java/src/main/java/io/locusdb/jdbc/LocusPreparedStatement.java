@@ -25,7 +25,11 @@ import java.sql.Time;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.LocalDate;
+import java.time.Instant;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Calendar;
@@ -298,6 +302,9 @@ public final class LocusPreparedStatement extends LocusStatement implements Prep
             case LocalDate d -> d;
             case Timestamp t -> t.toLocalDateTime();
             case LocalDateTime t -> t;
+            case OffsetDateTime t -> t;
+            case ZonedDateTime t -> t.toOffsetDateTime();
+            case Instant t -> t.atOffset(ZoneOffset.UTC);
             case java.util.Date d -> new Timestamp(d.getTime()).toLocalDateTime();
             default -> throw Errors.unsupported("Parameters of type " + x.getClass().getName());
         };
@@ -334,6 +341,13 @@ public final class LocusPreparedStatement extends LocusStatement implements Prep
                     case LocalDate d -> d.atStartOfDay();
                     case String s -> Timestamp.valueOf(s.strip()).toLocalDateTime();
                     default -> throw Errors.conversion(v.getClass().getSimpleName(), "TIMESTAMP");
+                };
+                case Types.TIMESTAMP_WITH_TIMEZONE -> switch (v) {
+                    case OffsetDateTime t -> t;
+                    // A wall-clock time: the server reads it in the session's zone.
+                    case LocalDateTime t -> t;
+                    case String s -> s;
+                    default -> throw Errors.conversion(v.getClass().getSimpleName(), "TIMESTAMP WITH TIME ZONE");
                 };
                 default -> throw Errors.unsupported("Target SQL type " + sqlType);
             };

@@ -30,9 +30,14 @@ import java.sql.Statement;
 import java.sql.Time;
 import java.sql.Timestamp;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.time.Period;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Calendar;
@@ -120,6 +125,7 @@ final class LocusResultSet implements ResultSet, ColumnBatches {
                             .unscaledValue().longValueExact();
                     case WireType.DATE -> longs[r] = ((LocalDate) v).toEpochDay();
                     case WireType.TIMESTAMP -> longs[r] = WireType.micros((LocalDateTime) v);
+                    case WireType.TIMESTAMP_TZ -> longs[r] = WireType.micros((OffsetDateTime) v);
                     case WireType.DOUBLE -> doubles[r] = ((Number) v).doubleValue();
                     case WireType.VARCHAR, WireType.CHAR -> strings[r] = v.toString();
                     default -> longs[r] = ((Number) v).longValue();
@@ -345,6 +351,8 @@ final class LocusResultSet implements ResultSet, ColumnBatches {
             case WireType.DECIMAL -> BigDecimal.valueOf(c.longs()[index], c.type().scale()).toPlainString();
             case WireType.DATE -> LocalDate.ofEpochDay(c.longs()[index]).toString();
             case WireType.TIMESTAMP -> timestampText(c.longs()[index]);
+            // An instant at UTC, as PostgreSQL shows it to a session whose TimeZone is UTC.
+            case WireType.TIMESTAMP_TZ -> timestampText(c.longs()[index]) + "+00";
             case WireType.INTERVAL_DAY_TIME, WireType.INTERVAL_YEAR_MONTH -> c.type().intervalText(c.longs()[index]);
             default -> c.strings()[index];
         };
@@ -535,6 +543,9 @@ final class LocusResultSet implements ResultSet, ColumnBatches {
         return switch (c.type().tag()) {
             case WireType.DATE -> LocalDate.ofEpochDay(c.longs()[index]);
             case WireType.TIMESTAMP -> WireType.dateTime(c.longs()[index]).toLocalDate();
+            // The instant's date in this JVM's zone, as java.sql.Date and Timestamp read it.
+            case WireType.TIMESTAMP_TZ -> WireType.instant(c.longs()[index]).atZoneSameInstant(ZoneId.systemDefault())
+                    .toLocalDate();
             case WireType.VARCHAR, WireType.CHAR -> {
                 try {
                     yield LocalDate.parse(c.strings()[index].strip());
@@ -603,6 +614,9 @@ final class LocusResultSet implements ResultSet, ColumnBatches {
         if (c.type().tag() == WireType.TIMESTAMP) {
             return Timestamp.valueOf(WireType.dateTime(c.longs()[index]));
         }
+        if (c.type().tag() == WireType.TIMESTAMP_TZ) {
+            return Timestamp.from(WireType.instant(c.longs()[index]).toInstant());
+        }
         LocalDate d = localDate(columnIndex);
         return Timestamp.valueOf(d.atStartOfDay());
     }
@@ -630,6 +644,8 @@ final class LocusResultSet implements ResultSet, ColumnBatches {
             case WireType.DECIMAL -> BigDecimal.valueOf(c.longs()[index], c.type().scale());
             case WireType.DATE -> Date.valueOf(LocalDate.ofEpochDay(c.longs()[index]));
             case WireType.TIMESTAMP -> Timestamp.valueOf(WireType.dateTime(c.longs()[index]));
+            // JDBC 4.2's Java type for TIMESTAMP WITH TIME ZONE.
+            case WireType.TIMESTAMP_TZ -> WireType.instant(c.longs()[index]);
             case WireType.INTERVAL_DAY_TIME, WireType.INTERVAL_YEAR_MONTH -> c.type().interval(c.longs()[index]);
             default -> c.strings()[index];
         };
@@ -674,6 +690,16 @@ final class LocusResultSet implements ResultSet, ColumnBatches {
         } else if (type == LocalDateTime.class) {
             Timestamp t = getTimestamp(columnIndex);
             v = t == null ? null : t.toLocalDateTime();
+        } else if (type == OffsetDateTime.class || type == Instant.class || type == ZonedDateTime.class) {
+            Timestamp t = getTimestamp(columnIndex);
+            Instant instant = t == null ? null : t.toInstant();
+            DecodedBatch.Column c = cell(columnIndex);
+            if (instant != null && c.type().tag() == WireType.TIMESTAMP) {
+                // A wall-clock time has no zone: read as UTC, as PostgreSQL's driver does.
+                instant = WireType.dateTime(c.longs()[index]).toInstant(ZoneOffset.UTC);
+            }
+            v = instant == null ? null : type == Instant.class ? instant : type == OffsetDateTime.class
+                    ? instant.atOffset(ZoneOffset.UTC) : instant.atZone(ZoneOffset.UTC);
         } else if ((type == Duration.class || type == Period.class) && type.isInstance(getObject(columnIndex))) {
             v = getObject(columnIndex);
         } else {

@@ -64,7 +64,7 @@ public final class BatchDecoder {
                 yield new DecodedBatch.Column(type, nulls, v, null, null);
             }
             case WireType.BIGINT, WireType.DECIMAL, WireType.TIMESTAMP, WireType.INTERVAL_DAY_TIME,
-                 WireType.INTERVAL_YEAR_MONTH -> {
+                 WireType.INTERVAL_YEAR_MONTH, WireType.TIMESTAMP_TZ -> {
                 long[] v = new long[checkWidth(r, rows, 8, field)];
                 for (int i = 0; i < rows; i++) {
                     v[i] = r.i64(field);

@@ -60,7 +60,7 @@ public final class BatchEncoder {
                 }
             }
             case WireType.BIGINT, WireType.DECIMAL, WireType.TIMESTAMP, WireType.INTERVAL_DAY_TIME,
-                 WireType.INTERVAL_YEAR_MONTH -> {
+                 WireType.INTERVAL_YEAR_MONTH, WireType.TIMESTAMP_TZ -> {
                 for (int r = 0; r < rows; r++) {
                     w.putI64(isNull(nulls, from + r) ? 0 : values[from + r]);
                 }

@@ -3,6 +3,7 @@ package io.locusdb.protocol;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -164,6 +165,7 @@ public final class MessageCodec {
                 w.putU8(WireType.DATE).putI32((int) days);
             }
             case LocalDateTime t -> w.putU8(WireType.TIMESTAMP).putI64(WireType.micros(t));
+            case OffsetDateTime t -> w.putU8(WireType.TIMESTAMP_TZ).putI64(WireType.micros(t));
             case String s -> w.putU8(WireType.VARCHAR).putString(s);
             default -> throw new IllegalArgumentException("parameters of type " + value.getClass().getName()
                     + " are not supported");
@@ -192,6 +194,7 @@ public final class MessageCodec {
             }
             case WireType.DATE -> LocalDate.ofEpochDay(r.i32(field));
             case WireType.TIMESTAMP -> WireType.dateTime(r.i64(field));
+            case WireType.TIMESTAMP_TZ -> WireType.instant(r.i64(field));
             case WireType.VARCHAR, WireType.CHAR -> r.string(field);
             default -> throw r.fail(field + " has unknown type tag " + tag);
         };

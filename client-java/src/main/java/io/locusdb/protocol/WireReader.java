@@ -138,7 +138,7 @@ public final class WireReader {
             case WireType.VARCHAR -> WireType.varchar(u32(field + " length"));
             case WireType.CHAR -> WireType.character(u32(field + " length"));
             case WireType.BOOLEAN, WireType.INTEGER, WireType.BIGINT, WireType.DOUBLE, WireType.DATE,
-                 WireType.TIMESTAMP, WireType.INTERVAL_DAY_TIME, WireType.INTERVAL_YEAR_MONTH ->
+                 WireType.TIMESTAMP, WireType.INTERVAL_DAY_TIME, WireType.INTERVAL_YEAR_MONTH, WireType.TIMESTAMP_TZ ->
                     WireType.of(tag);
             default -> throw fail(field + " has unknown type tag " + tag);
         };

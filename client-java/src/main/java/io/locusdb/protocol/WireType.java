@@ -2,6 +2,7 @@ package io.locusdb.protocol;
 
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.time.Period;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
@@ -25,11 +26,13 @@ public record WireType(int tag, int precision, int scale, int length) {
     public static final int INTERVAL_DAY_TIME = 10;
     /** An interval of years and months: months, as an i64. */
     public static final int INTERVAL_YEAR_MONTH = 11;
+    /** An instant (TIMESTAMP WITH TIME ZONE): microseconds since 1970-01-01 00:00:00 UTC, as an i64. */
+    public static final int TIMESTAMP_TZ = 12;
     public static final int MAX_DECIMAL_PRECISION = 38;
     private static final long MICROS_PER_DAY = 86_400_000_000L;
 
     public WireType {
-        if (tag < BOOLEAN || tag > INTERVAL_YEAR_MONTH) {
+        if (tag < BOOLEAN || tag > TIMESTAMP_TZ) {
             throw ProtocolException.malformed("unknown type tag " + tag);
         }
         if (tag == DECIMAL && (precision < 1 || precision > MAX_DECIMAL_PRECISION || scale < 0 || scale > precision)) {
@@ -65,6 +68,16 @@ public record WireType(int tag, int precision, int scale, int length) {
     public static LocalDateTime dateTime(long micros) {
         return LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L),
                 (int) Math.floorMod(micros, 1_000_000L) * 1000, ZoneOffset.UTC);
+    }
+
+    /** An instant as a TIMESTAMP WITH TIME ZONE value (nanoseconds beyond the microsecond are cut). */
+    public static long micros(OffsetDateTime t) {
+        return Math.addExact(Math.multiplyExact(t.toEpochSecond(), 1_000_000L), t.getNano() / 1000);
+    }
+
+    /** A TIMESTAMP WITH TIME ZONE value as a date-time at UTC. */
+    public static OffsetDateTime instant(long micros) {
+        return dateTime(micros).atOffset(ZoneOffset.UTC);
     }
 
     /** Whether the type is one of the two interval families. */
@@ -125,6 +138,7 @@ public record WireType(int tag, int precision, int scale, int length) {
             case DATE -> "DATE";
             case VARCHAR -> "VARCHAR";
             case TIMESTAMP -> "TIMESTAMP";
+            case TIMESTAMP_TZ -> "TIMESTAMP WITH TIME ZONE";
             case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> "INTERVAL";
             default -> "CHAR";
         };

@@ -16,9 +16,12 @@ public final class PreparedQuery {
     private final PreparedStatementPlan plan;
     private final Object[] parameters;
     private final boolean[] bound;
+    /** The session it was prepared in: it runs in the session's time zone of the moment. */
+    private final Session session;
 
-    PreparedQuery(PreparedStatementPlan plan) {
+    PreparedQuery(PreparedStatementPlan plan, Session session) {
         this.plan = plan;
+        this.session = session;
         this.parameters = new Object[plan.parameterCount()];
         this.bound = new boolean[parameters.length];
     }
@@ -64,6 +67,6 @@ public final class PreparedQuery {
                 throw new IllegalStateException("parameter " + (i + 1) + " is not set");
             }
         }
-        return plan.execute(parameters.clone(), options);
+        return plan.execute(parameters.clone(), options.withTimeZone(session.timeZone()));
     }
 }

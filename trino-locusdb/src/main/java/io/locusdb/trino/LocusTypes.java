@@ -7,6 +7,7 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.StandardErrorCode;
 import io.trino.spi.block.Bitmap;
 import io.trino.spi.block.Block;
+import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.block.ByteArrayBlock;
 import io.trino.spi.block.IntArrayBlock;
 import io.trino.spi.block.LongArrayBlock;
@@ -19,7 +20,10 @@ import io.trino.spi.type.DateType;
 import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.DoubleType;
 import io.trino.spi.type.IntegerType;
+import io.trino.spi.type.LongTimestampWithTimeZone;
+import io.trino.spi.type.TimeZoneKey;
 import io.trino.spi.type.TimestampType;
+import io.trino.spi.type.TimestampWithTimeZoneType;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.VarcharType;
 import java.sql.ResultSetMetaData;
@@ -46,6 +50,7 @@ final class LocusTypes {
             case Types.DECIMAL -> DecimalType.createDecimalType(meta.getPrecision(c), meta.getScale(c));
             case Types.DATE -> DateType.DATE;
             case Types.TIMESTAMP -> TimestampType.TIMESTAMP_MICROS;
+            case Types.TIMESTAMP_WITH_TIMEZONE -> TimestampWithTimeZoneType.TIMESTAMP_TZ_MICROS;
             case Types.VARCHAR -> meta.getPrecision(c) <= 0 || meta.getPrecision(c) > VarcharType.MAX_LENGTH
                     ? VarcharType.VARCHAR : VarcharType.createVarcharType(meta.getPrecision(c));
             case Types.CHAR -> CharType.createCharType(meta.getPrecision(c));
@@ -81,6 +86,20 @@ final class LocusTypes {
             return new LongArrayBlock(rows, valid, bits);
         }
         long[] longs = column.longs();
+        if (type == TimestampWithTimeZoneType.TIMESTAMP_TZ_MICROS) {
+            // Instants at UTC: Trino keeps microseconds as milliseconds plus picoseconds of the millisecond.
+            BlockBuilder builder = type.createBlockBuilder(null, rows);
+            for (int r = 0; r < rows; r++) {
+                if (column.isNull(r)) {
+                    builder.appendNull();
+                } else {
+                    long micros = longs[r];
+                    type.writeObject(builder, LongTimestampWithTimeZone.fromEpochMillisAndFraction(
+                            Math.floorDiv(micros, 1000), (int) Math.floorMod(micros, 1000) * 1_000_000, TimeZoneKey.UTC_KEY));
+                }
+            }
+            return builder.build();
+        }
         if (type == BooleanType.BOOLEAN) {
             byte[] bytes = new byte[rows];
             for (int r = 0; r < rows; r++) {

@@ -9,6 +9,7 @@ import io.locusdb.core.exec.NumaExecutor;
 import io.locusdb.core.exec.QueryContext;
 import io.locusdb.core.placer.PlacementActions;
 import io.locusdb.core.placer.UtilizationTracker;
+import io.locusdb.core.query.expr.SessionTimeZone;
 import io.locusdb.core.query.planner.ConstantFolder;
 import io.locusdb.core.query.pipeline.ExplainWriter;
 import io.locusdb.core.query.planner.JoinOrderRule;
@@ -109,6 +110,10 @@ public final class QueryEngine {
      * epoch, so a statement sent again skips parsing, validation and the optimizer.
      */
     public QueryResult execute(String sql, ExecutionOptions options) {
+        return SessionTimeZone.in(options.timeZone(), () -> executeAdHoc(sql, options));
+    }
+
+    private QueryResult executeAdHoc(String sql, ExecutionOptions options) {
         PartHint hint = PartHint.read(sql);
         if (hint != null) {
             sql = hint.statement();
@@ -212,6 +217,10 @@ public final class QueryEngine {
 
         @Override
         public QueryResult execute(Object[] parameters, ExecutionOptions options) {
+            return SessionTimeZone.in(options.timeZone(), () -> executeInZone(parameters, options));
+        }
+
+        private QueryResult executeInZone(Object[] parameters, ExecutionOptions options) {
             Instant started = Instant.now();
             long start = System.nanoTime();
             try {
@@ -324,6 +333,10 @@ public final class QueryEngine {
 
         /** Executes, and keeps the statement's planning and running time in the query log. */
         QueryResult run(Object[] values, ExecutionOptions options, QueryLog.PlanSource source) {
+            return SessionTimeZone.in(options.timeZone(), () -> runInZone(values, options, source));
+        }
+
+        private QueryResult runInZone(Object[] values, ExecutionOptions options, QueryLog.PlanSource source) {
             Instant started = Instant.now();
             long start = System.nanoTime();
             PlanningTime front = source == QueryLog.PlanSource.PLANNED ? query.planning() : PlanningTime.NONE;

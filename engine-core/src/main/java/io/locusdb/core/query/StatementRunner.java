@@ -33,7 +33,9 @@ import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.table.ViewDefinition;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.Intervals;
+import io.locusdb.core.query.expr.SessionTimeZone;
 import io.locusdb.core.storage.type.Timestamps;
+import io.locusdb.core.storage.type.ZonedTimestamps;
 import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.core.storage.type.ValueParser;
 import java.math.BigDecimal;
@@ -42,6 +44,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -758,7 +761,15 @@ final class StatementRunner {
                         : ValueParser.parseDate(text(v));
                 case TIMESTAMP -> v instanceof LocalDateTime t ? Timestamps.checked(Timestamps.of(t), t)
                         : v instanceof LocalDate d ? Timestamps.ofDate(d.toEpochDay())
+                        : v instanceof OffsetDateTime t ? ZonedTimestamps.toLocal(ZonedTimestamps.of(t),
+                                SessionTimeZone.get())
                         : Timestamps.parse(text(v));
+                case TIMESTAMP_TZ -> v instanceof OffsetDateTime t ? Timestamps.checked(ZonedTimestamps.of(t), t)
+                        : v instanceof LocalDateTime t ? ZonedTimestamps.fromLocal(Timestamps.checked(Timestamps.of(t),
+                                t), SessionTimeZone.get())
+                        : v instanceof LocalDate d ? ZonedTimestamps.fromLocal(Timestamps.ofDate(d.toEpochDay()),
+                                SessionTimeZone.get())
+                        : ZonedTimestamps.parse(text(v), SessionTimeZone.get());
                 case VARCHAR, CHAR -> {
                     if (!(v instanceof String s)) {
                         throw new IllegalArgumentException("expected a string, got " + text(v));

@@ -1,5 +1,6 @@
 package io.locusdb.core.result;
 
+import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.vector.ColumnVector;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -43,6 +44,17 @@ public final class QueryResult implements AutoCloseable {
     /** A row result whose {@code tasks} list fills as the query's tasks run. */
     public static QueryResult rows(List<ResultColumn> columns, BatchSource source, List<TaskRecord> tasks) {
         return new QueryResult(columns, source, -1, tasks);
+    }
+
+    /** A result of one VARCHAR column with these values, one per row (what SHOW answers). */
+    public static QueryResult text(String column, List<String> values) {
+        List<ResultColumn> columns = List.of(new ResultColumn(column, ColumnType.VARCHAR));
+        ColumnVector v = new ColumnVector(ColumnType.VARCHAR, Math.max(1, values.size()));
+        for (int i = 0; i < values.size(); i++) {
+            v.setString(i, values.get(i));
+        }
+        v.setSize(values.size());
+        return rows(columns, BatchSource.of(new ResultBatch(columns, List.of(v), values.size())));
     }
 
     public static QueryResult updateCount(long count) {

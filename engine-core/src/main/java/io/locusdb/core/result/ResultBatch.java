@@ -3,6 +3,7 @@ package io.locusdb.core.result;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.Intervals;
 import io.locusdb.core.storage.type.Timestamps;
+import io.locusdb.core.storage.type.ZonedTimestamps;
 import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
 import java.math.BigDecimal;
@@ -30,7 +31,7 @@ public record ResultBatch(List<ResultColumn> columns, Chunk chunk) {
         return chunk.column(column);
     }
 
-    /** Column {@code column} of row {@code row} as Long/Integer/BigDecimal/Double/String/LocalDate/LocalDateTime/Duration/Period/Boolean/null. */
+    /** Column {@code column} of row {@code row} as Long/Integer/BigDecimal/Double/String/LocalDate/LocalDateTime/OffsetDateTime (UTC)/Duration/Period/Boolean/null. */
     public Object value(int row, int column) {
         ColumnVector v = chunk.column(column);
         if (v.isNull(row)) {
@@ -47,6 +48,7 @@ public record ResultBatch(List<ResultColumn> columns, Chunk chunk) {
             case DECIMAL -> BigDecimal.valueOf(v.longs()[row], type.scale());
             case DATE -> LocalDate.ofEpochDay(v.longs()[row]);
             case TIMESTAMP -> Timestamps.toLocalDateTime(v.longs()[row]);
+            case TIMESTAMP_TZ -> ZonedTimestamps.toOffsetDateTime(v.longs()[row]);
             case DOUBLE -> v.doubles()[row];
             case VARCHAR, CHAR -> v.string(row);
             case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> Intervals.toJava(type.kind(), v.longs()[row]);

@@ -61,9 +61,11 @@ public final class CatalogSchema extends AbstractSchema {
         elements.put("varchar", SqlTypeName.VARCHAR);
         elements.put("date", SqlTypeName.DATE);
         elements.put("timestamp", SqlTypeName.TIMESTAMP);
+        elements.put("timestamptz", SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
         elements.forEach((name, type) -> {
-            if (POSTGRES_TYPE_NAMES.containsKey(name)) {
-                RelProtoDataType proto = factory -> factory.createSqlType(type);
+            if (POSTGRES_TYPE_NAMES.containsKey(name) || type == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+                RelProtoDataType proto = type == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                        ? factory -> factory.createSqlType(type, 6) : factory -> factory.createSqlType(type);
                 types.put(name, proto);
                 types.put(name.toUpperCase(Locale.ROOT), proto);
             }
@@ -216,6 +218,7 @@ public final class CatalogSchema extends AbstractSchema {
                 case DECIMAL -> types.createSqlType(SqlTypeName.DECIMAL, type.precision(), type.scale());
                 case DATE -> types.createSqlType(SqlTypeName.DATE);
                 case TIMESTAMP -> types.createSqlType(SqlTypeName.TIMESTAMP, 6);
+                case TIMESTAMP_TZ -> types.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 6);
                 case VARCHAR -> type.length() > 0 ? types.createSqlType(SqlTypeName.VARCHAR, type.length())
                         : types.createSqlType(SqlTypeName.VARCHAR);
                 case CHAR -> types.createSqlType(SqlTypeName.CHAR, Math.max(1, type.length()));

@@ -23,7 +23,7 @@ public final class LocusTypeSystem extends RelDataTypeSystemImpl {
 
     @Override
     public int getMaxPrecision(SqlTypeName typeName) {
-        return typeName == SqlTypeName.DECIMAL ? MAX_PRECISION : typeName == SqlTypeName.TIMESTAMP
+        return typeName == SqlTypeName.DECIMAL ? MAX_PRECISION : isTimestamp(typeName)
                 ? TIMESTAMP_PRECISION : super.getMaxPrecision(typeName);
     }
 
@@ -34,8 +34,13 @@ public final class LocusTypeSystem extends RelDataTypeSystemImpl {
 
     @Override
     public int getDefaultPrecision(SqlTypeName typeName) {
-        return typeName == SqlTypeName.DECIMAL ? MAX_PRECISION : typeName == SqlTypeName.TIMESTAMP
+        return typeName == SqlTypeName.DECIMAL ? MAX_PRECISION : isTimestamp(typeName)
                 ? TIMESTAMP_PRECISION : super.getDefaultPrecision(typeName);
+    }
+
+    private static boolean isTimestamp(SqlTypeName typeName) {
+        return typeName == SqlTypeName.TIMESTAMP || typeName == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                || typeName == SqlTypeName.TIMESTAMP_TZ;
     }
 
     @Override

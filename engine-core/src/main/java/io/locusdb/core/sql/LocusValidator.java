@@ -74,7 +74,9 @@ final class LocusValidator extends SqlValidatorImpl {
                 call.setOperator(LocusOperators.DATE_MINUS_DAYS);
             } else if (!plus && left == SqlTypeName.DATE && right == SqlTypeName.DATE) {
                 call.setOperator(LocusOperators.DATE_DIFFERENCE);
-            } else if (!plus && (left == SqlTypeName.TIMESTAMP || right == SqlTypeName.TIMESTAMP)
+            } else if (!plus && (left == SqlTypeName.TIMESTAMP || right == SqlTypeName.TIMESTAMP
+                    || left == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                    || right == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE)
                     && SqlTypeName.DATETIME_TYPES.contains(left) && SqlTypeName.DATETIME_TYPES.contains(right)) {
                 // As in PostgreSQL: an interval of days and time (a DATE counts as its midnight).
                 call.setOperator(LocusOperators.TIMESTAMP_DIFFERENCE);

@@ -61,6 +61,7 @@ import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.runtime.CalciteException;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlExplain;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -73,6 +74,7 @@ import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.babel.SqlBabelParserImpl;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.util.SqlShuttle;
 import org.apache.calcite.sql.validate.SqlNameMatchers;
@@ -478,6 +480,15 @@ public final class SqlFrontEnd {
                     SqlNode value = visited.operand(0);
                     if (visited.operand(1) instanceof SqlDataTypeSpec type && isRegclass(type)) {
                         return LocusOperators.REGCLASS.createCall(visited.getParserPosition(), value);
+                    }
+                    if (visited.operand(1) instanceof SqlDataTypeSpec type
+                            && type.getTypeNameSpec() instanceof SqlBasicTypeNameSpec basic
+                            && basic.getTypeName().getSimple().equalsIgnoreCase(SqlTypeName.TIMESTAMP_TZ.name())) {
+                        // PostgreSQL's timestamp with time zone is an instant: Calcite's WITH LOCAL TIME ZONE.
+                        SqlDataTypeSpec instant = new SqlDataTypeSpec(new SqlBasicTypeNameSpec(
+                                SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, basic.getPrecision(),
+                                type.getParserPosition()), type.getParserPosition());
+                        return SqlStdOperatorTable.CAST.createCall(visited.getParserPosition(), value, instant);
                     }
                     return visited.getOperator() == SqlStdOperatorTable.CAST ? visited
                             : SqlStdOperatorTable.CAST.createCall(visited.getParserPosition(), visited.getOperandList());

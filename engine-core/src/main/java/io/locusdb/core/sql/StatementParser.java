@@ -494,8 +494,9 @@ public final class StatementParser {
                         }
                     }
                     if (accept("WITH")) {
-                        throw error(t, "TIMESTAMP WITH TIME ZONE is not supported (TIMESTAMP is, without time"
-                                + " zone)", SqlState.FEATURE_NOT_SUPPORTED);
+                        expect("TIME");
+                        expect("ZONE");
+                        yield ColumnType.TIMESTAMP_TZ;
                     }
                     if (accept("WITHOUT")) {
                         expect("TIME");
@@ -503,8 +504,17 @@ public final class StatementParser {
                     }
                     yield ColumnType.TIMESTAMP;
                 }
-                case "TIMESTAMPTZ" -> throw error(t, "TIMESTAMPTZ is not supported (TIMESTAMP is, without time"
-                        + " zone)", SqlState.FEATURE_NOT_SUPPORTED);
+                case "TIMESTAMPTZ" -> {
+                    if (acceptSymbol("(")) {
+                        int precision = nonNegativeInt("precision");
+                        expectSymbol(")");
+                        if (precision != 6) {
+                            throw error(t, "TIMESTAMPTZ(" + precision + "): LocusDB keeps timestamps to the"
+                                    + " microsecond, TIMESTAMPTZ(6)", SqlState.FEATURE_NOT_SUPPORTED);
+                        }
+                    }
+                    yield ColumnType.TIMESTAMP_TZ;
+                }
                 case "DECIMAL", "NUMERIC" -> {
                     int precision = 18;
                     int scale = 0;
@@ -542,7 +552,7 @@ public final class StatementParser {
                     yield ColumnType.character(length);
                 }
                 default -> throw error(t, "unknown column type " + t.text + " (LocusDB has BOOLEAN, INTEGER,"
-                        + " BIGINT, DECIMAL(p,s) with p ≤ 18, DOUBLE, DATE, TIMESTAMP, CHAR(n), VARCHAR[(n)])",
+                        + " BIGINT, DECIMAL(p,s) with p ≤ 18, DOUBLE, DATE, TIMESTAMP, TIMESTAMP WITH TIME ZONE, CHAR(n), VARCHAR[(n)])",
                         SqlState.FEATURE_NOT_SUPPORTED);
             };
         } catch (IllegalArgumentException e) {
@@ -835,7 +845,14 @@ public final class StatementParser {
                     }
                     yield new Statement.DateValue(s.text);
                 }
-                if (t.is("TIMESTAMP")) {
+                if (t.is("TIMESTAMP") || t.is("TIMESTAMPTZ")) {
+                    if (t.is("TIMESTAMP") && accept("WITH")) {
+                        expect("TIME");
+                        expect("ZONE");
+                    } else if (t.is("TIMESTAMP") && accept("WITHOUT")) {
+                        expect("TIME");
+                        expect("ZONE");
+                    }
                     Token s = take();
                     if (s.kind != Kind.STRING) {
                         throw error(s, "expected 'yyyy-mm-dd hh:mm:ss' after TIMESTAMP");

@@ -10,10 +10,17 @@ import java.util.regex.Pattern;
  * BigQuery's and SQL Server's forms, under a name it reads as a plain function; and TIMESTAMP literals as PostgreSQL
  * reads them ({@code TIMESTAMP '2024-03-01 13:45'}, {@code TIMESTAMP '2024-03-01'},
  * a {@code T} between date and time) in the one form the parser takes ({@code yyyy-MM-dd HH:mm:ss[.ffffff]}). Text
- * that is not a timestamp is left for the parser to refuse with its position.
+ * that is not a timestamp is left for the parser to refuse with its position. {@code TIMESTAMP WITH TIME ZONE '...'}
+ * and {@code TIMESTAMPTZ '...'} become a cast of the text to Calcite's instant type (TIMESTAMP WITH LOCAL TIME ZONE),
+ * which reads it at run time in the session's zone unless it carries an offset; {@code TIMESTAMP WITHOUT TIME ZONE
+ * '...'} is a plain TIMESTAMP literal.
  */
 final class TimestampLiterals {
     private static final Pattern LITERAL = Pattern.compile("\\btimestamp\\s+'([^']*)'", Pattern.CASE_INSENSITIVE);
+    private static final Pattern ZONED_LITERAL = Pattern.compile(
+            "\\b(?:timestamp\\s+with\\s+time\\s+zone|timestamptz)\\s+('[^']*')", Pattern.CASE_INSENSITIVE);
+    private static final Pattern WITHOUT_ZONE = Pattern.compile("\\btimestamp\\s+without\\s+time\\s+zone(?=\\s+')",
+            Pattern.CASE_INSENSITIVE);
     private static final Pattern PARSER_FORM = Pattern.compile("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}(\\.\\d+)?");
 
     /** The name date_diff and datediff take when their unit is a string. */
@@ -29,6 +36,8 @@ final class TimestampLiterals {
             return sql;
         }
         sql = DUCKDB_DATE_DIFF.matcher(sql).replaceAll(DATE_DIFF);
+        sql = ZONED_LITERAL.matcher(sql).replaceAll("CAST($1 AS TIMESTAMP WITH LOCAL TIME ZONE)");
+        sql = WITHOUT_ZONE.matcher(sql).replaceAll("TIMESTAMP");
         Matcher m = LITERAL.matcher(sql);
         StringBuilder out = null;
         int from = 0;

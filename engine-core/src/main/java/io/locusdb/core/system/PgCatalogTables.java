@@ -181,7 +181,7 @@ public final class PgCatalogTables {
     private static Integer datetimePrecision(ColumnType t) {
         return switch (t.kind()) {
             case DATE -> 0;
-            case TIMESTAMP -> 6;
+            case TIMESTAMP, TIMESTAMP_TZ -> 6;
             default -> null;
         };
     }

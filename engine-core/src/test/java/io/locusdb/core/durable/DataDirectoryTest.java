@@ -126,17 +126,19 @@ class DataDirectoryTest {
     }
 
     @Test
-    void timestampColumnsSurviveReplayFromTheLogAndACheckpoint() throws IOException {
+    void timestampColumnsWithAndWithoutTimeZoneSurviveReplayFromTheLogAndACheckpoint() throws IOException {
         Path data = dir.resolve("db");
-        String rows = "SELECT id, at FROM ev ORDER BY id";
-        String expected = "[[1, 2024-03-01T13:45:07.250001], [2, null], [3, 1999-12-31T23:59:59]]";
+        String rows = "SELECT id, at, zoned FROM ev ORDER BY id";
+        String expected = "[[1, 2024-03-01T13:45:07.250001, 2024-03-01T12:45:07.250001Z], [2, null, null],"
+                + " [3, 1999-12-31T23:59:59, 2000-01-01T04:59:59Z]]";
         try (LocusDB db = open(data)) {
-            execute(db, "CREATE TABLE ev (id INTEGER, at TIMESTAMP)");
-            execute(db, "INSERT INTO ev VALUES (1, TIMESTAMP '2024-03-01 13:45:07.250001'), (2, NULL)");
+            execute(db, "CREATE TABLE ev (id INTEGER, at TIMESTAMP, zoned TIMESTAMP WITH TIME ZONE)");
+            execute(db, "INSERT INTO ev VALUES (1, TIMESTAMP '2024-03-01 13:45:07.250001',"
+                    + " '2024-03-01 13:45:07.250001+01'), (2, NULL, NULL)");
         }
         Path replayed = crashImage(data);
         try (LocusDB db = open(replayed)) {
-            execute(db, "INSERT INTO ev VALUES (3, '1999-12-31 23:59:59')");
+            execute(db, "INSERT INTO ev VALUES (3, '1999-12-31 23:59:59', '1999-12-31 23:59:59-05')");
             assertThat(query(db, rows).toString()).isEqualTo(expected);
             db.durableStore().orElseThrow().checkpoint();
         }

@@ -4,6 +4,7 @@ import io.locusdb.core.result.QueryResult;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.storage.type.Intervals;
 import io.locusdb.core.storage.type.Timestamps;
+import io.locusdb.core.storage.type.ZonedTimestamps;
 import io.locusdb.core.storage.type.TypeKind;
 import java.io.PrintWriter;
 import java.sql.ResultSet;
@@ -13,6 +14,8 @@ import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
 import java.time.Period;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +30,8 @@ final class ResultPrinter {
     private ResultPrinter() {
     }
 
-    static void print(QueryResult result, PrintWriter out, int maxRows) {
+    /** Prints an embedded result, instants shown in {@code zone} (the session's) as PostgreSQL shows them. */
+    static void print(QueryResult result, PrintWriter out, int maxRows, ZoneId zone) {
         List<ResultColumn> columns = result.columns();
         List<String> names = new ArrayList<>();
         boolean[] numeric = new boolean[columns.size()];
@@ -47,6 +51,7 @@ final class ResultPrinter {
                 for (int c = 0; c < row.length; c++) {
                     Object v = result.getObject(c);
                     row[c] = v == null ? "NULL" : v instanceof LocalDateTime t ? Timestamps.format(Timestamps.of(t))
+                            : v instanceof OffsetDateTime t ? ZonedTimestamps.format(ZonedTimestamps.of(t), zone)
                             : v instanceof Duration d ? Intervals.text(TypeKind.INTERVAL_DAY_TIME,
                             Math.addExact(Math.multiplyExact(d.getSeconds(), Timestamps.MICROS_PER_SECOND),
                                     d.getNano() / 1000))

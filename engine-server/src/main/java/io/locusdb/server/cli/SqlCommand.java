@@ -228,7 +228,7 @@ public final class SqlCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "OK, %d row(s) affected (%.1f ms)%n", Math.max(0, result.updateCount()),
                         (System.nanoTime() - t0) / 1e6);
             } else {
-                ResultPrinter.print(result, out, MAX_PRINTED_ROWS);
+                ResultPrinter.print(result, out, MAX_PRINTED_ROWS, session.timeZone());
                 out.printf(Locale.ROOT, "(%.1f ms)%n", (System.nanoTime() - t0) / 1e6);
             }
             out.flush();

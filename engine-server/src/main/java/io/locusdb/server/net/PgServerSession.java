@@ -82,6 +82,7 @@ final class PgServerSession implements ClientSession {
         this.settings = settings;
         this.readingChanged = readingChanged;
         this.engine = ctx.db().connect();
+        settings.onTimeZone(engine::timeZone);
         this.functions = new PgDialect(user, database, processId, settings);
         this.queue = new StatementQueue("locus-pg-" + processId, this::taskDone);
         this.out = new PgWriter(channel.alloc().buffer(256));
@@ -460,7 +461,7 @@ final class PgServerSession implements ClientSession {
                     return;
                 }
                 portal.writer = new PgValueWriter(portal.result.columns().stream().map(ResultColumn::type).toList(),
-                        portal.resultFormats());
+                        portal.resultFormats(), engine.timeZone());
                 if (describe) {
                     rowDescription(portal.result.columns(), portal.resultFormats());
                 }

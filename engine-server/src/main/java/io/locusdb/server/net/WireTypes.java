@@ -20,6 +20,7 @@ final class WireTypes {
             case DECIMAL -> WireType.decimal(type.precision(), type.scale());
             case DATE -> WireType.of(WireType.DATE);
             case TIMESTAMP -> WireType.of(WireType.TIMESTAMP);
+            case TIMESTAMP_TZ -> WireType.of(WireType.TIMESTAMP_TZ);
             case VARCHAR -> WireType.varchar(type.length());
             case CHAR -> WireType.character(type.length());
             case INTERVAL_DAY_TIME -> WireType.of(WireType.INTERVAL_DAY_TIME);

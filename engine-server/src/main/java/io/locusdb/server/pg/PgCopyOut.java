@@ -51,7 +51,7 @@ public final class PgCopyOut {
                         if (v.anyNull() && v.isNull(r)) {
                             line.append(copy.nullText());
                         } else {
-                            field(line, PgValueWriter.text(types[c], v, r), copy);
+                            field(line, PgValueWriter.text(types[c], v, r, engine.timeZone()), copy);
                         }
                     }
                     copyData(out, line.append('\n'));

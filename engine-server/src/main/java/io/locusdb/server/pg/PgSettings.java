@@ -1,10 +1,14 @@
 package io.locusdb.server.pg;
 
+import io.locusdb.core.storage.type.TimeZones;
+import io.locusdb.core.storage.type.ValueFormatException;
 import io.locusdb.core.system.PgCatalogTables;
+import java.time.ZoneId;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * A PostgreSQL session's run-time settings ({@code SET}, {@code SHOW}, {@code RESET}, {@code current_setting}). The
@@ -31,6 +35,10 @@ public final class PgSettings {
 
     private final Map<String, String> defaults = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
     private final Map<String, String> values = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    /** The TimeZone setting read as a zone, and who is told when it changes (the engine session). */
+    private ZoneId timeZone = TimeZones.DEFAULT;
+    private Consumer<ZoneId> timeZoneListener = zone -> {
+    };
 
     public PgSettings(String user, boolean superuser) {
         defaults.put("application_name", "");
@@ -115,6 +123,16 @@ public final class PgSettings {
                 v = "ISO, MDY";
             }
             case "statement_timeout" -> v = Long.toString(timeoutMillis(v));
+            case "timezone" -> {
+                ZoneId zone;
+                try {
+                    zone = TimeZones.setting(v);
+                } catch (ValueFormatException e) {
+                    throw new PgDataException("22023", "invalid value for parameter \"TimeZone\": \"" + v + "\"");
+                }
+                timeZone = zone;
+                timeZoneListener.accept(zone);
+            }
             default -> {
             }
         }
@@ -130,6 +148,19 @@ public final class PgSettings {
     /** RESET ALL: every setting back to its default. */
     public void resetAll() {
         values.clear();
+        timeZone = TimeZones.DEFAULT;
+        timeZoneListener.accept(timeZone);
+    }
+
+    /** The session's time zone, as the TimeZone setting names it. */
+    public ZoneId timeZone() {
+        return timeZone;
+    }
+
+    /** Tells {@code listener} the session's zone now and whenever TimeZone changes. */
+    public void onTimeZone(Consumer<ZoneId> listener) {
+        timeZoneListener = listener;
+        listener.accept(timeZone);
     }
 
     /** Every setting, for SHOW ALL and {@code pg_settings}. */

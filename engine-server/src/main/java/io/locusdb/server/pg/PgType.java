@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 
@@ -125,7 +126,10 @@ public enum PgType {
             case FLOAT8 -> width(v, 8, type, index) ? b.getDouble() : null;
             case NUMERIC -> decodeNumeric(b, index);
             case DATE -> width(v, 4, type, index) ? LocalDate.ofEpochDay(b.getInt() + PG_EPOCH_DAY) : null;
-            case TIMESTAMP, TIMESTAMPTZ -> width(v, 8, type, index) ? timestamp(b.getLong()) : null;
+            case TIMESTAMP -> width(v, 8, type, index) ? timestamp(b.getLong()) : null;
+            // An instant: microseconds since 2000-01-01 at UTC.
+            case TIMESTAMPTZ -> width(v, 8, type, index) ? LocalDateTime.of(2000, 1, 1, 0, 0)
+                    .plusNanos(b.getLong() * 1000).atOffset(ZoneOffset.UTC) : null;
             case TEXT, VARCHAR, BPCHAR, NAME, UNKNOWN -> new String(v, StandardCharsets.UTF_8);
             case BYTEA -> throw new PgDataException("0A000", "parameter $" + index + ": bytea values are not"
                     + " supported; send it in text format or name its type");

@@ -4,9 +4,11 @@ import io.locusdb.core.result.ResultBatch;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.Intervals;
 import io.locusdb.core.storage.type.Timestamps;
+import io.locusdb.core.storage.type.ZonedTimestamps;
 import io.locusdb.core.vector.ColumnVector;
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.time.ZoneId;
 import java.util.List;
 
 /**
@@ -18,9 +20,12 @@ public final class PgValueWriter {
     private final ColumnType[] types;
     private final boolean[] binary;
     private final StringBuilder text = new StringBuilder(32);
+    /** The session's zone, in which TIMESTAMP WITH TIME ZONE values are shown as text. */
+    private final ZoneId zone;
 
-    public PgValueWriter(List<ColumnType> types, short[] resultFormats) {
+    public PgValueWriter(List<ColumnType> types, short[] resultFormats, ZoneId zone) {
         this.types = types.toArray(ColumnType[]::new);
+        this.zone = zone;
         this.binary = new boolean[this.types.length];
         for (int c = 0; c < binary.length; c++) {
             binary[c] = format(resultFormats, c) == 1;
@@ -46,14 +51,14 @@ public final class PgValueWriter {
             } else if (binary[c]) {
                 binaryValue(w, types[c], v, row);
             } else {
-                textValue(w, types[c], v, row);
+                textValue(w, types[c], v, row, zone);
             }
         }
         w.end();
     }
 
     /** A non-null value's text form. */
-    public static String text(ColumnType type, ColumnVector v, int row) {
+    public static String text(ColumnType type, ColumnVector v, int row, ZoneId zone) {
         return switch (type.kind()) {
             case VARCHAR, CHAR -> v.string(row);
             case BOOLEAN -> v.longs()[row] != 0 ? "t" : "f";
@@ -62,11 +67,12 @@ public final class PgValueWriter {
             case DECIMAL -> BigDecimal.valueOf(v.longs()[row], type.scale()).toPlainString();
             case DATE -> formatDate(v.longs()[row]);
             case TIMESTAMP -> Timestamps.format(v.longs()[row]);
+            case TIMESTAMP_TZ -> ZonedTimestamps.format(v.longs()[row], zone);
             case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> Intervals.text(type.kind(), v.longs()[row]);
         };
     }
 
-    private void textValue(PgWriter w, ColumnType type, ColumnVector v, int row) {
+    private void textValue(PgWriter w, ColumnType type, ColumnVector v, int row, ZoneId zone) {
         switch (type.kind()) {
             case VARCHAR, CHAR -> w.text(v.string(row));
             case BOOLEAN -> w.text(v.longs()[row] != 0 ? "t" : "f");
@@ -81,6 +87,7 @@ public final class PgValueWriter {
             }
             case DATE -> w.text(formatDate(v.longs()[row]));
             case TIMESTAMP -> w.text(Timestamps.format(v.longs()[row]));
+            case TIMESTAMP_TZ -> w.text(ZonedTimestamps.format(v.longs()[row], zone));
             case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> w.text(Intervals.text(type.kind(), v.longs()[row]));
         }
     }
@@ -125,7 +132,9 @@ public final class PgValueWriter {
             case DECIMAL -> numeric(w, v.longs()[row], type.scale());
             case DATE -> w.int32(4).int32((int) (v.longs()[row] - PgType.PG_EPOCH_DAY));
             // Microseconds since 2000-01-01, PostgreSQL's binary timestamp.
-            case TIMESTAMP -> w.int32(8).int64(v.longs()[row] - PgType.PG_EPOCH_DAY * Timestamps.MICROS_PER_DAY);
+            // timestamptz the same, at UTC.
+            case TIMESTAMP, TIMESTAMP_TZ -> w.int32(8).int64(v.longs()[row]
+                    - PgType.PG_EPOCH_DAY * Timestamps.MICROS_PER_DAY);
             // PostgreSQL's binary interval: microseconds of the time, days, months.
             case INTERVAL_DAY_TIME -> w.int32(16).int64(v.longs()[row] % Timestamps.MICROS_PER_DAY)
                     .int32((int) (v.longs()[row] / Timestamps.MICROS_PER_DAY)).int32(0);

@@ -5,10 +5,12 @@ import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.Intervals;
 import io.locusdb.core.storage.type.Timestamps;
+import io.locusdb.core.storage.type.ZonedTimestamps;
 import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.core.vector.ColumnVector;
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -165,6 +167,8 @@ public final class ArrayText {
             case DECIMAL -> BigDecimal.valueOf((Long) value, type.scale()).toPlainString();
             case DATE -> LocalDate.ofEpochDay((Long) value).toString();
             case TIMESTAMP -> Timestamps.format((Long) value);
+            // Array values are kept as text: an instant's is at UTC, whatever the session's zone.
+            case TIMESTAMP_TZ -> ZonedTimestamps.format((Long) value, ZoneOffset.UTC);
             case INTEGER, BIGINT, DOUBLE, VARCHAR, CHAR -> value.toString();
             case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> Intervals.text(type.kind(), (Long) value);
         };

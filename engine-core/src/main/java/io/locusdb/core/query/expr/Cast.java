@@ -7,10 +7,12 @@ import io.locusdb.core.storage.type.Intervals;
 import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.core.storage.type.ValueFormatException;
+import io.locusdb.core.storage.type.ZonedTimestamps;
 import io.locusdb.core.vector.ColumnVector;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.LocalDate;
+import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.util.regex.Pattern;
 
@@ -21,10 +23,23 @@ import java.util.regex.Pattern;
  */
 public final class Cast extends Expr {
     private final Expr input;
+    /** The session's zone, for casts between TIMESTAMP WITH TIME ZONE and text, TIMESTAMP or DATE; else null. */
+    private final ZoneId zone;
 
+    /** A cast in the session's time zone (asked for only when the cast needs one). */
     public Cast(ColumnType type, Expr input) {
+        this(type, input, needsZone(input.type().kind(), type.kind()) ? SessionTimeZone.get() : null);
+    }
+
+    private Cast(ColumnType type, Expr input, ZoneId zone) {
         super(type);
         this.input = input;
+        this.zone = zone;
+    }
+
+    /** Whether a cast reads or shows wall-clock time of an instant: to or from TIMESTAMP WITH TIME ZONE. */
+    static boolean needsZone(TypeKind from, TypeKind to) {
+        return from != to && (from == TypeKind.TIMESTAMP_TZ || to == TypeKind.TIMESTAMP_TZ);
     }
 
     @Override
@@ -64,6 +79,8 @@ public final class Cast extends Expr {
                     out.setLong(i, v.longs()[i]);
                 } else if (from.kind() == TypeKind.TIMESTAMP) {
                     out.setLong(i, Timestamps.dateOf(v.longs()[i]));
+                } else if (from.kind() == TypeKind.TIMESTAMP_TZ) {
+                    out.setLong(i, Timestamps.dateOf(ZonedTimestamps.toLocal(v.longs()[i], zone)));
                 } else if (from.physical() == TypeKind.Physical.STRING) {
                     out.setLong(i, parseDate(v.string(i)));
                 } else {
@@ -75,8 +92,27 @@ public final class Cast extends Expr {
                     out.setLong(i, v.longs()[i]);
                 } else if (from.kind() == TypeKind.DATE) {
                     out.setLong(i, Timestamps.ofDate(v.longs()[i]));
+                } else if (from.kind() == TypeKind.TIMESTAMP_TZ) {
+                    out.setLong(i, ZonedTimestamps.toLocal(v.longs()[i], zone));
                 } else if (from.physical() == TypeKind.Physical.STRING) {
                     out.setLong(i, parseTimestamp(v.string(i)));
+                } else {
+                    throw cannot(from);
+                }
+            }
+            case TIMESTAMP_TZ -> {
+                if (from.kind() == TypeKind.TIMESTAMP_TZ) {
+                    out.setLong(i, v.longs()[i]);
+                } else if (from.kind() == TypeKind.TIMESTAMP) {
+                    out.setLong(i, instant(v.longs()[i], from));
+                } else if (from.kind() == TypeKind.DATE) {
+                    out.setLong(i, instant(Timestamps.ofDate(v.longs()[i]), from));
+                } else if (from.physical() == TypeKind.Physical.STRING) {
+                    try {
+                        out.setLong(i, ZonedTimestamps.parse(v.string(i), zone));
+                    } catch (ValueFormatException e) {
+                        throw invalid(v.string(i));
+                    }
                 } else {
                     throw cannot(from);
                 }
@@ -118,7 +154,8 @@ public final class Cast extends Expr {
                 }
             }
             default -> {
-                if (from.kind() == TypeKind.DATE || from.kind() == TypeKind.TIMESTAMP) {
+                if (from.kind() == TypeKind.DATE || from.kind() == TypeKind.TIMESTAMP
+                        || from.kind() == TypeKind.TIMESTAMP_TZ) {
                     throw cannot(from);
                 }
                 value = Numerics.rescale(v.longs()[i], Numerics.scale(from), scale);
@@ -134,12 +171,22 @@ public final class Cast extends Expr {
         return value;
     }
 
-    static String format(ColumnVector v, int i, ColumnType from) {
+    private long instant(long local, ColumnType from) {
+        try {
+            return Timestamps.checked(ZonedTimestamps.fromLocal(local, zone), Timestamps.format(local));
+        } catch (ValueFormatException | ArithmeticException e) {
+            throw new LocusSqlException(SqlState.DATETIME_FIELD_OVERFLOW, "CAST of " + from + " '"
+                    + Timestamps.format(local) + "' to " + type + ": out of range");
+        }
+    }
+
+    private String format(ColumnVector v, int i, ColumnType from) {
         return switch (from.kind()) {
             case VARCHAR, CHAR -> v.string(i);
             case DECIMAL -> BigDecimal.valueOf(v.longs()[i], from.scale()).toPlainString();
             case DATE -> LocalDate.ofEpochDay(v.longs()[i]).toString();
             case TIMESTAMP -> Timestamps.format(v.longs()[i]);
+            case TIMESTAMP_TZ -> ZonedTimestamps.format(v.longs()[i], zone);
             case BOOLEAN -> v.longs()[i] != 0 ? "true" : "false";
             case DOUBLE -> Double.toString(v.doubles()[i]);
             case INTEGER, BIGINT -> Long.toString(v.longs()[i]);
@@ -198,7 +245,7 @@ public final class Cast extends Expr {
 
     @Override
     protected Expr copy(ExprCopier copier) {
-        return new Cast(type, copier.copy(input));
+        return new Cast(type, copier.copy(input), zone);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.locusdb.core.query.expr;
 
+import io.locusdb.core.storage.type.PhysicalText;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.vector.ColumnVector;
@@ -64,6 +65,7 @@ public final class Literal extends Expr {
             case DECIMAL -> java.math.BigDecimal.valueOf((Long) value, type.scale()).toPlainString();
             case DATE -> "DATE '" + LocalDate.ofEpochDay((Long) value) + "'";
             case TIMESTAMP -> "TIMESTAMP '" + Timestamps.format((Long) value) + "'";
+            case TIMESTAMP_TZ -> PhysicalText.literal(type, value);
             case BOOLEAN -> ((Long) value) != 0 ? "TRUE" : "FALSE";
             case VARCHAR, CHAR -> "'" + value + "'";
             default -> value.toString();

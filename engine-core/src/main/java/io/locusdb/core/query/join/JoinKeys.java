@@ -27,7 +27,8 @@ public final class JoinKeys {
             case LONG -> {
                 if (a.kind() == TypeKind.DATE || b.kind() == TypeKind.DATE || a.kind() == TypeKind.BOOLEAN
                         || b.kind() == TypeKind.BOOLEAN || a.kind() == TypeKind.TIMESTAMP
-                        || b.kind() == TypeKind.TIMESTAMP) {
+                        || b.kind() == TypeKind.TIMESTAMP || a.kind() == TypeKind.TIMESTAMP_TZ
+                        || b.kind() == TypeKind.TIMESTAMP_TZ) {
                     yield a.kind() == b.kind();
                 }
                 yield scale(a) == scale(b);

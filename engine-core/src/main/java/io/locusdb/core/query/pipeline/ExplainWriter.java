@@ -12,6 +12,7 @@ import io.locusdb.core.query.scan.ValueSet;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
+import io.locusdb.core.storage.type.PhysicalText;
 import io.locusdb.core.storage.type.Timestamps;
 import java.util.ArrayList;
 import java.util.List;
@@ -284,6 +285,7 @@ public final class ExplainWriter {
                     : String.valueOf(v);
             case DATE -> v instanceof Long l ? "DATE '" + java.time.LocalDate.ofEpochDay(l) + "'" : String.valueOf(v);
             case TIMESTAMP -> v instanceof Long l ? "TIMESTAMP '" + Timestamps.format(l) + "'" : String.valueOf(v);
+            case TIMESTAMP_TZ -> v instanceof Long l ? PhysicalText.literal(type, l) : String.valueOf(v);
             case VARCHAR, CHAR -> "'" + v + "'";
             default -> String.valueOf(v);
         };

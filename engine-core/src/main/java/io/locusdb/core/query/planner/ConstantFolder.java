@@ -1,6 +1,7 @@
 package io.locusdb.core.query.planner;
 
 import io.locusdb.core.query.expr.Expr;
+import io.locusdb.core.query.expr.SessionTimeZone;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.vector.ColumnVector;
@@ -45,11 +46,12 @@ public final class ConstantFolder implements RexExecutor {
             return expression;
         }
         try {
-            Expr compiled = new ExprCompiler(rexBuilder, List.of()).compile(expression);
+            // Folded into a plan that later sessions reuse: a value that depends on the session's zone stays.
+            Expr compiled = SessionTimeZone.unknown(() -> new ExprCompiler(rexBuilder, List.of()).compile(expression));
             ColumnVector value = compiled.eval(NO_INPUTS, 1);
             RexNode literal = literal(rexBuilder, expression.getType(), value);
             return literal != null ? literal : expression;
-        } catch (LocusSqlException | ArithmeticException | IllegalArgumentException e) {
+        } catch (LocusSqlException | ArithmeticException | IllegalArgumentException | SessionTimeZone.ZoneNotKnown e) {
             // IllegalArgumentException: a value its Calcite type cannot hold as a literal.
             return expression;
         }
@@ -73,6 +75,8 @@ public final class ConstantFolder implements RexExecutor {
             case DATE -> rex.makeDateLiteral(DateString.fromDaysSinceEpoch(Math.toIntExact(value.longs()[0])));
             case TIMESTAMP -> rex.makeTimestampLiteral(new TimestampString(Timestamps.format(value.longs()[0])),
                     Timestamps.PRECISION);
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> rex.makeTimestampWithLocalTimeZoneLiteral(
+                    new TimestampString(Timestamps.format(value.longs()[0])), Timestamps.PRECISION);
             case CHAR, VARCHAR -> rex.makeLiteral(value.string(0), type, true);
             default -> null;
         };

@@ -17,6 +17,7 @@ import io.locusdb.core.query.expr.NumberFunctions;
 import io.locusdb.core.query.expr.Numerics;
 import io.locusdb.core.query.expr.PgFormat;
 import io.locusdb.core.query.expr.Retyped;
+import io.locusdb.core.query.expr.SessionTimeZone;
 import io.locusdb.core.query.expr.RowFunction;
 import io.locusdb.core.query.expr.Shared;
 import io.locusdb.core.query.expr.SimilarPattern;
@@ -47,6 +48,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
+import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
@@ -173,7 +175,8 @@ public final class ExprCompiler {
             }
             case DOUBLE -> literal.getValueAs(Double.class);
             case DATE -> (long) literal.getValueAs(DateString.class).getDaysSinceEpoch();
-            case TIMESTAMP -> Timestamps.parse(literal.getValueAs(TimestampString.class).toString());
+            // Calcite holds an instant's literal as its date-time at UTC.
+            case TIMESTAMP, TIMESTAMP_TZ -> Timestamps.parse(literal.getValueAs(TimestampString.class).toString());
             case VARCHAR, CHAR -> {
                 NlsString nls = literal.getValueAs(NlsString.class);
                 yield nls != null ? nls.getValue() : literal.getValueAs(String.class);
@@ -260,7 +263,13 @@ public final class ExprCompiler {
                         + SqlTypes.of(date.getType()) + " first)");
             }
             if (!(interval instanceof RexLiteral literal)) {
+                if (SqlTypes.of(date.getType()).kind() == TypeKind.TIMESTAMP_TZ) {
+                    return zonedShift(build(date), interval, subtract);
+                }
                 return IntervalArithmetic.shift(type, build(date), build(interval), subtract);
+            }
+            if (SqlTypes.of(date.getType()).kind() == TypeKind.TIMESTAMP_TZ) {
+                return zonedShift(build(date), interval, subtract);
             }
             BigDecimal amount = literal.getValueAs(BigDecimal.class);
             long sign = subtract ? -1 : 1;
@@ -280,8 +289,7 @@ public final class ExprCompiler {
             }
             return new DateFunctions.PlusInterval(build(date), sign * days[0].longValueExact(), 0);
         }
-        if (type.kind() == TypeKind.DATE || type.kind() == TypeKind.TIMESTAMP || type.kind() == TypeKind.VARCHAR
-                || type.kind() == TypeKind.CHAR) {
+        if (temporal(type) || type.kind() == TypeKind.VARCHAR || type.kind() == TypeKind.CHAR) {
             throw unsupported("'" + call.getOperator().getName() + "' on " + type);
         }
         Expr left = build(a);
@@ -291,6 +299,35 @@ public final class ExprCompiler {
             right = atScale(right, Numerics.scale(type));
         }
         return new Arithmetic(type, subtract ? Arithmetic.Op.SUBTRACT : Arithmetic.Op.ADD, left, right);
+    }
+
+    /**
+     * An instant moved by an interval: hours, minutes and seconds on the time line, months and years (and the days
+     * of an interval literal) on the session's wall clock, so that a month later is the same time of day across a
+     * change to summer time, as PostgreSQL moves a timestamp with time zone. An interval computed at run time
+     * holds days as 24 hours (LocusDB's intervals do not keep days apart from time) and moves the instant by them.
+     */
+    private Expr zonedShift(Expr instant, RexNode interval, boolean subtract) {
+        if (interval instanceof RexLiteral literal && !literal.isNull()
+                && literal.getType().getIntervalQualifier() != null
+                && literal.getType().getIntervalQualifier().getStartUnit() == TimeUnit.DAY) {
+            // A literal with days ('3 days', '1 day 02:00'): the days move the wall clock, as in PostgreSQL, so that a
+            // day later is the same time of day across a change to summer time; the rest moves the instant.
+            long millis = literal.getValueAs(BigDecimal.class).longValueExact() * (subtract ? -1 : 1);
+            long days = millis / 86_400_000L;
+            long restMicros = (millis - days * 86_400_000L) * 1000;
+            Expr moved = days == 0 ? instant : cast(ColumnType.TIMESTAMP_TZ, new DateFunctions.TimestampPlusInterval(
+                    cast(ColumnType.TIMESTAMP, instant), days * Timestamps.MICROS_PER_DAY, 0));
+            return restMicros == 0 ? moved : new Retyped(ColumnType.TIMESTAMP_TZ,
+                    new DateFunctions.TimestampPlusInterval(new Retyped(ColumnType.TIMESTAMP, moved), restMicros, 0));
+        }
+        Expr step = build(interval);
+        if (step.type().kind() == TypeKind.INTERVAL_DAY_TIME) {
+            return new Retyped(ColumnType.TIMESTAMP_TZ, IntervalArithmetic.shift(ColumnType.TIMESTAMP,
+                    new Retyped(ColumnType.TIMESTAMP, instant), step, subtract));
+        }
+        return cast(ColumnType.TIMESTAMP_TZ, IntervalArithmetic.shift(ColumnType.TIMESTAMP,
+                cast(ColumnType.TIMESTAMP, instant), step, subtract));
     }
 
     /**
@@ -333,12 +370,12 @@ public final class ExprCompiler {
                 b = new Cast(a.type(), b);
             }
         } else if (temporal(a.type()) && temporal(b.type()) && a.type().kind() != b.type().kind()) {
-            // A DATE against a TIMESTAMP compares as midnight of that day, as in PostgreSQL.
-            if (a.type().kind() == TypeKind.DATE) {
-                a = new Cast(ColumnType.TIMESTAMP, a);
-            } else {
-                b = new Cast(ColumnType.TIMESTAMP, b);
-            }
+            // A DATE against a TIMESTAMP compares as midnight of that day, as in PostgreSQL; either against a
+            // TIMESTAMP WITH TIME ZONE as that wall-clock time in the session's zone.
+            ColumnType common = a.type().kind() == TypeKind.TIMESTAMP_TZ || b.type().kind() == TypeKind.TIMESTAMP_TZ
+                    ? ColumnType.TIMESTAMP_TZ : ColumnType.TIMESTAMP;
+            a = cast(common, a);
+            b = cast(common, b);
         } else if (!aString && temporal(a.type()) != temporal(b.type())) {
             throw new LocusSqlException(SqlState.DATATYPE_MISMATCH, "cannot compare " + a.type() + " with "
                     + b.type());
@@ -352,7 +389,8 @@ public final class ExprCompiler {
     }
 
     private static boolean temporal(ColumnType type) {
-        return type.kind() == TypeKind.DATE || type.kind() == TypeKind.TIMESTAMP;
+        return type.kind() == TypeKind.DATE || type.kind() == TypeKind.TIMESTAMP
+                || type.kind() == TypeKind.TIMESTAMP_TZ;
     }
 
     private Expr caseWhen(RexCall call, ColumnType type) {
@@ -482,6 +520,11 @@ public final class ExprCompiler {
             case ISOYEAR -> DateFunctions.Field.ISOYEAR;
             default -> throw unsupported("EXTRACT(" + unit + ") from a " + date.type());
         };
+        if (date.type().kind() == TypeKind.TIMESTAMP_TZ) {
+            // The epoch is the instant's; every other field is read off the session's wall clock.
+            date = field == DateFunctions.Field.EPOCH ? new Retyped(ColumnType.TIMESTAMP, date)
+                    : cast(ColumnType.TIMESTAMP, date);
+        }
         return new DateFunctions.Extract(type, field, date);
     }
 
@@ -687,18 +730,32 @@ public final class ExprCompiler {
             case "REGEXP_REPLACE" -> regexpReplace(name, type, ops);
             case "DATE_TRUNC" -> {
                 Expr value = build(ops.get(1));
+                boolean zoned = value.type().kind() == TypeKind.TIMESTAMP_TZ;
+                if (zoned) {
+                    // Truncated on the session's wall clock (midnight there, not at UTC), as PostgreSQL does.
+                    value = cast(ColumnType.TIMESTAMP, value);
+                }
                 boolean timestamp = value.type().kind() == TypeKind.TIMESTAMP;
-                yield new RowFunction(name, value.type(), List.of(cast(ColumnType.VARCHAR, build(ops.get(0))), value),
-                        false, a -> timestamp ? DateFunctions.truncateTimestamp((String) a[0], (Long) a[1])
+                Expr truncated = new RowFunction(name, value.type(), List.of(cast(ColumnType.VARCHAR,
+                        build(ops.get(0))), value), false, a -> timestamp
+                        ? DateFunctions.truncateTimestamp((String) a[0], (Long) a[1])
                         : DateFunctions.truncate((String) a[0], (Long) a[1]));
+                yield zoned ? cast(ColumnType.TIMESTAMP_TZ, truncated) : truncated;
             }
-            case "CURRENT_DATE" -> new Literal(type, LocalDate.now(ZoneOffset.UTC).toEpochDay());
+            case "CURRENT_DATE" -> new Literal(type, LocalDate.now(SessionTimeZone.get()).toEpochDay());
             // The binder puts the statement's time in place of these; compiled on their own, they read the clock.
             case "NOW", "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "TRANSACTION_TIMESTAMP", "STATEMENT_TIMESTAMP" ->
-                    new Literal(ColumnType.TIMESTAMP, Timestamps.of(LocalDateTime.now(ZoneOffset.UTC)));
+                    new Literal(ColumnType.TIMESTAMP, Timestamps.of(LocalDateTime.now(SessionTimeZone.get())));
             case "DATE_PLUS_DAYS", "DATE_MINUS_DAYS", "DATE_DIFFERENCE" -> dayArithmetic(name, type, ops);
-            case "TIMESTAMP_DIFFERENCE" -> IntervalArithmetic.difference(type,
-                    cast(ColumnType.TIMESTAMP, build(ops.get(0))), cast(ColumnType.TIMESTAMP, build(ops.get(1))));
+            case "TIMESTAMP_DIFFERENCE" -> {
+                Expr a = build(ops.get(0));
+                Expr b = build(ops.get(1));
+                // Between instants when either is one (a TIMESTAMP is then read in the session's zone).
+                ColumnType common = a.type().kind() == TypeKind.TIMESTAMP_TZ
+                        || b.type().kind() == TypeKind.TIMESTAMP_TZ ? ColumnType.TIMESTAMP_TZ : ColumnType.TIMESTAMP;
+                yield IntervalArithmetic.difference(type, new Retyped(ColumnType.TIMESTAMP, cast(common, a)),
+                        new Retyped(ColumnType.TIMESTAMP, cast(common, b)));
+            }
             case "TO_CHAR" -> toChar(name, type, ops);
             case "DATE_DIFF_UNITS" -> new RowFunction("DATE_DIFF", type, List.of(cast(ColumnType.VARCHAR,
                     build(ops.get(0))), cast(ColumnType.TIMESTAMP, build(ops.get(1))),

@@ -1,14 +1,20 @@
 package io.locusdb.core.query.planner;
 
+import io.locusdb.core.query.expr.SessionTimeZone;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.ValueFormatException;
+import io.locusdb.core.storage.type.ZonedTimestamps;
 import java.math.BigDecimal;
 import java.sql.Timestamp;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
@@ -20,6 +26,7 @@ import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.TimestampString;
 
@@ -34,10 +41,11 @@ public final class ParameterBinder {
     private final Object[] values;
     /**
      * The statement's time for now(), CURRENT_TIMESTAMP and LOCALTIMESTAMP: one value for the whole statement, as in
-     * PostgreSQL, taken when the statement is bound (a binder serves one execution), in UTC, the session time zone
-     * LocusDB reports.
+     * PostgreSQL, taken when the statement is bound (a binder serves one execution): the wall-clock time in the
+     * session's zone, a TIMESTAMP (PostgreSQL types now() WITH TIME ZONE; compared with one, this is the same
+     * instant, as the comparison reads a TIMESTAMP in the session's zone).
      */
-    private final long statementTime = Timestamps.of(LocalDateTime.now(ZoneOffset.UTC));
+    private final long statementTime = Timestamps.of(LocalDateTime.now(SessionTimeZone.get()));
 
     /** Functions whose value is the statement's time (PostgreSQL's transaction time: one statement here). */
     private static final Set<String> STATEMENT_TIME_FUNCTIONS = Set.of("CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "NOW",
@@ -103,8 +111,23 @@ public final class ParameterBinder {
                 return rex.makeDateLiteral(new DateString(date.getYear(), date.getMonthValue(),
                         date.getDayOfMonth()));
             }
+            if (type.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+                ZoneId zone = SessionTimeZone.get();
+                long micros = switch (value) {
+                    case OffsetDateTime t -> ZonedTimestamps.of(t);
+                    case ZonedDateTime t -> ZonedTimestamps.of(t.toOffsetDateTime());
+                    case Instant t -> ZonedTimestamps.of(t.atOffset(ZoneOffset.UTC));
+                    case Timestamp t -> ZonedTimestamps.of(t.toInstant().atOffset(ZoneOffset.UTC));
+                    case LocalDateTime t -> ZonedTimestamps.fromLocal(Timestamps.of(t), zone);
+                    case LocalDate d -> ZonedTimestamps.fromLocal(Timestamps.ofDate(d.toEpochDay()), zone);
+                    default -> ZonedTimestamps.parse(value.toString(), zone);
+                };
+                return rex.makeTimestampWithLocalTimeZoneLiteral(new TimestampString(Timestamps.format(
+                        Timestamps.checked(micros, value))), Timestamps.PRECISION);
+            }
             if (family == SqlTypeFamily.TIMESTAMP) {
                 long micros = switch (value) {
+                    case OffsetDateTime t -> ZonedTimestamps.toLocal(ZonedTimestamps.of(t), SessionTimeZone.get());
                     case LocalDateTime t -> Timestamps.of(t);
                     case Timestamp t -> Timestamps.of(t.toLocalDateTime());
                     case LocalDate d -> Timestamps.ofDate(d.toEpochDay());

@@ -564,7 +564,8 @@ public final class PhysicalPlanner {
         boolean continuous = call.getAggregation().getKind() == SqlKind.PERCENTILE_CONT;
         boolean numeric = argType.kind() == TypeKind.INTEGER || argType.kind() == TypeKind.BIGINT
                 || argType.kind() == TypeKind.DECIMAL || argType.kind() == TypeKind.DOUBLE;
-        boolean temporal = argType.kind() == TypeKind.DATE || argType.kind() == TypeKind.TIMESTAMP;
+        boolean temporal = argType.kind() == TypeKind.DATE || argType.kind() == TypeKind.TIMESTAMP
+                || argType.kind() == TypeKind.TIMESTAMP_TZ;
         if (!numeric && (continuous || !temporal)) {
             throw unsupported(name + " over " + argType + " is");
         }

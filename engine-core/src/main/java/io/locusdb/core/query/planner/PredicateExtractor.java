@@ -22,6 +22,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUnknownAs;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.NlsString;
 import org.apache.calcite.util.Sarg;
@@ -178,6 +179,9 @@ public final class PredicateExtractor {
         if (literal.isNull()) {
             return null;
         }
+        if (literal.getTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
+            return new Instant(Timestamps.parse(literal.getValueAs(TimestampString.class).toString()));
+        }
         return switch (literal.getTypeName().getFamily()) {
             case NUMERIC -> literal.getValueAs(BigDecimal.class);
             case DATE -> literal.getValueAs(DateString.class);
@@ -188,6 +192,14 @@ public final class PredicateExtractor {
     }
 
     private record Bound(Comparable<?> value, boolean inclusive) {
+    }
+
+    /** A TIMESTAMP WITH TIME ZONE constant: microseconds since the epoch at UTC. */
+    private record Instant(long micros) implements Comparable<Instant> {
+        @Override
+        public int compareTo(Instant other) {
+            return Long.compare(micros, other.micros);
+        }
     }
 
     /** A constant as the column's physical value; null when the column's type does not take it. */
@@ -217,6 +229,9 @@ public final class PredicateExtractor {
             case TIMESTAMP -> {
                 return value instanceof TimestampString t ? new Bound(Timestamps.parse(t.toString()), inclusive)
                         : null;
+            }
+            case TIMESTAMP_TZ -> {
+                return value instanceof Instant i ? new Bound(i.micros(), inclusive) : null;
             }
             case VARCHAR -> {
                 return value instanceof String s ? new Bound(s, inclusive) : value instanceof NlsString n

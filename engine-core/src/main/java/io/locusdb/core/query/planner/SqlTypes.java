@@ -27,6 +27,10 @@ public final class SqlTypes {
             case FLOAT, REAL, DOUBLE -> ColumnType.DOUBLE;
             case DATE -> ColumnType.DATE;
             case TIMESTAMP -> ColumnType.TIMESTAMP;
+            // PostgreSQL's timestamptz is an instant, shown in the session's zone: Calcite's TIMESTAMP WITH LOCAL TIME
+            // ZONE. Its TIMESTAMP WITH TIME ZONE (a time with its own zone) only reaches here from a cast the front
+            // end did not rewrite.
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE, TIMESTAMP_TZ -> ColumnType.TIMESTAMP_TZ;
             case CHAR -> ColumnType.character(Math.max(1, type.getPrecision()));
             case VARCHAR -> ColumnType.varchar(Math.max(0, type.getPrecision()));
             case NULL -> ColumnType.VARCHAR;
@@ -41,7 +45,7 @@ public final class SqlTypes {
             }
             default -> throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "values of type "
                     + type.getFullTypeString() + " are not supported (LocusDB computes with BOOLEAN, INTEGER,"
-                    + " BIGINT, DECIMAL(p≤18,s), DOUBLE, DATE, TIMESTAMP, INTERVAL, CHAR and VARCHAR)");
+                    + " BIGINT, DECIMAL(p≤18,s), DOUBLE, DATE, TIMESTAMP, TIMESTAMP WITH TIME ZONE, INTERVAL, CHAR and VARCHAR)");
         };
     }
 }

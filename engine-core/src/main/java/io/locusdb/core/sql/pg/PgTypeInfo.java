@@ -76,6 +76,7 @@ public enum PgTypeInfo {
             case DECIMAL -> NUMERIC;
             case DATE -> DATE;
             case TIMESTAMP -> TIMESTAMP;
+            case TIMESTAMP_TZ -> TIMESTAMPTZ;
             case VARCHAR -> VARCHAR;
             case CHAR -> BPCHAR;
             case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> INTERVAL;
@@ -139,6 +140,7 @@ public enum PgTypeInfo {
             case DECIMAL -> "numeric";
             case DATE -> "date";
             case TIMESTAMP -> "timestamp without time zone";
+            case TIMESTAMP_TZ -> "timestamp with time zone";
             case VARCHAR -> "character varying";
             case CHAR -> "character";
             case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> "interval";

@@ -8,7 +8,9 @@ import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TablePartBuilder;
+import io.locusdb.core.storage.type.TimeZones;
 import io.locusdb.core.storage.type.Timestamps;
+import io.locusdb.core.storage.type.ZonedTimestamps;
 import io.locusdb.core.storage.type.ValueFormatException;
 import io.locusdb.core.storage.type.ValueParser;
 import io.locusdb.natives.memory.NodeMemory;
@@ -285,6 +287,7 @@ public final class DelimitedFileLoader {
                 case DECIMAL -> ValueParser.parseDecimal(field, type);
                 case DATE -> ValueParser.parseDate(field);
                 case TIMESTAMP -> Timestamps.parse(field);
+                case TIMESTAMP_TZ -> ZonedTimestamps.parse(field, TimeZones.DEFAULT);
                 case DOUBLE -> ValueParser.parseDouble(field);
                 case VARCHAR, CHAR -> field;
                 case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> throw new IllegalStateException(

@@ -9,7 +9,9 @@ import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.TablePartBuilder;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.TimeZones;
 import io.locusdb.core.storage.type.Timestamps;
+import io.locusdb.core.storage.type.ZonedTimestamps;
 import io.locusdb.core.storage.type.TypeKind;
 import io.locusdb.core.storage.type.ValueFormatException;
 import java.lang.foreign.MemorySegment;
@@ -235,6 +237,7 @@ final class MappedChunkParser {
             case DECIMAL -> ByteFieldParser.parseDecimal(file, from, to, def.type());
             case DATE -> ByteFieldParser.parseDate(file, from, to);
             case TIMESTAMP -> Timestamps.parse(ByteFieldParser.text(file, from, to));
+            case TIMESTAMP_TZ -> ZonedTimestamps.parse(ByteFieldParser.text(file, from, to), TimeZones.DEFAULT);
             case DOUBLE -> ByteFieldParser.parseDouble(file, from, to);
             case VARCHAR, CHAR -> ByteFieldParser.text(file, from, to);
             case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> throw new IllegalStateException(
@@ -259,6 +262,9 @@ final class MappedChunkParser {
                     ByteFieldParser.parseDate(file, from, to));
             case TIMESTAMP -> ((LongColumnBuilder) builder.column(column)).append(
                     Timestamps.parse(ByteFieldParser.text(file, from, to)));
+            // Files are read at UTC where a time has no offset: a load has no session zone.
+            case TIMESTAMP_TZ -> ((LongColumnBuilder) builder.column(column)).append(
+                    ZonedTimestamps.parse(ByteFieldParser.text(file, from, to), TimeZones.DEFAULT));
             case DOUBLE -> ((DoubleColumnBuilder) builder.column(column)).append(
                     ByteFieldParser.parseDouble(file, from, to));
             case VARCHAR, CHAR -> ((StringColumnBuilder) builder.column(column)).appendUtf8(file, from,

@@ -6,7 +6,9 @@ import io.locusdb.core.storage.column.StringColumnBuilder;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.TablePartBuilder;
+import io.locusdb.core.storage.type.TimeZones;
 import io.locusdb.core.storage.type.Timestamps;
+import io.locusdb.core.storage.type.ZonedTimestamps;
 import io.locusdb.core.storage.type.ValueFormatException;
 import io.locusdb.core.storage.type.ValueParser;
 
@@ -42,6 +44,8 @@ final class RowSink {
                     ValueParser.parseDecimal(field, def.type()));
             case DATE -> ((LongColumnBuilder) builder.column(column)).append(ValueParser.parseDate(field));
             case TIMESTAMP -> ((LongColumnBuilder) builder.column(column)).append(Timestamps.parse(field));
+            case TIMESTAMP_TZ -> ((LongColumnBuilder) builder.column(column)).append(
+                    ZonedTimestamps.parse(field, TimeZones.DEFAULT));
             case DOUBLE -> ((DoubleColumnBuilder) builder.column(column)).append(ValueParser.parseDouble(field));
             case VARCHAR, CHAR -> ((StringColumnBuilder) builder.column(column)).append(
                     ValueParser.checkString(field, def.type()));

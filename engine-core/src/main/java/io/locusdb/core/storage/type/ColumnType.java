@@ -15,6 +15,7 @@ public record ColumnType(TypeKind kind, int precision, int scale, int length) {
     public static final ColumnType DOUBLE = new ColumnType(TypeKind.DOUBLE, 0, 0, 0);
     public static final ColumnType DATE = new ColumnType(TypeKind.DATE, 0, 0, 0);
     public static final ColumnType TIMESTAMP = new ColumnType(TypeKind.TIMESTAMP, 0, 0, 0);
+    public static final ColumnType TIMESTAMP_TZ = new ColumnType(TypeKind.TIMESTAMP_TZ, 0, 0, 0);
     public static final ColumnType VARCHAR = new ColumnType(TypeKind.VARCHAR, 0, 0, 0);
     public static final ColumnType INTERVAL_DAY_TIME = new ColumnType(TypeKind.INTERVAL_DAY_TIME, 0, 0, 0);
     public static final ColumnType INTERVAL_YEAR_MONTH = new ColumnType(TypeKind.INTERVAL_YEAR_MONTH, 0, 0, 0);
@@ -58,6 +59,7 @@ public record ColumnType(TypeKind kind, int precision, int scale, int length) {
             case CHAR -> "CHAR(" + length + ")";
             case INTERVAL_DAY_TIME -> "INTERVAL DAY TO SECOND";
             case INTERVAL_YEAR_MONTH -> "INTERVAL YEAR TO MONTH";
+            case TIMESTAMP_TZ -> "TIMESTAMP WITH TIME ZONE";
             default -> kind.name();
         };
     }

@@ -2,6 +2,7 @@ package io.locusdb.core.storage.type;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
 
 /** A stored (physical) value written back as its SQL value: as text for messages, or as a typed SQL literal. */
 public final class PhysicalText {
@@ -18,6 +19,7 @@ public final class PhysicalText {
             case DECIMAL -> BigDecimal.valueOf((Long) value, type.scale()).toPlainString();
             case DATE -> LocalDate.ofEpochDay((Long) value).toString();
             case TIMESTAMP -> Timestamps.format((Long) value);
+            case TIMESTAMP_TZ -> ZonedTimestamps.format((Long) value, ZoneOffset.UTC);
             case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> Intervals.text(type.kind(), (Long) value);
             default -> value.toString();
         };
@@ -39,6 +41,8 @@ public final class PhysicalText {
             }
             case DATE -> "DATE '" + of(type, value) + "'";
             case TIMESTAMP -> "TIMESTAMP '" + of(type, value) + "'";
+            // With its offset, so that the session's zone does not change the instant.
+            case TIMESTAMP_TZ -> "TIMESTAMPTZ '" + of(type, value) + "'";
             case VARCHAR, CHAR -> "CAST('" + ((String) value).replace("'", "''") + "' AS " + type + ")";
             // The standard's literal in the family's smallest unit, which the parser reads back exactly.
             case INTERVAL_DAY_TIME -> "INTERVAL '" + BigDecimal.valueOf((Long) value, 6).toPlainString() + "' SECOND";

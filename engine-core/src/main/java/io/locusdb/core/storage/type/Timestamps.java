@@ -33,6 +33,20 @@ public final class Timestamps {
      */
     public static long parse(CharSequence text) {
         String t = text.toString().strip();
+        int[] zoneAt = new int[1];
+        long local = parseLocal(t, zoneAt);
+        if (zoneAt[0] < t.length() && !t.substring(zoneAt[0]).matches("(?i)z|utc|gmt|[+-]\\d{1,2}(:?\\d{2})?")) {
+            throw notATimestamp(t);
+        }
+        return local;
+    }
+
+    /**
+     * The date and time at the start of {@code t} (stripped) as microseconds on the wall clock, with where the time
+     * zone that may follow begins (after blanks) in {@code zoneAt[0]}: {@code t.length()} when there is none.
+     */
+    static long parseLocal(String t, int[] zoneAt) {
+        zoneAt[0] = t.length();
         try {
             int dateEnd = dateEnd(t);
             LocalDate date = LocalDate.parse(t.substring(0, dateEnd));
@@ -87,7 +101,10 @@ public final class Timestamps {
                     throw new ValueFormatException("'" + t + "': time out of range for TIMESTAMP");
                 }
                 micros = ((hour * 60L + minute) * 60L + second) * MICROS_PER_SECOND + fraction;
-                zone(t, at);
+                while (at < t.length() && t.charAt(at) == ' ') {
+                    at++;
+                }
+                zoneAt[0] = at;
             }
             return checked(Math.addExact(Math.multiplyExact(date.toEpochDay(), MICROS_PER_DAY), micros), t);
         } catch (DateTimeException | IndexOutOfBoundsException | ArithmeticException e) {
@@ -109,20 +126,6 @@ public final class Timestamps {
         return t.length();
     }
 
-    /** An optional time zone at {@code at}, checked for form and then ignored. */
-    private static void zone(String t, int at) {
-        while (at < t.length() && t.charAt(at) == ' ') {
-            at++;
-        }
-        if (at == t.length()) {
-            return;
-        }
-        String z = t.substring(at);
-        if (!z.matches("(?i)z|utc|gmt|[+-]\\d{1,2}(:?\\d{2})?")) {
-            throw notATimestamp(t);
-        }
-    }
-
     private static int digits(String t, int at, int count) {
         int v = 0;
         for (int i = at; i < at + count; i++) {
@@ -141,7 +144,7 @@ public final class Timestamps {
         }
     }
 
-    private static ValueFormatException notATimestamp(String t) {
+    static ValueFormatException notATimestamp(String t) {
         return new ValueFormatException("'" + t + "' is not a TIMESTAMP (expected yyyy-mm-dd [hh:mm[:ss[.ffffff]]])");
     }
 

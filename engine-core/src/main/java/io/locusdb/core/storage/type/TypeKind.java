@@ -23,7 +23,13 @@ public enum TypeKind {
      */
     INTERVAL_DAY_TIME(Physical.LONG),
     /** An interval of years and months ({@code INTERVAL YEAR TO MONTH}): months. Computed with, not stored. */
-    INTERVAL_YEAR_MONTH(Physical.LONG);
+    INTERVAL_YEAR_MONTH(Physical.LONG),
+    /**
+     * TIMESTAMP WITH TIME ZONE: an instant, microseconds since 1970-01-01 00:00:00 UTC; the session's time zone
+     * applies only to text and to wall-clock operations (see {@link ZonedTimestamps}). Appended: kinds are written
+     * as their ordinals.
+     */
+    TIMESTAMP_TZ(Physical.LONG);
 
     /** The representation in dictionaries and row buffers. */
     public enum Physical {

@@ -146,6 +146,7 @@ public final class DuckOracle implements AutoCloseable {
             case DECIMAL -> "DECIMAL(" + type.precision() + "," + type.scale() + ")";
             case DATE -> "DATE";
             case TIMESTAMP -> "TIMESTAMP";
+            case TIMESTAMP_TZ -> "TIMESTAMPTZ";
             case VARCHAR, CHAR -> "VARCHAR";
             case INTERVAL_DAY_TIME, INTERVAL_YEAR_MONTH -> "INTERVAL";
         };

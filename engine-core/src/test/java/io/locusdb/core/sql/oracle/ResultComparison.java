@@ -12,6 +12,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -233,6 +234,7 @@ public final class ResultComparison {
                     case String s -> type.kind() == TypeKind.VARCHAR || type.kind() == TypeKind.CHAR;
                     case LocalDate date -> type.kind() == TypeKind.DATE;
                     case LocalDateTime time -> type.kind() == TypeKind.TIMESTAMP;
+                    case OffsetDateTime time -> type.kind() == TypeKind.TIMESTAMP_TZ;
                     default -> false;
                 };
                 if (!ok) {
@@ -269,6 +271,9 @@ public final class ResultComparison {
         if (temporal(a) && temporal(b)) {
             // DuckOracle reads DuckDB's midnight timestamps as dates: a date and a timestamp are one instant.
             return dateTime(a).equals(dateTime(b));
+        }
+        if (a instanceof OffsetDateTime x && b instanceof OffsetDateTime y) {
+            return x.isEqual(y);
         }
         if (a instanceof Boolean) {
             return a.equals(b);
@@ -358,6 +363,9 @@ public final class ResultComparison {
         if (temporal(a) && temporal(b)) {
             return dateTime(a).compareTo(dateTime(b));
         }
+        if (a instanceof OffsetDateTime x && b instanceof OffsetDateTime y) {
+            return x.toInstant().compareTo(y.toInstant());
+        }
         if (a instanceof Boolean x && b instanceof Boolean y) {
             return Boolean.compare(x, y);
         }
@@ -384,6 +392,7 @@ public final class ResultComparison {
             case BigInteger i -> i + " (HUGEINT)";
             case LocalDate d -> "DATE " + d;
             case LocalDateTime t -> "TIMESTAMP " + t;
+            case OffsetDateTime t -> "TIMESTAMPTZ " + t;
             default -> Objects.toString(v) + (v instanceof Double ? " (double)" : "");
         };
     }
