@@ -56,11 +56,6 @@ final class SharedSubplans {
         return shared;
     }
 
-    /** No sharing: every occurrence planned on its own. */
-    static SharedSubplans none() {
-        return new SharedSubplans();
-    }
-
     /**
      * Counts {@code node}'s subtree and those below it by their text; returns whether the subtree is deterministic
      * and, in {@code breakers}, whether it holds an aggregation, join or window.
