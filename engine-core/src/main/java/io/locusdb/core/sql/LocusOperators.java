@@ -181,6 +181,22 @@ final class LocusOperators {
                 OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.STRING).or(
                         OperandTypes.family(SqlTypeFamily.NUMERIC, SqlTypeFamily.STRING)), SqlFunctionCategory.STRING));
         all.addAll(textOperators());
+        // value AT TIME ZONE zone (see AtTimeZone): a TIMESTAMP read in the zone is an instant, an instant shown in
+        // the zone is a TIMESTAMP.
+        all.add(SqlBasicFunction.create(AtTimeZone.FUNCTION, binding -> {
+            RelDataType value = binding.getOperandType(0);
+            // Text is read as an instant, PostgreSQL's preferred reading of an untyped literal here.
+            boolean instant = value.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                    || value.getSqlTypeName().getFamily() == SqlTypeFamily.CHARACTER;
+            RelDataType type = binding.getTypeFactory().createSqlType(instant ? SqlTypeName.TIMESTAMP
+                    : SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 6);
+            return binding.getTypeFactory().createTypeWithNullability(type, true);
+        }, OperandTypes.family(SqlTypeFamily.DATETIME, SqlTypeFamily.STRING).or(
+                OperandTypes.family(SqlTypeFamily.STRING, SqlTypeFamily.STRING)), SqlFunctionCategory.TIMEDATE));
+        // PostgreSQL's to_timestamp(seconds since the epoch): an instant.
+        all.add(SqlBasicFunction.create("TO_TIMESTAMP", ReturnTypes.explicit(types -> types.createSqlType(
+                        SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 6)).andThen(SqlTypeTransforms.TO_NULLABLE),
+                OperandTypes.NUMERIC, SqlFunctionCategory.TIMEDATE));
         // PostgreSQL's now() and its synonyms: the statement's time (see ParameterBinder), a TIMESTAMP(6) in UTC.
         for (String name : List.of("NOW", "TRANSACTION_TIMESTAMP", "STATEMENT_TIMESTAMP")) {
             all.add(SqlBasicFunction.create(name, ReturnTypes.explicit(

@@ -326,7 +326,7 @@ public final class SqlFrontEnd {
                 }
                 text = " ".repeat(end) + sql.substring(end);
             }
-            text = TimestampLiterals.rewrite(IntervalLiterals.rewrite(text));
+            text = AtTimeZone.rewrite(TimestampLiterals.rewrite(IntervalLiterals.rewrite(text)));
             long started = System.nanoTime();
             SqlNode parsed = parse(text);
             long parsedAt = System.nanoTime();

@@ -28,14 +28,17 @@ import io.locusdb.core.sql.pg.PgOids;
 import io.locusdb.core.sql.pg.PgTypeInfo;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.Intervals;
+import io.locusdb.core.storage.type.TimeZones;
 import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.TypeKind;
+import io.locusdb.core.storage.type.ValueFormatException;
+import io.locusdb.core.storage.type.ZonedTimestamps;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -528,6 +531,35 @@ public final class ExprCompiler {
         return new DateFunctions.Extract(type, field, date);
     }
 
+    /**
+     * {@code value AT TIME ZONE zone}: a TIMESTAMP (or DATE) read as wall-clock time in the zone gives the instant, an
+     * instant (or text, read as one) gives its wall-clock time in the zone. The zone is parsed once when it is a
+     * constant, else per row.
+     */
+    private Expr atTimeZone(String name, ColumnType type, List<RexNode> ops) {
+        boolean toInstant = type.kind() == TypeKind.TIMESTAMP_TZ;
+        Expr value = build(ops.get(0));
+        Expr input = toInstant ? cast(ColumnType.TIMESTAMP, value) : cast(ColumnType.TIMESTAMP_TZ, value);
+        Expr zone = cast(ColumnType.VARCHAR, build(ops.get(1)));
+        if (zone instanceof Literal literal && literal.value() instanceof String text) {
+            ZoneId id = zoneNamed(text);
+            return new RowFunction(name, type, List.of(input), false, a -> toInstant
+                    ? ZonedTimestamps.fromLocal((Long) a[0], id) : ZonedTimestamps.toLocal((Long) a[0], id));
+        }
+        return new RowFunction(name, type, List.of(input, zone), false, a -> {
+            ZoneId id = zoneNamed((String) a[1]);
+            return toInstant ? ZonedTimestamps.fromLocal((Long) a[0], id) : ZonedTimestamps.toLocal((Long) a[0], id);
+        });
+    }
+
+    private static ZoneId zoneNamed(String text) {
+        try {
+            return TimeZones.setting(text);
+        } catch (ValueFormatException e) {
+            throw new LocusSqlException(SqlState.INVALID_PARAMETER, "AT TIME ZONE: " + e.getMessage());
+        }
+    }
+
     /** to_char of a date or timestamp (DateTimeFormat) or of a number (NumberFormat). */
     private Expr toChar(String name, ColumnType type, List<RexNode> ops) {
         Expr value = build(ops.get(0));
@@ -757,6 +789,17 @@ public final class ExprCompiler {
                         new Retyped(ColumnType.TIMESTAMP, cast(common, b)));
             }
             case "TO_CHAR" -> toChar(name, type, ops);
+            case "AT_TIME_ZONE" -> atTimeZone(name, type, ops);
+            case "TO_TIMESTAMP" -> new RowFunction(name, type, List.of(cast(ColumnType.DOUBLE, build(ops.getFirst()))),
+                    false, a -> {
+                        double seconds = (Double) a[0];
+                        if (!Double.isFinite(seconds) || Math.abs(seconds) > 9.2e12) {
+                            throw new LocusSqlException(SqlState.DATETIME_FIELD_OVERFLOW, "timestamp out of range: "
+                                    + seconds + " seconds since the epoch");
+                        }
+                        long micros = Math.round(seconds * 1e6);
+                        return Timestamps.checked(micros, seconds);
+                    });
             case "DATE_DIFF_UNITS" -> new RowFunction("DATE_DIFF", type, List.of(cast(ColumnType.VARCHAR,
                     build(ops.get(0))), cast(ColumnType.TIMESTAMP, build(ops.get(1))),
                     cast(ColumnType.TIMESTAMP, build(ops.get(2)))), false,

@@ -27,8 +27,8 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
  * TIMESTAMP WITH TIME ZONE against DuckDB (with its ICU time zones) in three session zones — UTC, one with summer
  * time (America/New_York) and one with a half-hour offset (Asia/Kolkata) — on random instants that cluster around
  * the changes to and from summer time: text in and out, comparisons with TIMESTAMP and DATE, EXTRACT, date_trunc,
- * interval arithmetic (days and months on the wall clock, hours on the time line), casts, grouping, joining and
- * ordering.
+ * interval arithmetic (days and months on the wall clock, hours on the time line), casts, AT TIME ZONE,
+ * to_timestamp, grouping, joining and ordering.
  */
 class TimestampTzDifferentialTest {
     private static final long SEED = 20_261_129L;
@@ -128,7 +128,11 @@ class TimestampTzDifferentialTest {
                 "SELECT id, t FROM tz WHERE t IS NOT NULL ORDER BY t DESC, id LIMIT 25",
                 "SELECT id, row_number() OVER (PARTITION BY extract(year FROM t) ORDER BY t, id) FROM tz",
                 "SELECT id, greatest(t, u), least(t, u), coalesce(t, u, TIMESTAMPTZ '2000-01-01 00:00:00+00') FROM tz",
-                "SELECT id, CASE WHEN t > u THEN t ELSE u END FROM tz");
+                "SELECT id, CASE WHEN t > u THEN t ELSE u END FROM tz",
+                "SELECT id, t AT TIME ZONE 'America/New_York', l AT TIME ZONE 'Asia/Kolkata',"
+                        + " (t AT TIME ZONE 'UTC') AT TIME ZONE 'Europe/Berlin', CAST(d AS TIMESTAMP) AT TIME ZONE 'UTC'"
+                        + " FROM tz",
+                "SELECT id, to_timestamp(id * 86400.5 + 1600000000), to_timestamp(id) AT TIME ZONE 'UTC' FROM tz");
         List<DynamicTest> tests = new ArrayList<>();
         for (String zone : ZONES) {
             for (String sql : queries) {
