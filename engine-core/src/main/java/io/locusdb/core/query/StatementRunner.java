@@ -173,7 +173,9 @@ final class StatementRunner {
                 case Statement.CreateTableAs c -> createTableAs(c);
                 case Statement.Delete d -> replace(d.table(), d.alias(), null, List.of(), d.condition());
                 case Statement.Truncate t -> truncate(t);
-                case Statement.Update u -> replace(u.table(), u.alias(), u.columns(), u.expressions(), u.condition());
+                case Statement.Update u -> u.from() == null
+                        ? replace(u.table(), u.alias(), u.columns(), u.expressions(), u.condition())
+                        : updateFrom(u);
                 case Statement.AlterPlacement a -> alterPlacement(a);
                 case Statement.LoadTpch l -> loadTpch(l);
                 case Statement.CopyFrom c -> copy(c);
@@ -657,6 +659,65 @@ final class StatementRunner {
             table.maintenanceLock().unlock();
         }
     }
+
+    /**
+     * UPDATE ... FROM: the table's rows numbered (so that equal rows stay apart), joined with the FROM list under the
+     * condition; a row that joins several times is updated from the first of them.
+     */
+    private long updateFrom(Statement.Update u) {
+        Table table = table(u.table());
+        Schema schema = table.schema();
+        int[] set = targetColumns(table, u.columns());
+        String name = quoted(u.alias() != null ? u.alias() : table.name());
+        StringBuilder sql = new StringBuilder("SELECT ").append(name).append(".*");
+        for (String e : u.expressions()) {
+            sql.append(", (").append(e).append(')');
+        }
+        sql.append(" FROM (SELECT *, row_number() OVER () AS ").append(ROW_ID).append(" FROM ")
+                .append(quoted(table.name())).append(") AS ").append(name).append(", ").append(u.from());
+        if (u.condition() != null) {
+            sql.append(" WHERE ").append(u.condition());
+        }
+        Supplier<Replacement> compute = () -> {
+            List<Object[]> removed = new ArrayList<>();
+            List<Object[]> added = new ArrayList<>();
+            Set<Object> seen = new HashSet<>();
+            try (QueryResult result = queries.apply(sql.toString())) {
+                int n = 0;
+                for (List<Object> values : result.toList()) {
+                    n++;
+                    if (!seen.add(values.get(schema.size()))) {
+                        continue;
+                    }
+                    Object[] old = new Object[schema.size()];
+                    for (int c = 0; c < old.length; c++) {
+                        old[c] = convert(values.get(c), schema.column(c), n);
+                    }
+                    removed.add(old);
+                    Object[] updated = old.clone();
+                    for (int i = 0; i < set.length; i++) {
+                        updated[set[i]] = convert(values.get(schema.size() + 1 + i), schema.column(set[i]), n);
+                    }
+                    added.add(updated);
+                }
+            }
+            return new Replacement(removed, added);
+        };
+        if (store != null) {
+            return store.replace(table, compute).removed().size();
+        }
+        table.maintenanceLock().lock();
+        try {
+            Replacement r = compute.get();
+            table.replace(r.removed(), r.added(), CommitHook.NONE);
+            return r.removed().size();
+        } finally {
+            table.maintenanceLock().unlock();
+        }
+    }
+
+    /** The column UPDATE ... FROM numbers the table's rows in: a name no table column takes (reserved prefix). */
+    private static final String ROW_ID = "\"locus_update_row\"";
 
     /**
      * Every table is checked to exist before any is emptied; each is then emptied as one commit (a DELETE of all its

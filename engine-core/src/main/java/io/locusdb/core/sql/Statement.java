@@ -116,10 +116,12 @@ public sealed interface Statement {
 
     /**
      * UPDATE name [[AS] alias] SET column = expression, ... [WHERE condition]: each expression's and the condition's
-     * text (null for every row), evaluated as a query over the table (named {@code alias} there, when given).
+     * text (null for every row), evaluated as a query over the table (named {@code alias} there, when given). With
+     * {@code FROM other tables} (the list's text, else null) the query joins them: each row of the table that joins is
+     * updated once, from one of the rows it joins (PostgreSQL's rule; which one is not defined).
      */
-    record Update(String table, String alias, List<String> columns, List<String> expressions, String condition)
-            implements Statement {
+    record Update(String table, String alias, List<String> columns, List<String> expressions, String from,
+                  String condition) implements Statement {
     }
 
     /** A {@code ?} in an INSERT's VALUES: the statement's {@code index}-th parameter (0-based). */

@@ -714,26 +714,28 @@ public final class StatementParser {
         accept("ONLY");
         String table = identifier();
         String alias = alias();
-        String using = null;
-        if (accept("USING")) {
-            Token first = peek();
-            int depth = 0;
-            while (peek().kind != Kind.END && !(peek().kind == Kind.SYMBOL && peek().text.equals(";"))
-                    && !(depth == 0 && peek().is("WHERE"))) {
-                Token u = take();
-                depth += u.kind == Kind.SYMBOL && u.text.equals("(") ? 1
-                        : u.kind == Kind.SYMBOL && u.text.equals(")") ? -1 : 0;
-            }
-            if (peek() == first) {
-                throw error(first, "expected the tables to delete by after USING");
-            }
-            using = sql.substring(first.offset, endOffset(peek())).strip();
-        }
+        String using = accept("USING") ? fromListText("the tables to delete by after USING") : null;
         String condition = accept("WHERE") ? restOfStatement() : null;
         if (using != null) {
             condition = "EXISTS (SELECT 1 FROM " + using + (condition == null ? "" : " WHERE " + condition) + ")";
         }
         return new Statement.Delete(table, alias, condition);
+    }
+
+    /** The text of a FROM list (DELETE's USING, UPDATE's FROM), up to WHERE at bracket depth 0 or the end. */
+    private String fromListText(String expected) {
+        Token first = peek();
+        int depth = 0;
+        while (peek().kind != Kind.END && !(peek().kind == Kind.SYMBOL && peek().text.equals(";"))
+                && !(depth == 0 && peek().is("WHERE"))) {
+            Token u = take();
+            depth += u.kind == Kind.SYMBOL && u.text.equals("(") ? 1
+                    : u.kind == Kind.SYMBOL && u.text.equals(")") ? -1 : 0;
+        }
+        if (peek() == first) {
+            throw error(first, "expected " + expected);
+        }
+        return sql.substring(first.offset, endOffset(peek())).strip();
     }
 
     /** {@code [AS] alias} after a DELETE's or UPDATE's table, or null. */
@@ -755,12 +757,9 @@ public final class StatementParser {
         List<String> columns = new ArrayList<>();
         List<String> expressions = new ArrayList<>();
         assignments(columns, expressions, false);
+        String from = accept("FROM") ? fromListText("the tables to update from after FROM") : null;
         String condition = accept("WHERE") ? restOfStatement() : null;
-        if (peek().is("FROM")) {
-            throw error(peek(), "UPDATE ... FROM is not supported yet (write the values as subqueries in SET, or"
-                    + " the condition as EXISTS)", SqlState.FEATURE_NOT_SUPPORTED);
-        }
-        return new Statement.Update(table, alias, columns, expressions, condition);
+        return new Statement.Update(table, alias, columns, expressions, from, condition);
     }
 
     /**
