@@ -5,6 +5,9 @@ import io.locusdb.core.durable.LogRecord;
 import io.locusdb.core.placer.PlacementActions;
 import io.locusdb.core.placer.PlacerEvent;
 import io.locusdb.core.result.QueryResult;
+import io.locusdb.core.storage.type.PhysicalText;
+import io.locusdb.core.result.ResultBatch;
+import io.locusdb.core.result.BatchSource;
 import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
@@ -86,7 +89,9 @@ final class StatementRunner {
         if (statement == null) {
             return null;
         }
-        int parameterCount = statement instanceof Statement.Insert i ? i.parameterCount() : 0;
+        Statement written = statement instanceof Statement.Returning r ? r.statement() : statement;
+        int parameterCount = written instanceof Statement.Insert i ? i.parameterCount() : 0;
+        List<ResultColumn> returned = statement instanceof Statement.Returning r ? returningColumns(r) : List.of();
         return new PreparedStatementPlan() {
             @Override
             public int parameterCount() {
@@ -95,7 +100,7 @@ final class StatementRunner {
 
             @Override
             public List<ResultColumn> columns() {
-                return List.of();
+                return returned;
             }
 
             @Override
@@ -105,10 +110,100 @@ final class StatementRunner {
                             ? "this statement takes no parameters" : "the statement has " + parameterCount
                             + " parameter(s), " + parameters.length + " given");
                 }
+                if (statement instanceof Statement.Returning r) {
+                    return returning(new Statement.Returning(parameterCount == 0 ? r.statement()
+                            : bind((Statement.Insert) r.statement(), parameters), r.table(), r.alias(), r.list()));
+                }
                 return QueryResult.updateCount(run(parameterCount == 0 ? statement
                         : bind((Statement.Insert) statement, parameters)));
             }
         };
+    }
+
+    /** Rows a statement under RETURNING inserted, updated (their new values) or deleted, in the table's layout. */
+    private static final ScopedValue<List<Object[]>> AFFECTED = ScopedValue.newInstance();
+    /** Rows per query that evaluates a RETURNING list: the rows travel as a VALUES list. */
+    private static final int RETURNING_CHUNK = 1_000;
+
+    private static void affected(List<Object[]> rows) {
+        if (AFFECTED.isBound()) {
+            AFFECTED.get().addAll(rows);
+        }
+    }
+
+    /**
+     * Runs the statement, then its RETURNING list over the rows it changed: the rows, as typed literals, are the
+     * VALUES of a query that names them as the table (or its alias), {@value #RETURNING_CHUNK} rows per query, the
+     * next query run when the client has read the previous one's rows.
+     */
+    private QueryResult returning(Statement.Returning r) {
+        List<Object[]> rows = new ArrayList<>();
+        ScopedValue.where(AFFECTED, rows).call(() -> run(r.statement()));
+        Schema schema = table(r.table()).schema();
+        List<ResultColumn> columns = returningColumns(r);
+        BatchSource source = new BatchSource() {
+            private int next;
+            private QueryResult current;
+
+            @Override
+            public ResultBatch next() {
+                while (true) {
+                    if (current != null) {
+                        ResultBatch batch = current.nextBatch();
+                        if (batch != null) {
+                            return batch;
+                        }
+                        current.close();
+                        current = null;
+                    }
+                    if (next >= rows.size()) {
+                        return null;
+                    }
+                    List<Object[]> chunk = rows.subList(next, Math.min(rows.size(), next + RETURNING_CHUNK));
+                    next += chunk.size();
+                    current = queries.apply(returningQuery(r, schema, chunk));
+                }
+            }
+
+            @Override
+            public void close() {
+                if (current != null) {
+                    current.close();
+                }
+                next = rows.size();
+            }
+        };
+        return QueryResult.rows(columns, source);
+    }
+
+    /** The RETURNING list's columns: its query over none of the table's rows. */
+    private List<ResultColumn> returningColumns(Statement.Returning r) {
+        try (QueryResult empty = queries.apply(returningQuery(r, table(r.table()).schema(), List.of()))) {
+            return empty.columns();
+        }
+    }
+
+    private String returningQuery(Statement.Returning r, Schema schema, List<Object[]> rows) {
+        String name = quoted(r.alias() != null ? r.alias() : r.table());
+        StringBuilder sql = new StringBuilder("SELECT ").append(r.list()).append(" FROM ");
+        if (rows.isEmpty()) {
+            return sql.append("(SELECT * FROM ").append(quoted(table(r.table()).name())).append(" WHERE FALSE) AS ")
+                    .append(name).toString();
+        }
+        sql.append("(VALUES ");
+        for (int i = 0; i < rows.size(); i++) {
+            sql.append(i == 0 ? "(" : ", (");
+            Object[] row = rows.get(i);
+            for (int c = 0; c < row.length; c++) {
+                sql.append(c == 0 ? "" : ", ").append(PhysicalText.literal(schema.column(c).type(), row[c]));
+            }
+            sql.append(')');
+        }
+        sql.append(") AS ").append(name).append(" (");
+        for (int c = 0; c < schema.size(); c++) {
+            sql.append(c == 0 ? "" : ", ").append(quoted(schema.column(c).name()));
+        }
+        return sql.append(')').toString();
     }
 
     private long run(Statement statement) {
@@ -179,6 +274,7 @@ final class StatementRunner {
                 case Statement.AlterPlacement a -> alterPlacement(a);
                 case Statement.LoadTpch l -> loadTpch(l);
                 case Statement.CopyFrom c -> copy(c);
+                case Statement.Returning r -> run(r.statement());
             };
         } catch (LoadException e) {
             throw new LocusSqlException(SqlState.INVALID_CAST, e.getMessage(), 0, 0, e);
@@ -647,17 +743,20 @@ final class StatementRunner {
             }
             return new Replacement(removed, added);
         };
+        Replacement done;
         if (store != null) {
-            return store.replace(table, compute).removed().size();
+            done = store.replace(table, compute);
+        } else {
+            table.maintenanceLock().lock();
+            try {
+                done = compute.get();
+                table.replace(done.removed(), done.added(), CommitHook.NONE);
+            } finally {
+                table.maintenanceLock().unlock();
+            }
         }
-        table.maintenanceLock().lock();
-        try {
-            Replacement r = compute.get();
-            table.replace(r.removed(), r.added(), CommitHook.NONE);
-            return r.removed().size();
-        } finally {
-            table.maintenanceLock().unlock();
-        }
+        affected(columns == null ? done.removed() : done.added());
+        return done.removed().size();
     }
 
     /**
@@ -703,17 +802,20 @@ final class StatementRunner {
             }
             return new Replacement(removed, added);
         };
+        Replacement done;
         if (store != null) {
-            return store.replace(table, compute).removed().size();
+            done = store.replace(table, compute);
+        } else {
+            table.maintenanceLock().lock();
+            try {
+                done = compute.get();
+                table.replace(done.removed(), done.added(), CommitHook.NONE);
+            } finally {
+                table.maintenanceLock().unlock();
+            }
         }
-        table.maintenanceLock().lock();
-        try {
-            Replacement r = compute.get();
-            table.replace(r.removed(), r.added(), CommitHook.NONE);
-            return r.removed().size();
-        } finally {
-            table.maintenanceLock().unlock();
-        }
+        affected(done.added());
+        return done.removed().size();
     }
 
     /** The column UPDATE ... FROM numbers the table's rows in: a name no table column takes (reserved prefix). */
@@ -762,12 +864,15 @@ final class StatementRunner {
         if (onConflict != null) {
             Upsert upsert = new Upsert(table, onConflict, rows, queries);
             if (store != null) {
-                return store.replace(table, upsert::compute).added().size();
+                List<Object[]> added = store.replace(table, upsert::compute).added();
+                affected(added);
+                return added.size();
             }
             table.maintenanceLock().lock();
             try {
                 Replacement r = upsert.compute();
                 table.replace(r.removed(), r.added(), CommitHook.NONE);
+                affected(r.added());
                 return r.added().size();
             } finally {
                 table.maintenanceLock().unlock();
@@ -778,6 +883,7 @@ final class StatementRunner {
         } else {
             store.insert(table, rows);
         }
+        affected(rows);
         return rows.size();
     }
 

@@ -82,6 +82,14 @@ public sealed interface Statement {
      * INSERT INTO name [(columns)] VALUES (...), ...: values as written (Long, BigDecimal, Double, String, Boolean,
      * {@link DateValue}, {@link Parameter}, or null), converted to the columns' types when executed.
      */
+    /**
+     * INSERT, UPDATE or DELETE ... RETURNING list: the statement, the table it changes (named {@code alias} in the
+     * list, when given) and the list's text, evaluated over the rows the statement inserted, updated (their new
+     * values) or deleted.
+     */
+    record Returning(Statement statement, String table, String alias, String list) implements Statement {
+    }
+
     record Insert(String table, List<String> columns, List<List<Object>> rows, int parameterCount,
                   OnConflict onConflict) implements Statement {
     }

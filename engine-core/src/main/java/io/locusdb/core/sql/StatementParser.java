@@ -47,6 +47,12 @@ public final class StatementParser {
         }
         StatementParser p = new StatementParser(sql);
         Token first = p.peek();
+        if (first.is("INSERT") || first.is("UPDATE") || first.is("DELETE")) {
+            Token returning = p.topLevel("RETURNING");
+            if (returning != null) {
+                return p.returning(returning);
+            }
+        }
         if (first.is("CREATE") || first.is("DROP") || first.is("INSERT") || first.is("LOAD") || first.is("COPY")
                 || first.is("ALTER") || first.is("UPDATE") || first.is("DELETE") || first.is("TRUNCATE")) {
             Statement s = p.statement();
@@ -57,6 +63,40 @@ public final class StatementParser {
             return s;
         }
         return null;
+    }
+
+    /** The first {@code keyword} outside brackets, or null. */
+    private Token topLevel(String keyword) {
+        int depth = 0;
+        for (Token t : tokens) {
+            if (t.kind == Kind.SYMBOL && t.text.equals("(")) {
+                depth++;
+            } else if (t.kind == Kind.SYMBOL && t.text.equals(")")) {
+                depth--;
+            } else if (depth == 0 && t.is(keyword)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /** The statement before {@code returning}, with the list after it. */
+    private Statement returning(Token returning) {
+        Statement inner = parse(sql.substring(0, returning.offset));
+        String list = sql.substring(returning.end).strip();
+        if (list.endsWith(";")) {
+            list = list.substring(0, list.length() - 1).strip();
+        }
+        if (list.isEmpty()) {
+            throw error(returning, "expected the expressions to return after RETURNING");
+        }
+        return switch (inner) {
+            case Statement.Insert i -> new Statement.Returning(i, i.table(), null, list);
+            case Statement.InsertSelect i -> new Statement.Returning(i, i.table(), null, list);
+            case Statement.Update u -> new Statement.Returning(u, u.table(), u.alias(), list);
+            case Statement.Delete d -> new Statement.Returning(d, d.table(), d.alias(), list);
+            default -> throw error(returning, "RETURNING after this statement", SqlState.FEATURE_NOT_SUPPORTED);
+        };
     }
 
     private Statement statement() {

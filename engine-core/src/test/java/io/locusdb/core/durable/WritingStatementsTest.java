@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -240,6 +241,35 @@ class WritingStatementsTest {
             assertThat(query(after, "SELECT id, name, age, balance FROM people ORDER BY id, balance")).isEqualTo(
                     "[[1, ann, 31, 15.00], [2, x, 40, 20.50], [3, cy, null, null], [4, dee, 41, -4.00],"
                             + " [4, dee, 41, -4.00]]");
+        }
+    }
+
+    @Test
+    void returningGivesTheRowsEachStatementInsertedUpdatedOrDeleted() {
+        try (LocusDB db = open(null)) {
+            people(db);
+            assertThat(query(db, "INSERT INTO people (id, name, age) VALUES (5, 'eve', 22), (6, 'fay', NULL)"
+                    + " RETURNING id, upper(name) AS shout, age + 1")).isEqualTo("[[5, EVE, 23], [6, FAY, null]]");
+            assertThat(query(db, "UPDATE people AS p SET age = p.age * 2 WHERE p.age >= 40 RETURNING p.id, p.age"))
+                    .isIn("[[2, 80], [4, 80]]", "[[4, 80], [2, 80]]");
+            assertThat(query(db, "DELETE FROM people WHERE name LIKE '%y' RETURNING *")).isIn(
+                    "[[3, cy, null, null, null], [6, fay, null, null, null]]",
+                    "[[6, fay, null, null, null], [3, cy, null, null, null]]");
+            assertThat(query(db, "DELETE FROM people WHERE id > 100 RETURNING id")).isEqualTo("[]");
+            assertThat(query(db, "INSERT INTO people SELECT id + 10, name, age, born, balance FROM people"
+                    + " WHERE id < 3 RETURNING id, balance;")).isIn("[[11, 10.00], [12, 20.50]]",
+                    "[[12, 20.50], [11, 10.00]]");
+            assertThat(query(db, "SELECT count(*) FROM people")).isEqualTo("[[6]]");
+            // Many rows come back, read chunk by chunk.
+            try (Session session = db.connect();
+                 QueryResult many = session.execute("INSERT INTO people (id) SELECT 1000 + x"
+                         + " FROM generate_series(1, 2500) AS g(x) RETURNING id")) {
+                assertThat(many.toList().stream().map(row -> ((Number) row.getFirst()).longValue()))
+                        .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1001, 3500).boxed().toList());
+            }
+            assertThatThrownBy(() -> query(db, "DELETE FROM people WHERE id = 1 RETURNING nosuch"))
+                    .isInstanceOf(LocusSqlException.class);
+            assertThat(query(db, "SELECT count(*) FROM people WHERE id = 1")).isEqualTo("[[1]]");
         }
     }
 

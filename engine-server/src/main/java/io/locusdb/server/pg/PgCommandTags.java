@@ -20,6 +20,9 @@ public final class PgCommandTags {
             case "EXPLAIN" -> "EXPLAIN";
             case "SHOW" -> "SHOW";
             case "FETCH" -> "FETCH " + rows;
+            // ... RETURNING: the rows it returned are the rows it changed, tagged as PostgreSQL tags the change.
+            case "INSERT" -> "INSERT 0 " + rows;
+            case "UPDATE", "DELETE" -> first + " " + rows;
             default -> "SELECT " + rows;
         };
     }

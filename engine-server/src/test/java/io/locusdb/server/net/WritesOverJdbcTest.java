@@ -18,6 +18,63 @@ import org.junit.jupiter.api.Test;
 /** Applications write through JDBC: prepared INSERTs with parameters, batches, UPDATE and DELETE. */
 class WritesOverJdbcTest {
     @Test
+    void returningAnswersWithTheChangedRowsOverBothDriversAndPgjdbcGeneratedKeys() throws Exception {
+        try (LocusServer server = TestServers.start(Map.of("pg.port", "0"), "CREATE TABLE items (id BIGINT NOT NULL,"
+                + " name VARCHAR(20), qty INTEGER)")) {
+            try (Connection c = DriverManager.getConnection("jdbc:locusdb://127.0.0.1:" + server.port() + "/");
+                 PreparedStatement ps = c.prepareStatement("INSERT INTO items VALUES (?, ?, ?) RETURNING id, qty * 2")) {
+                assertThat(ps.getMetaData().getColumnCount()).isEqualTo(2);
+                ps.setLong(1, 1);
+                ps.setString(2, "bolt");
+                ps.setInt(3, 21);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getLong(1)).isEqualTo(1);
+                    assertThat(rs.getLong(2)).isEqualTo(42);
+                    assertThat(rs.next()).isFalse();
+                }
+            }
+            for (String mode : new String[] {"simple", "always-prepared"}) {
+                try (Connection c = DriverManager.getConnection(server.pgJdbcUrl("locus"),
+                        PgJdbcTest.properties(mode))) {
+                    try (PreparedStatement ps = c.prepareStatement("INSERT INTO items VALUES (?, ?, ?)",
+                            Statement.RETURN_GENERATED_KEYS)) {
+                        ps.setLong(1, mode.length());
+                        ps.setString(2, mode);
+                        ps.setInt(3, 5);
+                        assertThat(ps.executeUpdate()).isEqualTo(1);
+                        try (ResultSet keys = ps.getGeneratedKeys()) {
+                            assertThat(keys.next()).isTrue();
+                            assertThat(keys.getString("name")).isEqualTo(mode);
+                        }
+                    }
+                    try (Statement s = c.createStatement();
+                         ResultSet rs = s.executeQuery("UPDATE items SET qty = qty + 1 WHERE name = '" + mode
+                                 + "' RETURNING qty")) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getInt(1)).isEqualTo(6);
+                    }
+                }
+            }
+            try (Connection c = DriverManager.getConnection(server.pgJdbcUrl("locus"), PgJdbcTest.properties("simple"));
+                 Statement s = c.createStatement()) {
+                assertThat(s.execute("DELETE FROM items WHERE qty = 6 RETURNING name")).isTrue();
+                int rows = 0;
+                try (ResultSet rs = s.getResultSet()) {
+                    while (rs.next()) {
+                        rows++;
+                    }
+                }
+                assertThat(rows).isEqualTo(2);
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM items")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getLong(1)).isEqualTo(1);
+                }
+            }
+        }
+    }
+
+    @Test
     void preparedInsertsBatchesUpdatesAndDeletes() throws Exception {
         try (LocusServer server = TestServers.start(Map.of(), "CREATE TABLE orders_in (id BIGINT NOT NULL,"
                 + " customer VARCHAR(20), total DECIMAL(12,2), placed DATE)");
