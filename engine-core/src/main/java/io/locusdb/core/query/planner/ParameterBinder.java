@@ -23,8 +23,10 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeFamily;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.DateString;
@@ -76,9 +78,76 @@ public final class ParameterBinder {
                         call.getOperator().getName().toUpperCase(Locale.ROOT))) {
                     return timestamp(rex, statementTime);
                 }
-                return super.visitCall(call);
+                RexNode visited = super.visitCall(call);
+                return visited instanceof RexCall cast ? instantConstant(cast) : visited;
             }
         });
+    }
+
+    private static boolean isInstant(RexNode node) {
+        return node.getType().getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+    }
+
+    /** A TIMESTAMP or DATE literal as the instant its wall-clock time is in the session's zone; else null. */
+    private RexNode asInstant(RexNode node) {
+        if (!(node instanceof RexLiteral value) || value.isNull()) {
+            return null;
+        }
+        try {
+            long local = switch (value.getTypeName()) {
+                case TIMESTAMP -> Timestamps.parse(value.getValueAs(TimestampString.class).toString());
+                case DATE -> Timestamps.ofDate(value.getValueAs(DateString.class).getDaysSinceEpoch());
+                default -> Long.MIN_VALUE;
+            };
+            if (local == Long.MIN_VALUE) {
+                return null;
+            }
+            return rex.makeTimestampWithLocalTimeZoneLiteral(new TimestampString(Timestamps.format(Timestamps.checked(
+                    ZonedTimestamps.fromLocal(local, SessionTimeZone.get()), value))), Timestamps.PRECISION);
+        } catch (ValueFormatException | ArithmeticException e) {
+            return null;
+        }
+    }
+
+    /**
+     * A constant cast to an instant ({@code '2024-03-01 10:00'} or a TIMESTAMP literal compared with a TIMESTAMP WITH
+     * TIME ZONE column) as an instant literal, now that the session's zone is known: the scan can then range on it.
+     * Text that does not parse is left to the cast, which reports it when it runs.
+     */
+    private RexNode instantConstant(RexCall call) {
+        if (SqlKind.COMPARISON.contains(call.getKind()) && call.getOperands().size() == 2) {
+            // An instant compared with a TIMESTAMP or DATE constant: the constant read in the session's zone.
+            RexNode a = call.getOperands().get(0);
+            RexNode b = call.getOperands().get(1);
+            if (isInstant(a) != isInstant(b)) {
+                RexNode a2 = isInstant(a) ? a : asInstant(a);
+                RexNode b2 = isInstant(b) ? b : asInstant(b);
+                if (a2 != null && b2 != null) {
+                    return call.clone(call.getType(), List.of(a2, b2));
+                }
+            }
+            return call;
+        }
+        if (call.getKind() != SqlKind.CAST
+                || call.getType().getSqlTypeName() != SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                || !(call.getOperands().getFirst() instanceof RexLiteral value) || value.isNull()) {
+            return call;
+        }
+        try {
+            long micros;
+            if (value.getTypeName().getFamily() == SqlTypeFamily.CHARACTER) {
+                micros = ZonedTimestamps.parse(value.getValueAs(String.class), SessionTimeZone.get());
+            } else if (value.getTypeName() == SqlTypeName.TIMESTAMP) {
+                micros = ZonedTimestamps.fromLocal(Timestamps.parse(value.getValueAs(TimestampString.class)
+                        .toString()), SessionTimeZone.get());
+            } else {
+                return call;
+            }
+            return rex.makeTimestampWithLocalTimeZoneLiteral(new TimestampString(Timestamps.format(
+                    Timestamps.checked(micros, value))), Timestamps.PRECISION);
+        } catch (ValueFormatException | ArithmeticException e) {
+            return call;
+        }
     }
 
     public List<RexNode> bindAll(List<RexNode> nodes) {

@@ -195,6 +195,18 @@ class TimestampTzDifferentialTest {
     }
 
     @Test
+    void constantsComparedWithInstantsRangeTheScanInTheSessionsZone() {
+        inZone("America/New_York");
+        String plan;
+        try (QueryResult r = databases.session.execute("EXPLAIN SELECT id FROM tz WHERE t > '2021-03-14 06:00'"
+                + " AND u < TIMESTAMP '2022-01-01 00:00'")) {
+            plan = r.toList().stream().map(line -> String.valueOf(line.getFirst())).reduce("", (x, y) -> x + y + "\n");
+        }
+        assertThat(plan).contains("t > TIMESTAMPTZ '2021-03-14 10:00:00+00'")
+                .contains("u < TIMESTAMPTZ '2022-01-01 05:00:00+00'");
+    }
+
+    @Test
     void aPreparedStatementBindsInstantsAndWallClockTimes() {
         inZone("America/New_York");
         PreparedQuery prepared = databases.session.prepare("SELECT CAST(? AS TIMESTAMPTZ), CAST(? AS TIMESTAMPTZ),"
