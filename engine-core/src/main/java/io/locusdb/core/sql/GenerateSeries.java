@@ -42,7 +42,11 @@ public final class GenerateSeries extends SqlFunction implements SqlTableFunctio
         RelDataTypeFactory types = binding.getTypeFactory();
         if (binding.getOperandCount() == 3 && SqlTypeName.DATETIME_TYPES.contains(
                 binding.getOperandType(0).getSqlTypeName())) {
-            return types.builder().add("generate_series", types.createSqlType(SqlTypeName.TIMESTAMP, 6)).build();
+            // Instants when start or stop is one, as PostgreSQL's generate_series(timestamptz, ...).
+            boolean instants = binding.getOperandType(0).getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                    || binding.getOperandType(1).getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+            return types.builder().add("generate_series", types.createSqlType(instants
+                    ? SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE : SqlTypeName.TIMESTAMP, 6)).build();
         }
         boolean integer = true;
         for (int i = 0; i < binding.getOperandCount(); i++) {

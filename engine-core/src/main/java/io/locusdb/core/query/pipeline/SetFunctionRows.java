@@ -10,9 +10,11 @@ import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.TypeKind;
+import io.locusdb.core.storage.type.ZonedTimestamps;
 import io.locusdb.core.vector.ColumnVector;
 import java.math.BigInteger;
 import java.time.DateTimeException;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -65,6 +67,10 @@ final class SetFunctionRows {
         if (type.kind() == TypeKind.TIMESTAMP) {
             return timestampSeries((Long) args.get(0), (Long) args.get(1), (Long) args.get(2), (Long) args.get(3),
                     out, query);
+        }
+        if (type.kind() == TypeKind.TIMESTAMP_TZ) {
+            return instantSeries((Long) args.get(0), (Long) args.get(1), (Long) args.get(2), (Long) args.get(3),
+                    (Long) args.get(4), ZoneId.of((String) args.get(5)), out, query);
         }
         long start = ((Number) args.get(0)).longValue();
         long stop = ((Number) args.get(1)).longValue();
@@ -126,6 +132,45 @@ final class SetFunctionRows {
             out.setLong(rows++, value);
             try {
                 value = Timestamps.checked(Math.addExact(Timestamps.plusMonths(value, months), micros), "");
+            } catch (ArithmeticException | IllegalArgumentException | DateTimeException e) {
+                break;
+            }
+        }
+        out.setSize(rows);
+        return out;
+    }
+
+    /**
+     * {@code generate_series(start, stop, interval)} over instants, as PostgreSQL steps a timestamptz: the months
+     * and days of the step on the wall clock of {@code zone} (the session's), its time on the time line.
+     */
+    private static ColumnVector instantSeries(long start, long stop, long micros, long months, long days, ZoneId zone,
+                                              ColumnVector out, QueryContext query) {
+        if (micros == 0 && months == 0 && days == 0) {
+            throw new LocusSqlException(SqlState.INVALID_PARAMETER, "generate_series: step size cannot equal zero");
+        }
+        boolean forward = months > 0 || months == 0 && (days > 0 || days == 0 && micros > 0);
+        long value = start;
+        int rows = 0;
+        while (forward ? value <= stop : value >= stop) {
+            if ((rows & 0xFFF) == 0) {
+                query.checkCancelled();
+                query.memory().reserve(0x1000 * BYTES_PER_NUMBER);
+                out.ensureCapacity(rows + 0x1000);
+            }
+            if (rows == Integer.MAX_VALUE - 16) {
+                throw new LocusSqlException(SqlState.PROGRAM_LIMIT_EXCEEDED, "generate_series would make more than "
+                        + rows + " rows");
+            }
+            out.setLong(rows++, value);
+            try {
+                long moved = value;
+                if (months != 0 || days != 0) {
+                    long local = Timestamps.plusMonths(ZonedTimestamps.toLocal(value, zone), months);
+                    moved = ZonedTimestamps.fromLocal(Math.addExact(local, Math.multiplyExact(days,
+                            Timestamps.MICROS_PER_DAY)), zone);
+                }
+                value = Timestamps.checked(Math.addExact(moved, micros), "");
             } catch (ArithmeticException | IllegalArgumentException | DateTimeException e) {
                 break;
             }

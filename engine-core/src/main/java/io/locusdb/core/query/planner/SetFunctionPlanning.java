@@ -1,14 +1,17 @@
 package io.locusdb.core.query.planner;
 
+import io.locusdb.core.query.expr.SessionTimeZone;
 import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.sql.GenerateSeries;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.Timestamps;
 import io.locusdb.core.storage.type.TypeKind;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableFunctionScan;
@@ -48,8 +51,9 @@ final class SetFunctionPlanning {
         for (RexNode op : call.getOperands()) {
             args.add(rowFree(binder.bind(op), "generate_series"));
         }
-        if (SqlTypes.of(scan.getRowType().getFieldList().getFirst().getType()).kind() == TypeKind.TIMESTAMP) {
-            args = timestampSeriesArguments(args, scan.getCluster().getRexBuilder());
+        TypeKind kind = SqlTypes.of(scan.getRowType().getFieldList().getFirst().getType()).kind();
+        if (kind == TypeKind.TIMESTAMP || kind == TypeKind.TIMESTAMP_TZ) {
+            args = timestampSeriesArguments(args, scan.getCluster().getRexBuilder(), kind == TypeKind.TIMESTAMP_TZ);
         }
         return new PlanDraft.SetFunction(PhysicalPlan.SetFunctionKind.GENERATE_SERIES, args, false,
                 types(scan), scan.getRowType().getFieldNames());
@@ -57,11 +61,13 @@ final class SetFunctionPlanning {
 
     /**
      * Over timestamps: start and stop as TIMESTAMPs (a DATE is its midnight), and the interval step, which has no
-     * value of its own in the engine, as two BIGINTs: its microseconds and its months.
+     * value of its own in the engine, as two BIGINTs: its microseconds and its months. Over instants, start and stop
+     * as instants, and the step's whole days (of a literal counted in days) apart from its time, with the session's
+     * zone, on whose calendar months and days are added.
      */
-    private static List<RexNode> timestampSeriesArguments(List<RexNode> args, RexBuilder rex) {
-        RelDataType timestamp = rex.getTypeFactory().createTypeWithNullability(
-                rex.getTypeFactory().createSqlType(SqlTypeName.TIMESTAMP, 6), true);
+    private static List<RexNode> timestampSeriesArguments(List<RexNode> args, RexBuilder rex, boolean instants) {
+        RelDataType timestamp = rex.getTypeFactory().createTypeWithNullability(rex.getTypeFactory().createSqlType(
+                instants ? SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE : SqlTypeName.TIMESTAMP, 6), true);
         if (!(args.get(2) instanceof RexLiteral step) || step.isNull()) {
             throw unsupported("generate_series with a step that is not a constant interval");
         }
@@ -69,6 +75,17 @@ final class SetFunctionPlanning {
         boolean months = step.getType().getSqlTypeName().getFamily() == SqlTypeFamily.INTERVAL_YEAR_MONTH;
         // Calcite holds a day-time interval in milliseconds.
         BigDecimal micros = months ? BigDecimal.ZERO : amount.movePointRight(3);
+        if (instants) {
+            BigDecimal days = BigDecimal.ZERO;
+            if (!months && step.getType().getIntervalQualifier() != null
+                    && step.getType().getIntervalQualifier().getStartUnit() == TimeUnit.DAY) {
+                days = micros.divideToIntegralValue(BigDecimal.valueOf(Timestamps.MICROS_PER_DAY));
+                micros = micros.subtract(days.multiply(BigDecimal.valueOf(Timestamps.MICROS_PER_DAY)));
+            }
+            return List.of(rex.makeCast(timestamp, args.get(0)), rex.makeCast(timestamp, args.get(1)),
+                    rex.makeBigintLiteral(micros), rex.makeBigintLiteral(months ? amount : BigDecimal.ZERO),
+                    rex.makeBigintLiteral(days), rex.makeLiteral(SessionTimeZone.get().getId()));
+        }
         return List.of(rex.makeCast(timestamp, args.get(0)), rex.makeCast(timestamp, args.get(1)),
                 rex.makeBigintLiteral(micros), rex.makeBigintLiteral(months ? amount : BigDecimal.ZERO));
     }

@@ -132,7 +132,13 @@ class TimestampTzDifferentialTest {
                 "SELECT id, t AT TIME ZONE 'America/New_York', l AT TIME ZONE 'Asia/Kolkata',"
                         + " (t AT TIME ZONE 'UTC') AT TIME ZONE 'Europe/Berlin', CAST(d AS TIMESTAMP) AT TIME ZONE 'UTC'"
                         + " FROM tz",
-                "SELECT id, to_timestamp(id * 86400.5 + 1600000000), to_timestamp(id) AT TIME ZONE 'UTC' FROM tz");
+                "SELECT id, to_timestamp(id * 86400.5 + 1600000000), to_timestamp(id) AT TIME ZONE 'UTC' FROM tz",
+                "SELECT * FROM generate_series(TIMESTAMPTZ '2021-03-12 00:00:00', TIMESTAMPTZ '2021-03-16 00:00:00',"
+                        + " INTERVAL '1 day')",
+                "SELECT * FROM generate_series(TIMESTAMPTZ '2021-11-06 22:00:00+00', TIMESTAMPTZ"
+                        + " '2021-11-07 12:00:00+00', INTERVAL '90 minutes')",
+                "SELECT * FROM generate_series(TIMESTAMPTZ '2021-01-31 10:00:00', TIMESTAMPTZ '2021-12-31 00:00:00',"
+                        + " INTERVAL '1 month')");
         List<DynamicTest> tests = new ArrayList<>();
         for (String zone : ZONES) {
             for (String sql : queries) {
