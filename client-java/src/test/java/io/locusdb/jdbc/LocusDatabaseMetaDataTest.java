@@ -119,7 +119,8 @@ class LocusDatabaseMetaDataTest {
             }
         }
         assertThat(types).containsExactly("BIGINT:-5", "CHAR:1", "DECIMAL:3", "INTEGER:4", "DOUBLE:8",
-                "VARCHAR:12", "BOOLEAN:16", "DATE:91", "TIMESTAMP:93");
+                "VARCHAR:12", "BOOLEAN:16", "DATE:91", "TIMESTAMP:93",
+                "TIMESTAMP WITH TIME ZONE:2014");
     }
 
     @Test

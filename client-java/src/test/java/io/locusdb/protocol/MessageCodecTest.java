@@ -121,8 +121,8 @@ class MessageCodecTest {
     void unknownTagsAndOutOfRangeFieldsAreRefusedByName() {
         assertThat(refusal(0x7F, new byte[0])).hasMessageContaining("unknown message type 0x7F");
         assertThat(refusal(Protocol.RESULT_HEADER, new byte[] {2, 0, 0})).hasMessageContaining("result kind");
-        assertThat(refusal(Protocol.RESULT_HEADER, new byte[] {0, 0, 1, 0, 0, 0, 1, 'x', 12, 0}))
-                .hasMessageContaining("unknown type tag 12");
+        assertThat(refusal(Protocol.RESULT_HEADER, new byte[] {0, 0, 1, 0, 0, 0, 1, 'x', 13, 0}))
+                .hasMessageContaining("unknown type tag 13");
         assertThat(refusal(Protocol.RESULT_HEADER, new byte[] {0, 0, 1, 0, 0, 0, 1, 'x', 5, 39, 2, 0}))
                 .hasMessageContaining("DECIMAL(39,2)");
         assertThat(refusal(Protocol.RESULT_HEADER, new byte[] {0, 0, 1, 0, 0, 0, 1, 'x', 5, 4, 5, 0}))
