@@ -743,20 +743,27 @@ final class StatementRunner {
             }
             return new Replacement(removed, added);
         };
-        Replacement done;
-        if (store != null) {
-            done = store.replace(table, compute);
-        } else {
-            table.maintenanceLock().lock();
-            try {
-                done = compute.get();
-                table.replace(done.removed(), done.added(), CommitHook.NONE);
-            } finally {
-                table.maintenanceLock().unlock();
-            }
-        }
+        Replacement done = commit(table, compute);
         affected(columns == null ? done.removed() : done.added());
         return done.removed().size();
+    }
+
+    /**
+     * Computes a replacement while no other writer changes the table and applies it as one commit: logged first
+     * when the database has a data directory.
+     */
+    private Replacement commit(Table table, Supplier<Replacement> compute) {
+        if (store != null) {
+            return store.replace(table, compute);
+        }
+        table.maintenanceLock().lock();
+        try {
+            Replacement done = compute.get();
+            table.replace(done.removed(), done.added(), CommitHook.NONE);
+            return done;
+        } finally {
+            table.maintenanceLock().unlock();
+        }
     }
 
     /**
@@ -802,18 +809,7 @@ final class StatementRunner {
             }
             return new Replacement(removed, added);
         };
-        Replacement done;
-        if (store != null) {
-            done = store.replace(table, compute);
-        } else {
-            table.maintenanceLock().lock();
-            try {
-                done = compute.get();
-                table.replace(done.removed(), done.added(), CommitHook.NONE);
-            } finally {
-                table.maintenanceLock().unlock();
-            }
-        }
+        Replacement done = commit(table, compute);
         affected(done.added());
         return done.removed().size();
     }
@@ -863,20 +859,9 @@ final class StatementRunner {
         }
         if (onConflict != null) {
             Upsert upsert = new Upsert(table, onConflict, rows, queries);
-            if (store != null) {
-                List<Object[]> added = store.replace(table, upsert::compute).added();
-                affected(added);
-                return added.size();
-            }
-            table.maintenanceLock().lock();
-            try {
-                Replacement r = upsert.compute();
-                table.replace(r.removed(), r.added(), CommitHook.NONE);
-                affected(r.added());
-                return r.added().size();
-            } finally {
-                table.maintenanceLock().unlock();
-            }
+            List<Object[]> added = commit(table, upsert::compute).added();
+            affected(added);
+            return added.size();
         }
         if (store == null) {
             table.insert(rows);

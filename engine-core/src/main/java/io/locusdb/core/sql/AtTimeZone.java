@@ -1,6 +1,7 @@
 package io.locusdb.core.sql;
 
 import java.util.Locale;
+import java.util.function.IntPredicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -54,10 +55,7 @@ final class AtTimeZone {
 
     /** Where the primary that ends just before {@code end} (after blanks) starts; -1 when there is none. */
     private static int operandStart(String text, int end) {
-        int i = end - 1;
-        while (i >= 0 && Character.isWhitespace(text.charAt(i))) {
-            i--;
-        }
+        int i = blanksBack(text, end - 1);
         if (i < 0) {
             return -1;
         }
@@ -70,17 +68,10 @@ final class AtTimeZone {
             }
             start = open;
             // A function's name (or CAST) before the parenthesis.
-            int j = open - 1;
-            while (j >= 0 && Character.isWhitespace(text.charAt(j))) {
-                j--;
-            }
-            int nameEnd = j + 1;
-            while (j >= 0 && (Character.isLetterOrDigit(text.charAt(j)) || text.charAt(j) == '_'
-                    || text.charAt(j) == '.')) {
-                j--;
-            }
-            if (j + 1 < nameEnd && !isKeyword(text.substring(j + 1, nameEnd))) {
-                start = j + 1;
+            int nameEnd = blanksBack(text, open - 1) + 1;
+            int name = wordBack(text, nameEnd, ch -> Character.isLetterOrDigit(ch) || ch == '_' || ch == '.');
+            if (name < nameEnd && !isKeyword(text.substring(name, nameEnd))) {
+                start = name;
             }
         } else if (c == '\'') {
             int open = i - 1;
@@ -98,16 +89,11 @@ final class AtTimeZone {
                 return -1;
             }
             start = open;
-            int j = open - 1;
-            while (j >= 0 && Character.isWhitespace(text.charAt(j))) {
-                j--;
-            }
-            int wordEnd = j + 1;
-            while (j >= 0 && Character.isLetter(text.charAt(j))) {
-                j--;
-            }
-            if (j + 1 < wordEnd && TYPE_WORD.matcher(text.substring(j + 1, wordEnd)).matches()) {
-                start = j + 1;
+            // The literal's type word (TIMESTAMP '...').
+            int wordEnd = blanksBack(text, open - 1) + 1;
+            int word = wordBack(text, wordEnd, Character::isLetter);
+            if (word < wordEnd && TYPE_WORD.matcher(text.substring(word, wordEnd)).matches()) {
+                start = word;
             }
         } else if (c == '"' || Character.isLetterOrDigit(c) || c == '_') {
             int j = i;
@@ -138,6 +124,23 @@ final class AtTimeZone {
             return operandStart(text, k - 1);
         }
         return start;
+    }
+
+    /** The last index at or before {@code i} that is not blank; -1 when there is none. */
+    private static int blanksBack(String text, int i) {
+        while (i >= 0 && Character.isWhitespace(text.charAt(i))) {
+            i--;
+        }
+        return i;
+    }
+
+    /** Where the run of characters {@code part} accepts that ends just before {@code end} starts. */
+    private static int wordBack(String text, int end, IntPredicate part) {
+        int j = end - 1;
+        while (j >= 0 && part.test(text.charAt(j))) {
+            j--;
+        }
+        return j + 1;
     }
 
     private static boolean isKeyword(String word) {

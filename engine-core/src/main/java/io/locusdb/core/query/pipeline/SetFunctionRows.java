@@ -17,6 +17,7 @@ import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The rows of a set-returning function in FROM, computed when the plan runs: its arguments once (they need no
@@ -116,28 +117,8 @@ final class SetFunctionRows {
         if (micros == 0 && months == 0) {
             throw new LocusSqlException(SqlState.INVALID_PARAMETER, "generate_series: step size cannot equal zero");
         }
-        boolean forward = months > 0 || months == 0 && micros > 0;
-        long value = start;
-        int rows = 0;
-        while (forward ? value <= stop : value >= stop) {
-            if ((rows & 0xFFF) == 0) {
-                query.checkCancelled();
-                query.memory().reserve(0x1000 * BYTES_PER_NUMBER);
-                out.ensureCapacity(rows + 0x1000);
-            }
-            if (rows == Integer.MAX_VALUE - 16) {
-                throw new LocusSqlException(SqlState.PROGRAM_LIMIT_EXCEEDED, "generate_series would make more than "
-                        + rows + " rows");
-            }
-            out.setLong(rows++, value);
-            try {
-                value = Timestamps.checked(Math.addExact(Timestamps.plusMonths(value, months), micros), "");
-            } catch (ArithmeticException | IllegalArgumentException | DateTimeException e) {
-                break;
-            }
-        }
-        out.setSize(rows);
-        return out;
+        return stepped(start, stop, months > 0 || months == 0 && micros > 0,
+                value -> Math.addExact(Timestamps.plusMonths(value, months), micros), out, query);
     }
 
     /**
@@ -149,7 +130,20 @@ final class SetFunctionRows {
         if (micros == 0 && months == 0 && days == 0) {
             throw new LocusSqlException(SqlState.INVALID_PARAMETER, "generate_series: step size cannot equal zero");
         }
-        boolean forward = months > 0 || months == 0 && (days > 0 || days == 0 && micros > 0);
+        return stepped(start, stop, months > 0 || months == 0 && (days > 0 || days == 0 && micros > 0), value -> {
+            long moved = value;
+            if (months != 0 || days != 0) {
+                long local = Timestamps.plusMonths(ZonedTimestamps.toLocal(value, zone), months);
+                moved = ZonedTimestamps.fromLocal(Math.addExact(local, Math.multiplyExact(days,
+                        Timestamps.MICROS_PER_DAY)), zone);
+            }
+            return Math.addExact(moved, micros);
+        }, out, query);
+    }
+
+    /** start, next(start), ... while not past stop in the step's direction, or until a step leaves the range. */
+    private static ColumnVector stepped(long start, long stop, boolean forward, LongUnaryOperator next,
+                                        ColumnVector out, QueryContext query) {
         long value = start;
         int rows = 0;
         while (forward ? value <= stop : value >= stop) {
@@ -164,13 +158,7 @@ final class SetFunctionRows {
             }
             out.setLong(rows++, value);
             try {
-                long moved = value;
-                if (months != 0 || days != 0) {
-                    long local = Timestamps.plusMonths(ZonedTimestamps.toLocal(value, zone), months);
-                    moved = ZonedTimestamps.fromLocal(Math.addExact(local, Math.multiplyExact(days,
-                            Timestamps.MICROS_PER_DAY)), zone);
-                }
-                value = Timestamps.checked(Math.addExact(moved, micros), "");
+                value = Timestamps.checked(next.applyAsLong(value), "");
             } catch (ArithmeticException | IllegalArgumentException | DateTimeException e) {
                 break;
             }
