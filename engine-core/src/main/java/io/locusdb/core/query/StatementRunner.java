@@ -727,17 +727,10 @@ final class StatementRunner {
                 int n = 0;
                 for (List<Object> values : result.toList()) {
                     n++;
-                    Object[] old = new Object[schema.size()];
-                    for (int c = 0; c < old.length; c++) {
-                        old[c] = convert(values.get(c), schema.column(c), n);
-                    }
+                    Object[] old = storedRow(values, schema, n);
                     removed.add(old);
                     if (columns != null) {
-                        Object[] updated = old.clone();
-                        for (int i = 0; i < set.length; i++) {
-                            updated[set[i]] = convert(values.get(schema.size() + i), schema.column(set[i]), n);
-                        }
-                        added.add(updated);
+                        added.add(updatedRow(old, values, schema.size(), schema, set, n));
                     }
                 }
             }
@@ -746,6 +739,24 @@ final class StatementRunner {
         Replacement done = commit(table, compute);
         affected(columns == null ? done.removed() : done.added());
         return done.removed().size();
+    }
+
+    /** The first {@code schema.size()} values of a query's row (n, counted from 1) as the table's stored row. */
+    private static Object[] storedRow(List<Object> values, Schema schema, int n) {
+        Object[] row = new Object[schema.size()];
+        for (int c = 0; c < row.length; c++) {
+            row[c] = convert(values.get(c), schema.column(c), n);
+        }
+        return row;
+    }
+
+    /** {@code old} with the columns {@code set} given the query's values from {@code first} on. */
+    private static Object[] updatedRow(Object[] old, List<Object> values, int first, Schema schema, int[] set, int n) {
+        Object[] updated = old.clone();
+        for (int i = 0; i < set.length; i++) {
+            updated[set[i]] = convert(values.get(first + i), schema.column(set[i]), n);
+        }
+        return updated;
     }
 
     /**
@@ -795,16 +806,9 @@ final class StatementRunner {
                     if (!seen.add(values.get(schema.size()))) {
                         continue;
                     }
-                    Object[] old = new Object[schema.size()];
-                    for (int c = 0; c < old.length; c++) {
-                        old[c] = convert(values.get(c), schema.column(c), n);
-                    }
+                    Object[] old = storedRow(values, schema, n);
                     removed.add(old);
-                    Object[] updated = old.clone();
-                    for (int i = 0; i < set.length; i++) {
-                        updated[set[i]] = convert(values.get(schema.size() + 1 + i), schema.column(set[i]), n);
-                    }
-                    added.add(updated);
+                    added.add(updatedRow(old, values, schema.size() + 1, schema, set, n));
                 }
             }
             return new Replacement(removed, added);

@@ -525,14 +525,7 @@ public final class StatementParser {
                 }
                 case "DATE" -> ColumnType.DATE;
                 case "TIMESTAMP", "DATETIME" -> {
-                    if (acceptSymbol("(")) {
-                        int precision = nonNegativeInt("precision");
-                        expectSymbol(")");
-                        if (precision != 6) {
-                            throw error(t, "TIMESTAMP(" + precision + "): LocusDB keeps timestamps to the"
-                                    + " microsecond, TIMESTAMP(6)", SqlState.FEATURE_NOT_SUPPORTED);
-                        }
-                    }
+                    microsecondPrecision(t, "TIMESTAMP");
                     if (accept("WITH")) {
                         expect("TIME");
                         expect("ZONE");
@@ -545,14 +538,7 @@ public final class StatementParser {
                     yield ColumnType.TIMESTAMP;
                 }
                 case "TIMESTAMPTZ" -> {
-                    if (acceptSymbol("(")) {
-                        int precision = nonNegativeInt("precision");
-                        expectSymbol(")");
-                        if (precision != 6) {
-                            throw error(t, "TIMESTAMPTZ(" + precision + "): LocusDB keeps timestamps to the"
-                                    + " microsecond, TIMESTAMPTZ(6)", SqlState.FEATURE_NOT_SUPPORTED);
-                        }
-                    }
+                    microsecondPrecision(t, "TIMESTAMPTZ");
                     yield ColumnType.TIMESTAMP_TZ;
                 }
                 case "DECIMAL", "NUMERIC" -> {
@@ -1069,6 +1055,18 @@ public final class StatementParser {
         }
         throw error(verb, "expected MOVE [PART k] TO NODE n, PARTITION INTO n PARTS or MERGE PARTS [TO NODE n]"
                 + " after ALTER TABLE " + name, SqlState.FEATURE_NOT_SUPPORTED);
+    }
+
+    /** An optional {@code (6)} after a timestamp type: LocusDB keeps microseconds, and no other precision. */
+    private void microsecondPrecision(Token type, String name) {
+        if (acceptSymbol("(")) {
+            int precision = nonNegativeInt("precision");
+            expectSymbol(")");
+            if (precision != 6) {
+                throw error(type, name + "(" + precision + "): LocusDB keeps timestamps to the microsecond, " + name
+                        + "(6)", SqlState.FEATURE_NOT_SUPPORTED);
+            }
+        }
     }
 
     private int positiveInt(String what) {

@@ -543,13 +543,14 @@ public final class ExprCompiler {
         Expr zone = cast(ColumnType.VARCHAR, build(ops.get(1)));
         if (zone instanceof Literal literal && literal.value() instanceof String text) {
             ZoneId id = zoneNamed(text);
-            return new RowFunction(name, type, List.of(input), false, a -> toInstant
-                    ? ZonedTimestamps.fromLocal((Long) a[0], id) : ZonedTimestamps.toLocal((Long) a[0], id));
+            return new RowFunction(name, type, List.of(input), false, a -> convert((Long) a[0], id, toInstant));
         }
-        return new RowFunction(name, type, List.of(input, zone), false, a -> {
-            ZoneId id = zoneNamed((String) a[1]);
-            return toInstant ? ZonedTimestamps.fromLocal((Long) a[0], id) : ZonedTimestamps.toLocal((Long) a[0], id);
-        });
+        return new RowFunction(name, type, List.of(input, zone), false,
+                a -> convert((Long) a[0], zoneNamed((String) a[1]), toInstant));
+    }
+
+    private static long convert(long value, ZoneId zone, boolean toInstant) {
+        return toInstant ? ZonedTimestamps.fromLocal(value, zone) : ZonedTimestamps.toLocal(value, zone);
     }
 
     private static ZoneId zoneNamed(String text) {
