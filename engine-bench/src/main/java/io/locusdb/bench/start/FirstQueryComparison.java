@@ -3,12 +3,6 @@ package io.locusdb.bench.start;
 import io.locusdb.bench.query.TpchTablesForDuck;
 import io.locusdb.bench.storage.LoadComparison;
 import io.locusdb.core.workload.TpchQuery;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -21,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -96,11 +89,11 @@ public final class FirstQueryComparison {
             return;
         }
         System.out.printf(Locale.ROOT, "making the data directory once: ./locus serve --tpch %s --data %s%n", sf, data);
-        Server server = Server.start(locus, List.of("serve", "--tpch", String.valueOf(sf), "--data", data.toString()));
+        LocusServerProcess server = LocusServerProcess.start(locus, List.of("serve", "--tpch", String.valueOf(sf), "--data", data.toString()));
         server.stop();
     }
 
-    private static void prepareDuck(Path dir, Path duckFile, double sf) throws Exception {
+    static void prepareDuck(Path dir, Path duckFile, double sf) throws Exception {
         if (Files.exists(duckFile)) {
             return;
         }
@@ -117,13 +110,13 @@ public final class FirstQueryComparison {
             throws Exception {
         List<String> arguments = new ArrayList<>(List.of("serve", "--data", data.toString()));
         arguments.addAll(serveOptions);
-        Server server = Server.start(locus, arguments);
+        LocusServerProcess server = LocusServerProcess.start(locus, arguments);
         if (afterWarmUp) {
-            double warmedAt = server.warmedUp.get(5, TimeUnit.MINUTES);
+            double warmedAt = server.warmedUp().get(5, TimeUnit.MINUTES);
             System.out.printf(Locale.ROOT, "  warm-up done %.1f s after the process start%n", warmedAt);
         }
-        try (Connection c = DriverManager.getConnection(server.url)) {
-            Round timed = queries(c, server.listeningSeconds);
+        try (Connection c = DriverManager.getConnection(server.url())) {
+            Round timed = queries(c, server.listeningSeconds());
             return new Round(timed.ready(), timed.first(), timed.warm(), server.residentBytes());
         } finally {
             server.stop();
@@ -198,103 +191,5 @@ public final class FirstQueryComparison {
         sorted.sort(null);
         int n = sorted.size();
         return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket probe = new ServerSocket(0)) {
-            return probe.getLocalPort();
-        }
-    }
-
-    /** A server process started with {@code ./locus}, as a user starts one. */
-    private static final class Server {
-        /** What {@code ./locus serve} prints, with its JDBC URL, once it accepts connections. */
-        private static final String LISTENING = "LocusDB server listening on ";
-
-        /** What it prints when its background warm-up has finished (or stopped). */
-        private static final String WARMED_UP = "warm-up: ";
-        private final Process process;
-        private final String url;
-        private final double listeningSeconds;
-        /** Seconds from the process start until the warm-up line. */
-        private final CompletableFuture<Double> warmedUp;
-
-        private Server(Process process, String url, double listeningSeconds, CompletableFuture<Double> warmedUp) {
-            this.process = process;
-            this.url = url;
-            this.listeningSeconds = listeningSeconds;
-            this.warmedUp = warmedUp;
-        }
-
-        static Server start(Path locus, List<String> arguments) throws Exception {
-            List<String> command = new ArrayList<>();
-            command.add(locus.toString());
-            command.addAll(arguments);
-            // Free ports for all three listeners, so that a server the user runs is not in the way.
-            for (String listener : List.of("--port", "--pg-port", "--metrics-port")) {
-                command.add(listener);
-                command.add(String.valueOf(freePort()));
-            }
-            long t0 = System.nanoTime();
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            CompletableFuture<String> listening = new CompletableFuture<>();
-            CompletableFuture<Double> warmedUp = new CompletableFuture<>();
-            StringBuilder output = new StringBuilder();
-            Thread reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    for (String line = in.readLine(); line != null; line = in.readLine()) {
-                        synchronized (output) {
-                            output.append(line).append('\n');
-                        }
-                        int at = line.indexOf(LISTENING);
-                        if (at >= 0) {
-                            listening.complete(line.substring(at + LISTENING.length()).trim().split("\\s+")[0]);
-                        }
-                        if (line.startsWith(WARMED_UP)) {
-                            warmedUp.complete((System.nanoTime() - t0) / 1e9);
-                        }
-                    }
-                } catch (IOException e) {
-                    listening.completeExceptionally(new UncheckedIOException(e));
-                }
-                listening.completeExceptionally(new IllegalStateException("the server ended without listening"));
-                warmedUp.completeExceptionally(new IllegalStateException("the server ended without a warm-up"));
-            }, "server-output");
-            reader.setDaemon(true);
-            reader.start();
-            String url;
-            try {
-                url = listening.get(30, TimeUnit.MINUTES);
-            } catch (Exception e) {
-                process.destroyForcibly();
-                synchronized (output) {
-                    throw new IllegalStateException("./locus " + String.join(" ", arguments) + " did not start: "
-                            + output, e);
-                }
-            }
-            return new Server(process, url, (System.nanoTime() - t0) / 1e9, warmedUp);
-        }
-
-        /** VmRSS of the server process, from /proc (0 where there is none). */
-        long residentBytes() {
-            try {
-                for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status"))) {
-                    if (line.startsWith("VmRSS:")) {
-                        return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-                    }
-                }
-            } catch (IOException | NumberFormatException e) {
-                return 0;
-            }
-            return 0;
-        }
-
-        void stop() throws InterruptedException {
-            process.destroy();
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor();
-            }
-        }
     }
 }

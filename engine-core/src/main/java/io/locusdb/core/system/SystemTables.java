@@ -18,7 +18,8 @@ import java.util.List;
 /**
  * The database's own state as tables, computed at each execution: {@code locus_tables}, {@code locus_parts} (where
  * each part's pages really are, from page-location queries, and its recent utilization), {@code locus_columns},
- * {@code locus_nodes} (recent thread and memory-throughput utilization per node, memory in use),
+ * {@code locus_nodes} (recent thread and memory-throughput utilization per node, table memory by kind),
+ * {@code locus_memory} (where the process's memory is: tables per node, the JVM's areas, resident memory),
  * {@code locus_placer_events} and {@code locus_query_log} (the last statements, with where their time went). Names
  * starting with {@code locus_} are reserved for them.
  */
@@ -40,7 +41,7 @@ public final class SystemTables {
     }
 
     public List<SystemTable> all() {
-        return List.of(tables(), parts(), columns(), nodes(), placerEvents(), queryLog());
+        return List.of(tables(), parts(), columns(), nodes(), memory(), placerEvents(), queryLog());
     }
 
     private SystemTable queryLog() {
@@ -150,18 +151,31 @@ public final class SystemTables {
     private SystemTable nodes() {
         return new SystemTable("locus_nodes", List.of(integer("node"), integer("cpus"), real("recent_threads"),
                 real("threads_last_minute"), real("recent_memory_bytes_per_s"), real("memory_bytes_per_s_last_minute"),
-                bigint("memory_in_use_bytes"), integer("parts")), () -> {
+                bigint("memory_in_use_bytes"), integer("parts"), bigint("code_bytes"), bigint("dictionary_bytes"),
+                bigint("key_index_bytes"), bigint("delta_bytes_estimate"), bigint("decoded_values_bytes_estimate")),
+                () -> {
             UtilizationTracker tracker = placer.tracker();
             List<NodeMemoryUse.Use> use = NodeMemoryUse.of(catalog);
+            MemoryAccount account = MemoryAccount.now(catalog);
             List<Object[]> rows = new ArrayList<>();
             for (int n = 0; n < topology().nodeCount(); n++) {
                 rows.add(new Object[] {n, topology().nodes().get(n).cpus().size(),
                         tracker.nodeThreads(n).recentAverage(), tracker.nodeThreads(n).average(60_000_000),
                         tracker.nodeMemory(n).recentAverage(), tracker.nodeMemory(n).average(60_000_000),
-                        use.get(n).mappedBytes(), use.get(n).parts()});
+                        use.get(n).mappedBytes(), use.get(n).parts(), account.total(MemoryAccount.CODES, n),
+                        account.total(MemoryAccount.DICTIONARIES, n), account.total(MemoryAccount.KEY_INDEXES, n),
+                        account.total(MemoryAccount.DELTA_ROWS, n), account.total(MemoryAccount.DECODED_VALUES, n)});
             }
             return rows;
         });
+    }
+
+    private SystemTable memory() {
+        return new SystemTable("locus_memory", List.of(ColumnDef.notNull("area", ColumnType.VARCHAR),
+                ColumnDef.of("node", ColumnType.INTEGER), bigint("bytes"),
+                ColumnDef.notNull("counted_as", ColumnType.VARCHAR), text("detail")),
+                () -> MemoryAccount.now(catalog).lines().stream().map(l -> new Object[] {l.area(),
+                        l.node() < 0 ? null : l.node(), l.bytes(), l.measure(), l.detail()}).toList());
     }
 
     private SystemTable placerEvents() {

@@ -5,6 +5,7 @@ import io.locusdb.core.LocusDB;
 import io.locusdb.core.durable.Durability;
 import io.locusdb.core.durable.FsyncPolicy;
 import io.locusdb.core.storage.load.TpchLoader;
+import io.locusdb.core.storage.load.TpchTextPool;
 import io.locusdb.core.storage.table.InitialPlacement;
 import io.locusdb.natives.topology.Topologies;
 import io.locusdb.server.net.LocusServer;
@@ -191,7 +192,9 @@ public final class ServeCommand implements Callable<Integer> {
         int partCount = parts != null ? parts : db.topology().nodeCount();
         ProgressBar progress = new ProgressBar(System.err);
         long start = System.nanoTime();
-        var tables = new TpchLoader(db.memory(), db.config().loadThreads()).loadAll(db.catalog(), scaleFactor,
+        // A text pool of the load's own: the generator's shared one would stay on the heap for the server's life.
+        var tables = new TpchLoader(db.memory(), db.config().loadThreads(),
+                TpchTextPool.own(TpchTextPool.STANDARD_BYTES)).loadAll(db.catalog(), scaleFactor,
                 partCount, new InitialPlacement.RoundRobin(), progress);
         progress.finish();
         db.durableStore().ifPresent(store -> store.checkpoint());

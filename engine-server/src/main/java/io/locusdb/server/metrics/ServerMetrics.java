@@ -7,6 +7,7 @@ import io.locusdb.core.placer.PlacerEvent;
 import io.locusdb.core.placer.PlacerEventLog;
 import io.locusdb.core.placer.PlacerService;
 import io.locusdb.core.placer.UtilizationTracker;
+import io.locusdb.core.system.MemoryAccount;
 import io.locusdb.core.system.NodeMemoryUse;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -21,10 +22,16 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The server's meters, next to the executor's: sessions and queries in flight (gauges), query latency (a timer
@@ -40,6 +47,8 @@ public final class ServerMetrics {
     private final ConcurrentMap<String, Counter> errors = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> rejected = new ConcurrentHashMap<>();
     private ExecutorMetrics executorMetrics;
+    /** Done once the meters bound in the background are; a scrape waits for it. */
+    private volatile CompletableFuture<Void> bound = CompletableFuture.completedFuture(null);
 
     public ServerMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -85,6 +94,7 @@ public final class ServerMetrics {
                     .tag("node", tag).baseUnit("bytes").description("table memory placed on the node")
                     .register(registry);
         }
+        bindMemoryAccount(db);
         Gauge.builder("locus.placer.enabled", placer, p -> p.enabled() ? 1 : 0)
                 .description("1 while the placer changes placements on its own").register(registry);
         PlacerEventLog events = placer.events();
@@ -106,6 +116,61 @@ public final class ServerMetrics {
         new UptimeMetrics().bindTo(registry);
     }
 
+    /**
+     * {@code locus_memory_bytes{area, node}}: the lines of {@code locus_memory} (tables per node by kind, the JVM's
+     * areas, resident memory), from one account per scrape: the first gauge read takes it, the others reuse it.
+     */
+    private void bindMemoryAccount(LocusDB db) {
+        MemoryAccount first = MemoryAccount.now(db.catalog());
+        AtomicReference<MemoryAccount> latest = new AtomicReference<>(first);
+        AtomicLong takenAt = new AtomicLong(System.nanoTime());
+        Supplier<MemoryAccount> account = () -> {
+            long now = System.nanoTime();
+            long at = takenAt.get();
+            if (now - at > ACCOUNT_REUSE_NANOS && takenAt.compareAndSet(at, now)) {
+                latest.set(MemoryAccount.now(db.catalog()));
+            }
+            return latest.get();
+        };
+        Set<String> seen = new HashSet<>();
+        for (MemoryAccount.Line line : first.lines()) {
+            String node = line.node() < 0 ? "" : Integer.toString(line.node());
+            String detail = line.area().equals(MemoryAccount.NON_HEAP) || line.area().equals(MemoryAccount.BUFFERS)
+                    ? line.detail() : "";
+            if (!seen.add(line.area() + '/' + node + '/' + detail)) {
+                continue;
+            }
+            Gauge.builder("locus.memory", account, a -> a.get().lines().stream()
+                            .filter(l -> l.area().equals(line.area()) && l.node() == line.node()
+                                    && (detail.isEmpty() || l.detail().equals(detail)))
+                            .mapToLong(MemoryAccount.Line::bytes).sum())
+                    .tags("area", line.area(), "node", node, "pool", detail, "counted_as", line.measure())
+                    .strongReference(true).baseUnit("bytes").description("where the server's memory is (see locus_memory)")
+                    .register(registry);
+        }
+    }
+
+    /** Scrapes within this long of an account reuse it. */
+    private static final long ACCOUNT_REUSE_NANOS = 1_000_000_000L;
+
+    /**
+     * Binds the executor's and the database's meters ({@link #bindExecutor}, {@link #bindDatabase}) on a thread of
+     * their own, so that a server starting up need not wait for them; {@link #scrape} waits until they are bound.
+     */
+    public void bindInBackground(LocusDB db) {
+        CompletableFuture<Void> binding = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("locus-metrics-binding").start(() -> {
+            try {
+                bindExecutor(db.executor());
+                bindDatabase(db);
+                binding.complete(null);
+            } catch (RuntimeException | Error e) {
+                binding.completeExceptionally(e);
+            }
+        });
+        bound = binding;
+    }
+
     public synchronized void bindExecutor(NumaExecutor executor) {
         executorMetrics = new ExecutorMetrics(executor);
         executorMetrics.bindTo(registry);
@@ -113,6 +178,7 @@ public final class ServerMetrics {
 
     /** The Prometheus text exposition (after registering meters of task classes that appeared since). */
     public String scrape() {
+        bound.join();
         synchronized (this) {
             if (executorMetrics != null) {
                 executorMetrics.refresh();

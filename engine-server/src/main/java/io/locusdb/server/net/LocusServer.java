@@ -68,8 +68,9 @@ public final class LocusServer implements AutoCloseable {
                 version(), new AtomicBoolean(), PasswordChecks.forThisMachine(),
                 new StartupGate(config.maxPendingStartups()));
         SslContext tls = config.tls() == null ? null : TlsContexts.forServer(config.tls());
-        metrics.bindExecutor(db.executor());
-        metrics.bindDatabase(db);
+        // The meters are bound beside the listeners (loading the JVM's and Micrometer's classes takes a noticeable
+        // part of a start); a scrape waits for them.
+        metrics.bindInBackground(db);
         acceptor = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         workers = new MultiThreadIoEventLoopGroup(config.effectiveIoThreads(), NioIoHandler.newFactory());
         MetricsHttpEndpoint endpoint = null;

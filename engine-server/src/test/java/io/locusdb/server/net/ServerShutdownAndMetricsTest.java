@@ -115,6 +115,15 @@ class ServerShutdownAndMetricsTest {
                             + " 1\\.0")
                     .contains("locus_placer_enabled 1.0", "jvm_memory_used_bytes", "jvm_gc_", "jvm_threads_live_threads",
                             "process_cpu_usage");
+            // The memory account: table memory per node by kind, the JVM's areas, the process's resident memory.
+            // The table's three rows are not merged yet: they are delta rows on the heap.
+            assertThat(text).containsPattern("locus_memory_bytes\\{area=\"column codes\",counted_as=\"exact\","
+                            + "node=\"0\",pool=\"\"} ")
+                    .containsPattern("locus_memory_bytes\\{area=\"delta rows\",counted_as=\"estimate\","
+                            + "node=\"0\",pool=\"\"} [1-9]")
+                    .containsPattern("locus_memory_bytes\\{area=\"java heap committed\",[^}]*} [1-9]")
+                    .containsPattern("locus_memory_bytes\\{area=\"jvm non-heap\",[^}]*pool=\"Metaspace\"} [1-9]")
+                    .doesNotContainPattern("locus_memory_bytes\\{[^}]*} NaN");
         }
     }
 

@@ -117,6 +117,24 @@ public final class StringDictionary implements Dictionary {
         return value;
     }
 
+    /**
+     * About how much heap the decoded values kept by {@link #value} take (String and array headers of a 64-bit JVM
+     * with compressed references, Latin-1 text a byte a character), for the memory account.
+     */
+    public long cachedHeapBytes() {
+        String[] cache = decoded;
+        if (cache == null) {
+            return 0;
+        }
+        long bytes = 16 + 4L * cache.length;
+        for (String value : cache) {
+            if (value != null) {
+                bytes += 24 + 16 + value.length();
+            }
+        }
+        return bytes;
+    }
+
     private String decode(int id) {
         int start = offsets.getAtIndex(ValueLayout.JAVA_INT, id - 1);
         int end = offsets.getAtIndex(ValueLayout.JAVA_INT, id);

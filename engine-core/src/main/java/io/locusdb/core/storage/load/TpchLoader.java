@@ -12,6 +12,7 @@ import io.locusdb.core.storage.table.TableGroup;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TablePartBuilder;
 import io.locusdb.natives.memory.NodeMemory;
+import io.trino.tpch.TextPool;
 import io.trino.tpch.TpchColumn;
 import io.trino.tpch.TpchColumnType;
 import io.trino.tpch.TpchEntity;
@@ -23,6 +24,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 
 /**
  * Generates TPC-H tables with the {@code io.trino.tpch} generator straight into table parts, one generator chunk
@@ -38,10 +40,18 @@ public final class TpchLoader {
     private static final int SLICE_CHUNKS = 60;
     private final NodeMemory memory;
     private final int threads;
+    private final Supplier<TextPool> text;
 
+    /** A loader of the standard TPC-H data from the generator's JVM-wide text pool ({@link TpchTextPool#shared()}). */
     public TpchLoader(NodeMemory memory, int threads) {
+        this(memory, threads, TpchTextPool.shared());
+    }
+
+    /** A loader whose comments come from {@code text} (the standard data from a pool of the standard size). */
+    public TpchLoader(NodeMemory memory, int threads, Supplier<TextPool> text) {
         this.memory = memory;
         this.threads = Math.max(1, threads);
+        this.text = text;
     }
 
     /** Generates and registers all eight tables (and the two table groups) in {@code catalog}. */
@@ -137,7 +147,7 @@ public final class TpchLoader {
             for (int c = 0; c < chunks; c++) {
                 int chunk = firstChunk + c + 1;
                 futures.add(pool.submit(() -> empty ? new TablePartBuilder(schema)
-                        : fill(table, schema, scaleFactor, chunk, allChunks, expected, progress)));
+                        : fill(table, schema, scaleFactor, chunk, allChunks, expected, text, progress)));
             }
             try {
                 for (Future<TablePartBuilder> f : futures) {
@@ -200,10 +210,11 @@ public final class TpchLoader {
 
     private static <E extends TpchEntity> TablePartBuilder fill(TpchTable<E> table, Schema schema,
                                                                 double scaleFactor, int chunk, int chunks,
-                                                                long expected, LoadProgress progress) {
+                                                                long expected, Supplier<TextPool> text,
+                                                                LoadProgress progress) {
         TablePartBuilder builder = new TablePartBuilder(schema);
         try {
-            fillRows(table, builder, scaleFactor, chunk, chunks, expected, progress);
+            fillRows(table, builder, scaleFactor, chunk, chunks, expected, text, progress);
         } catch (RuntimeException | Error e) {
             builder.discard();
             throw e;
@@ -213,7 +224,7 @@ public final class TpchLoader {
 
     private static <E extends TpchEntity> void fillRows(TpchTable<E> table, TablePartBuilder builder,
                                                          double scaleFactor, int chunk, int chunks, long expected,
-                                                         LoadProgress progress) {
+                                                         Supplier<TextPool> text, LoadProgress progress) {
         List<TpchColumn<E>> columns = table.getColumns();
         int n = columns.size();
         // Per column, looked up once: the getter to call and the builder to fill.
@@ -231,7 +242,7 @@ public final class TpchLoader {
             }
         }
         long rows = 0;
-        for (E entity : table.createGenerator(scaleFactor, chunk, chunks)) {
+        for (E entity : TpchGenerators.create(table, scaleFactor, chunk, chunks, text)) {
             for (int c = 0; c < n; c++) {
                 TpchColumn<E> column = getters[c];
                 switch (bases[c]) {

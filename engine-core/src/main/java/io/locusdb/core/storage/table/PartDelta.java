@@ -144,6 +144,23 @@ public final class PartDelta {
         return deletions.size();
     }
 
+    /**
+     * About how much heap the delta holds: its rows as boxed values in object arrays, the deletion map and the key
+     * indexes' entries. An estimate (object sizes of a 64-bit JVM with compressed references, a value taken as a
+     * 24-byte box), for the memory account; exact sizes would need a walk of every value.
+     */
+    public long estimatedHeapBytes() {
+        Chunks chunks = published;
+        long rows = chunks.count();
+        int width = rows == 0 ? 0 : chunks.rows()[0][0].length;
+        long rowBytes = rows * (16 + 4L * width + 24L * width + 8);
+        long indexEntries = 0;
+        for (DeltaKeyIndex index : publishedIndexes.values()) {
+            indexEntries += index.size();
+        }
+        return rowBytes + deletions.size() * 64L + indexEntries * 80L;
+    }
+
     /** Rows appended (committed or not); the merger's and writer's view. */
     int appendedRows() {
         return appendedRows;

@@ -2,6 +2,7 @@ package io.locusdb.core.storage.table;
 
 import io.locusdb.core.storage.column.Column;
 import io.locusdb.core.storage.column.PackedLayout;
+import io.locusdb.core.storage.column.StringDictionary;
 import io.locusdb.core.storage.index.MainKeyIndex;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +55,44 @@ public final class TablePart {
     }
 
     /** The index of the main rows on column {@code i} (a key column), built the first time it is asked for. */
+    /** Off-heap bytes of the columns' codes, known without reading a column into memory. */
+    public long codeBytes() {
+        long bytes = 0;
+        for (Column column : columns) {
+            bytes += column.codes().byteSize();
+        }
+        return bytes;
+    }
+
+    /** Off-heap bytes of the columns' dictionaries, known without reading a column into memory. */
+    public long dictionaryBytes() {
+        long bytes = 0;
+        for (Column column : columns) {
+            bytes += column.dictionary().byteSize();
+        }
+        return bytes;
+    }
+
+    /** Heap bytes of the values the columns' string dictionaries keep decoded (an estimate; reads no column). */
+    public long decodedValueBytes() {
+        long bytes = 0;
+        for (Column column : columns) {
+            if (column.dictionary() instanceof StringDictionary strings) {
+                bytes += strings.cachedHeapBytes();
+            }
+        }
+        return bytes;
+    }
+
+    /** Heap bytes of the key indexes built so far over the part's main rows. */
+    public long keyIndexBytes() {
+        long bytes = 0;
+        for (MainKeyIndex index : keyIndexes.values()) {
+            bytes += index.byteSize();
+        }
+        return bytes;
+    }
+
     public MainKeyIndex keyIndex(int i) {
         MainKeyIndex index = keyIndexes.get(i);
         return index != null ? index : keyIndexes.computeIfAbsent(i, c -> MainKeyIndex.build(column(c)));

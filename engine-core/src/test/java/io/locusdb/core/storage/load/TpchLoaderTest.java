@@ -14,6 +14,38 @@ import org.junit.jupiter.api.Test;
 
 class TpchLoaderTest {
     @Test
+    void aTextPoolOfTheLoadersOwnOfTheStandardSizeGivesTheStandardRows() {
+        Catalog shared = TestStorage.catalog();
+        Catalog own = TestStorage.catalog();
+        new TpchLoader(shared.memory(), 1).loadAll(shared, 0.001, 1, new InitialPlacement.RoundRobin(),
+                LoadProgress.NONE);
+        new TpchLoader(own.memory(), 1, TpchTextPool.own(TpchTextPool.STANDARD_BYTES)).loadAll(own, 0.001, 1,
+                new InitialPlacement.RoundRobin(), LoadProgress.NONE);
+        for (Table table : shared.tables()) {
+            TablePart a = table.version().parts().getFirst();
+            TablePart b = own.table(table.name()).version().parts().getFirst();
+            assertThat(b.rows()).isEqualTo(a.rows());
+            for (int c = 0; c < a.columns().size(); c++) {
+                for (long row = 0; row < a.rows(); row += 7) {
+                    assertThat(b.column(c).boxedValue(row)).as("%s column %d row %d", table.name(), c, row)
+                            .isEqualTo(a.column(c).boxedValue(row));
+                }
+            }
+        }
+    }
+
+    @Test
+    void aSmallTextPoolGivesCommentsOfTheStandardWords() {
+        Catalog catalog = TestStorage.catalog();
+        new TpchLoader(catalog.memory(), 1, TpchTextPool.own(1 << 16)).loadAll(catalog, 0.001, 1,
+                new InitialPlacement.RoundRobin(), LoadProgress.NONE);
+        TablePart orders = catalog.table("orders").version().parts().getFirst();
+        int comment = catalog.table("orders").schema().indexOf("o_comment");
+        assertThat(orders.rows()).isEqualTo(1500);
+        assertThat((String) orders.column(comment).boxedValue(0)).isNotBlank().matches("[a-z ,.;:!?'-]+");
+    }
+
+    @Test
     void loadsAllEightTablesCoPartitionedAndPlacedRoundRobin() {
         Catalog catalog = TestStorage.catalog();
         List<Table> tables = new TpchLoader(catalog.memory(), 2).loadAll(catalog, 0.01, 2,
