@@ -19,6 +19,7 @@ import io.locusdb.core.storage.load.DelimitedFormat;
 import io.locusdb.core.storage.load.LoadException;
 import io.locusdb.core.storage.load.LoadProgress;
 import io.locusdb.core.storage.load.TpchLoader;
+import io.locusdb.core.storage.placement.TableRewrite;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.CommitHook;
@@ -272,6 +273,7 @@ final class StatementRunner {
                         ? replace(u.table(), u.alias(), u.columns(), u.expressions(), u.condition())
                         : updateFrom(u);
                 case Statement.AlterPlacement a -> alterPlacement(a);
+                case Statement.AlterTable a -> alterTable(a);
                 case Statement.LoadTpch l -> loadTpch(l);
                 case Statement.CopyFrom c -> copy(c);
                 case Statement.Returning r -> run(r.statement());
@@ -825,6 +827,64 @@ final class StatementRunner {
      * Every table is checked to exist before any is emptied; each is then emptied as one commit (a DELETE of all its
      * rows, logged as such).
      */
+    /**
+     * ALTER TABLE ... ADD/DROP/RENAME COLUMN, RENAME TO: the table is rewritten under its new definition (every part
+     * on its node, visible rows copied) while no writer can commit to it, and the new table takes its place, its
+     * group, indexes and name. Like a bulk load it is not logged row by row: with a data directory the swap happens
+     * at a checkpoint's cut, and the statement returns once that checkpoint is on disk. Memory for both copies is
+     * needed while it runs; queries keep reading the old one until they finish.
+     */
+    private long alterTable(Statement.AlterTable a) {
+        Table table = catalog.find(a.name()).orElse(null);
+        if (table == null) {
+            if (a.ifExists()) {
+                return 0;
+            }
+            throw new LocusSqlException(SqlState.UNDEFINED_TABLE, "table '" + a.name() + "' does not exist");
+        }
+        for (Statement.AlterAction action : a.actions()) {
+            if (action instanceof Statement.RenameTable rename) {
+                checkNotReserved(rename.to());
+            }
+        }
+        putInPlace(() -> {
+            table.maintenanceLock().lock();
+            try {
+                if (table.isDropped()) {
+                    throw new LocusSqlException(SqlState.UNDEFINED_TABLE, "table '" + a.name() + "' was dropped");
+                }
+                TableAlteration alteration = TableAlteration.of(table, a.actions(), catalog,
+                        (value, column) -> convert(value, column, 1));
+                if (alteration.changed()) {
+                    swap(table, TableRewrite.rewrite(table, alteration.name(), alteration.schema(),
+                            alteration.spec(), alteration.sources(), alteration.defaults(), catalog.memory(),
+                            loadThreads), alteration.indexes());
+                }
+            } finally {
+                table.maintenanceLock().unlock();
+            }
+        });
+        return 0;
+    }
+
+    /** Puts {@code rewritten} where {@code old} was: in its group, under its (new) name, with its indexes. */
+    private void swap(Table old, Table rewritten, List<IndexDefinition> indexes) {
+        String group = old.group();
+        try {
+            if (group != null) {
+                catalog.group(group).add(rewritten);
+            }
+        } catch (RuntimeException e) {
+            rewritten.version().parts().forEach(TablePart::release);
+            throw e;
+        }
+        catalog.drop(old.name());
+        catalog.register(rewritten);
+        for (IndexDefinition index : indexes) {
+            catalog.restoreIndex(index);
+        }
+    }
+
     private long truncate(Statement.Truncate truncate) {
         for (String name : truncate.tables()) {
             table(name);

@@ -20,6 +20,9 @@ public enum SqlState {
     INVALID_DATETIME_FORMAT("22007"),
     CARDINALITY_VIOLATION("21000"),
     UNIQUE_VIOLATION("23505"),
+    NOT_NULL_VIOLATION("23502"),
+    /** A change refused because other objects (views, indexes, keys) depend on what it would remove. */
+    DEPENDENT_OBJECTS_STILL_EXIST("2BP01"),
     INVALID_COLUMN_REFERENCE("42P10"),
     INVALID_CAST("22018"),
     INVALID_TEXT_REPRESENTATION("22P02"),

@@ -56,6 +56,33 @@ public sealed interface Statement {
         }
     }
 
+    /**
+     * ALTER TABLE [IF EXISTS] name followed by ADD/DROP column actions (comma-separated), a RENAME COLUMN or a
+     * RENAME TO: changes of the table's definition ({@code ifExists}: a missing table is no error).
+     */
+    record AlterTable(String name, boolean ifExists, List<AlterAction> actions) implements Statement {
+    }
+
+    /** One change of ALTER TABLE. */
+    sealed interface AlterAction {
+    }
+
+    /** ADD [COLUMN] [IF NOT EXISTS] column [DEFAULT literal]: {@code defaultValue} null for no default. */
+    record AddColumn(ColumnDef column, Object defaultValue, boolean ifNotExists) implements AlterAction {
+    }
+
+    /** DROP [COLUMN] [IF EXISTS] name [RESTRICT]. */
+    record DropColumn(String name, boolean ifExists) implements AlterAction {
+    }
+
+    /** RENAME [COLUMN] from TO to. */
+    record RenameColumn(String from, String to) implements AlterAction {
+    }
+
+    /** RENAME TO name. */
+    record RenameTable(String to) implements AlterAction {
+    }
+
     /** CREATE TABLE GROUP name. */
     record CreateGroup(String name) implements Statement {
     }

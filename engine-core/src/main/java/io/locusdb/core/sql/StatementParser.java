@@ -1026,7 +1026,18 @@ public final class StatementParser {
     private Statement alter() {
         expect("TABLE");
         boolean group = accept("GROUP");
+        boolean ifExists = !group && peek().is("IF") && tokens.get(next + 1).is("EXISTS");
+        if (ifExists) {
+            expect("IF");
+            expect("EXISTS");
+        }
         String name = identifier();
+        if (!group && (peek().is("ADD") || peek().is("DROP") || peek().is("RENAME"))) {
+            return alterDefinition(name, ifExists);
+        }
+        if (ifExists) {
+            throw error(peek(), "expected ADD, DROP or RENAME after ALTER TABLE IF EXISTS " + name);
+        }
         Token verb = take();
         if (verb.is("MOVE")) {
             int part = -1;
@@ -1053,8 +1064,108 @@ public final class StatementParser {
             }
             return new Statement.AlterPlacement(name, group, Statement.AlterPlacement.Action.MERGE, -1, node);
         }
-        throw error(verb, "expected MOVE [PART k] TO NODE n, PARTITION INTO n PARTS or MERGE PARTS [TO NODE n]"
-                + " after ALTER TABLE " + name, SqlState.FEATURE_NOT_SUPPORTED);
+        if (verb.is("ALTER")) {
+            throw error(verb, "ALTER TABLE ... ALTER COLUMN (a new type, default or NULL constraint) is not"
+                    + " supported; ADD, DROP and RENAME COLUMN and RENAME TO are", SqlState.FEATURE_NOT_SUPPORTED);
+        }
+        throw error(verb, "expected ADD, DROP or RENAME [COLUMN], RENAME TO, MOVE [PART k] TO NODE n, PARTITION"
+                + " INTO n PARTS or MERGE PARTS [TO NODE n] after ALTER TABLE " + name,
+                SqlState.FEATURE_NOT_SUPPORTED);
+    }
+
+    /**
+     * ADD [COLUMN] [IF NOT EXISTS] name type [NOT NULL | NULL | DEFAULT literal]... and DROP [COLUMN] [IF EXISTS]
+     * name [RESTRICT], comma-separated; or one RENAME [COLUMN] a TO b; or one RENAME TO name.
+     */
+    private Statement alterDefinition(String table, boolean ifExists) {
+        if (accept("RENAME")) {
+            if (accept("TO")) {
+                return new Statement.AlterTable(table, ifExists, List.of(new Statement.RenameTable(identifier())));
+            }
+            if (peek().is("CONSTRAINT")) {
+                throw error(peek(), "ALTER TABLE ... RENAME CONSTRAINT is not supported",
+                        SqlState.FEATURE_NOT_SUPPORTED);
+            }
+            accept("COLUMN");
+            String from = identifier();
+            expect("TO");
+            return new Statement.AlterTable(table, ifExists, List.of(new Statement.RenameColumn(from,
+                    identifier())));
+        }
+        List<Statement.AlterAction> actions = new ArrayList<>();
+        do {
+            Token verb = take();
+            if (verb.is("ADD")) {
+                if (peek().is("CONSTRAINT") || peek().is("PRIMARY") || peek().is("UNIQUE") || peek().is("FOREIGN")
+                        || peek().is("CHECK")) {
+                    throw error(peek(), "ALTER TABLE ... ADD " + peek().text.toUpperCase(Locale.ROOT) + " is not"
+                            + " supported (CREATE UNIQUE INDEX adds a unique key)", SqlState.FEATURE_NOT_SUPPORTED);
+                }
+                accept("COLUMN");
+                boolean ifNotExists = peek().is("IF") && tokens.get(next + 1).is("NOT");
+                if (ifNotExists) {
+                    expect("IF");
+                    expect("NOT");
+                    expect("EXISTS");
+                }
+                String column = identifier();
+                ColumnType type = type();
+                boolean nullable = true;
+                Object defaultValue = null;
+                while (true) {
+                    if (accept("NOT")) {
+                        expect("NULL");
+                        nullable = false;
+                    } else if (accept("NULL")) {
+                        nullable = true;
+                    } else if (peek().is("DEFAULT")) {
+                        Token at = take();
+                        String onlyLiterals = "DEFAULT takes a literal here (a number, string, TRUE/FALSE, DATE,"
+                                + " TIMESTAMP or NULL), not an expression";
+                        try {
+                            defaultValue = value();
+                        } catch (LocusSqlException notLiteral) {
+                            throw error(at, onlyLiterals, SqlState.FEATURE_NOT_SUPPORTED);
+                        }
+                        Token after = peek();
+                        if (after.kind != Kind.END && !after.is("NOT") && !after.is("NULL") && !after.is("DEFAULT")
+                                && !(after.kind == Kind.SYMBOL && (after.text.equals(",") || after.text.equals(";")))) {
+                            throw error(at, onlyLiterals, SqlState.FEATURE_NOT_SUPPORTED);
+                        }
+                    } else if (peek().is("PRIMARY") || peek().is("UNIQUE") || peek().is("REFERENCES")
+                            || peek().is("CHECK") || peek().is("CONSTRAINT")) {
+                        throw error(peek(), peek().text.toUpperCase(Locale.ROOT) + " in ALTER TABLE ... ADD COLUMN"
+                                + " is not supported", SqlState.FEATURE_NOT_SUPPORTED);
+                    } else {
+                        break;
+                    }
+                }
+                actions.add(new Statement.AddColumn(new ColumnDef(column, type, nullable), defaultValue,
+                        ifNotExists));
+            } else if (verb.is("DROP")) {
+                if (peek().is("CONSTRAINT")) {
+                    throw error(peek(), "ALTER TABLE ... DROP CONSTRAINT is not supported (DROP INDEX drops a"
+                            + " unique index)", SqlState.FEATURE_NOT_SUPPORTED);
+                }
+                accept("COLUMN");
+                boolean columnIfExists = peek().is("IF") && tokens.get(next + 1).is("EXISTS");
+                if (columnIfExists) {
+                    expect("IF");
+                    expect("EXISTS");
+                }
+                String column = identifier();
+                if (peek().is("CASCADE")) {
+                    throw error(peek(), "DROP COLUMN ... CASCADE is not supported: drop what depends on the column"
+                            + " first", SqlState.FEATURE_NOT_SUPPORTED);
+                }
+                accept("RESTRICT");
+                actions.add(new Statement.DropColumn(column, columnIfExists));
+            } else {
+                throw error(verb, "expected ADD or DROP in the list of ALTER TABLE " + table + " (RENAME stands"
+                        + " alone)");
+            }
+        } while (acceptSymbol(","));
+        return new Statement.AlterTable(table, ifExists, List.copyOf(actions));
     }
 
     /** An optional {@code (6)} after a timestamp type: LocusDB keeps microseconds, and no other precision. */
