@@ -3,6 +3,7 @@ package io.locusdb.core.durable;
 import io.locusdb.core.storage.placement.PlacementChange;
 import io.locusdb.core.storage.placement.TableChange;
 import io.locusdb.core.storage.table.ColumnDef;
+import io.locusdb.core.storage.table.ColumnDefault;
 import io.locusdb.core.storage.table.IndexDefinition;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
@@ -198,6 +199,46 @@ final class Codec {
             values.add(in.readLong());
         }
         return values;
+    }
+
+    /** A table's column defaults: their count, each one's kind (-1 for none), then their values as a row. */
+    static void writeDefaults(DataOutput out, List<ColumnDefault> defaults) throws IOException {
+        out.writeInt(defaults.size());
+        Object[] values = new Object[defaults.size()];
+        for (int i = 0; i < defaults.size(); i++) {
+            ColumnDefault d = defaults.get(i);
+            out.writeByte(d == null ? -1 : d.kind().ordinal());
+            values[i] = d == null ? null : d.value();
+        }
+        writeRow(out, values);
+    }
+
+    static List<ColumnDefault> readDefaults(DataInput in) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > 100_000) {
+            throw new IOException("default count " + n + " out of range");
+        }
+        ColumnDefault.Kind[] kinds = ColumnDefault.Kind.values();
+        int[] kind = new int[n];
+        for (int i = 0; i < n; i++) {
+            kind[i] = in.readByte();
+            if (kind[i] >= kinds.length) {
+                throw new IOException("unknown default kind " + kind[i]);
+            }
+        }
+        Object[] values = readRow(in);
+        if (values.length != n) {
+            throw new IOException(values.length + " default values for " + n + " columns");
+        }
+        List<ColumnDefault> defaults = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            try {
+                defaults.add(kind[i] < 0 ? null : new ColumnDefault(kinds[kind[i]], values[i]));
+            } catch (IllegalArgumentException e) {
+                throw new IOException(e.getMessage(), e);
+            }
+        }
+        return defaults;
     }
 
     static void writeRows(DataOutput out, List<Object[]> rows) throws IOException {

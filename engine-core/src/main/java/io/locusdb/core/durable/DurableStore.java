@@ -414,6 +414,7 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
                     tableParts.add(built);
                 }
                 Table table = new Table(entry.name(), entry.schema(), entry.spec(), tableParts, entry.rangeBounds());
+                table.defaults(entry.defaults());
                 catalog.register(table);
                 if (entry.group() != null) {
                     catalog.group(entry.group()).add(table);
@@ -482,6 +483,7 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
                 case LogRecord.DropView v -> catalog.dropView(v.name());
                 case LogRecord.CreateIndex i -> catalog.createIndex(i.index());
                 case LogRecord.DropIndex i -> catalog.dropIndex(i.name());
+                case LogRecord.ColumnDefaults d -> catalog.table(d.table()).defaults(d.defaults());
                 case LogRecord.Insert i -> catalog.table(i.table()).insert(i.rows());
                 case LogRecord.Replace r -> catalog.table(r.table()).replace(r.removed(), r.added(),
                         CommitHook.NONE);
@@ -735,7 +737,7 @@ public final class DurableStore implements AutoCloseable, PlacementJournal {
                     }
                     Table t = snapshot.table();
                     tables.add(new Manifest.TableEntry(t.name(), t.group(), t.schema(), snapshot.version().spec(),
-                            snapshot.version().rangeBounds(), parts));
+                            snapshot.version().rangeBounds(), parts, t.defaults()));
                 }
                 LogFormat.syncDirectory(partDirectory);
                 Manifest next = new Manifest(manifest.checkpoint() + 1, logStart, nextFile, groups, tables,

@@ -1,6 +1,7 @@
 package io.locusdb.core.durable;
 
 import io.locusdb.core.storage.placement.TableChange;
+import io.locusdb.core.storage.table.ColumnDefault;
 import io.locusdb.core.storage.table.IndexDefinition;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
@@ -44,6 +45,10 @@ public sealed interface LogRecord {
     record DropIndex(String name) implements LogRecord {
     }
 
+    /** The column defaults of a table just created (one per column, null for none). */
+    record ColumnDefaults(String table, List<ColumnDefault> defaults) implements LogRecord {
+    }
+
     /** Rows added to a table as one commit. */
     record Insert(String table, List<Object[]> rows) implements LogRecord {
     }
@@ -78,6 +83,7 @@ public sealed interface LogRecord {
     byte CREATE_KEYED_TABLE = 10;
     byte CREATE_INDEX = 11;
     byte DROP_INDEX = 12;
+    byte COLUMN_DEFAULTS = 13;
 
     default byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
@@ -140,6 +146,11 @@ public sealed interface LogRecord {
                     out.writeByte(DROP_INDEX);
                     Codec.writeString(out, i.name());
                 }
+                case ColumnDefaults d -> {
+                    out.writeByte(COLUMN_DEFAULTS);
+                    Codec.writeString(out, d.table());
+                    Codec.writeDefaults(out, d.defaults());
+                }
             }
             out.flush();
         } catch (IOException e) {
@@ -172,6 +183,7 @@ public sealed interface LogRecord {
             case DROP_VIEW -> new DropView(Codec.readString(in));
             case CREATE_INDEX -> new CreateIndex(Codec.readIndex(in));
             case DROP_INDEX -> new DropIndex(Codec.readString(in));
+            case COLUMN_DEFAULTS -> new ColumnDefaults(Codec.readString(in), Codec.readDefaults(in));
             default -> throw new IOException("unknown record type " + type);
         };
     }

@@ -1,6 +1,7 @@
 package io.locusdb.core.durable;
 
 import io.locusdb.core.durable.DataDirectoryException.Problem;
+import io.locusdb.core.storage.table.ColumnDefault;
 import io.locusdb.core.storage.table.IndexDefinition;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
@@ -34,8 +35,9 @@ record Manifest(long checkpoint, long logStart, long nextFileId, List<String> gr
     static final String FILE = "MANIFEST";
     private static final byte[] MAGIC = "LOCUSMF1".getBytes(StandardCharsets.US_ASCII);
 
+    /** A table: {@code defaults} its column defaults (empty when it has none). */
     record TableEntry(String name, String group, Schema schema, PartitionSpec spec, List<Long> rangeBounds,
-                      List<PartEntry> parts) {
+                      List<PartEntry> parts, List<ColumnDefault> defaults) {
     }
 
     /** A part: its node, its main columns' file, its rows, and its delta's file (null when the delta was empty). */
@@ -91,6 +93,13 @@ record Manifest(long checkpoint, long logStart, long nextFileId, List<String> gr
         out.writeInt(indexes.size());
         for (IndexDefinition index : indexes) {
             Codec.writeIndex(out, index);
+        }
+        // Column defaults after the indexes: a manifest written before them ends here (no defaults).
+        List<TableEntry> defaulted = tables.stream().filter(t -> !t.defaults().isEmpty()).toList();
+        out.writeInt(defaulted.size());
+        for (TableEntry t : defaulted) {
+            Codec.writeString(out, t.name());
+            Codec.writeDefaults(out, t.defaults());
         }
         out.flush();
         CRC32C crc = new CRC32C();
@@ -153,7 +162,7 @@ record Manifest(long checkpoint, long logStart, long nextFileId, List<String> gr
                     parts.add(new PartEntry(in.readInt(), Codec.readString(in), in.readLong(),
                             Codec.readNullableString(in)));
                 }
-                tables.add(new TableEntry(name, group, schema, spec, bounds, parts));
+                tables.add(new TableEntry(name, group, schema, spec, bounds, parts, List.of()));
             }
             List<ViewDefinition> views = new ArrayList<>();
             if (in.available() > 0) {
@@ -177,7 +186,7 @@ record Manifest(long checkpoint, long logStart, long nextFileId, List<String> gr
                     }
                     TableEntry t = tables.get(at);
                     tables.set(at, new TableEntry(t.name(), t.group(), Codec.readKey(in, t.schema()), t.spec(),
-                            t.rangeBounds(), t.parts()));
+                            t.rangeBounds(), t.parts(), t.defaults()));
                 }
             }
             List<IndexDefinition> indexes = new ArrayList<>();
@@ -185,6 +194,26 @@ record Manifest(long checkpoint, long logStart, long nextFileId, List<String> gr
                 int indexCount = in.readInt();
                 for (int i = 0; i < indexCount; i++) {
                     indexes.add(Codec.readIndex(in));
+                }
+            }
+            if (in.available() > 0) {
+                int defaultedCount = in.readInt();
+                for (int i = 0; i < defaultedCount; i++) {
+                    String name = Codec.readString(in);
+                    List<ColumnDefault> defaults = Codec.readDefaults(in);
+                    int at = -1;
+                    for (int t = 0; t < tables.size(); t++) {
+                        if (tables.get(t).name().equals(name)) {
+                            at = t;
+                        }
+                    }
+                    if (at < 0 || defaults.size() != tables.get(at).schema().size()) {
+                        throw new IOException("column defaults of " + (at < 0 ? "an unknown table " : "table ")
+                                + name + " do not fit it");
+                    }
+                    TableEntry t = tables.get(at);
+                    tables.set(at, new TableEntry(t.name(), t.group(), t.schema(), t.spec(), t.rangeBounds(),
+                            t.parts(), defaults));
                 }
             }
             return new Manifest(checkpoint, logStart, nextFileId, groups, tables, views, indexes);

@@ -22,6 +22,7 @@ import io.locusdb.core.storage.load.TpchLoader;
 import io.locusdb.core.storage.placement.TableRewrite;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
+import io.locusdb.core.storage.table.ColumnDefault;
 import io.locusdb.core.storage.table.CommitHook;
 import io.locusdb.core.storage.table.IndexDefinition;
 import io.locusdb.core.storage.table.InitialPlacement;
@@ -46,6 +47,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -217,6 +219,9 @@ final class StatementRunner {
                     List<LogRecord> records = new ArrayList<>();
                     records.add(new LogRecord.CreateTable(created.name(), created.schema(), created.spec(),
                             created.group(), created.version().rangeBounds()));
+                    if (!created.defaults().isEmpty()) {
+                        records.add(new LogRecord.ColumnDefaults(created.name(), created.defaults()));
+                    }
                     for (IndexDefinition index : created.indexes()) {
                         records.add(new LogRecord.CreateIndex(index));
                     }
@@ -404,8 +409,11 @@ final class StatementRunner {
         Schema columnsOnly = new Schema(c.columns());
         Schema schema = c.primaryKey().isEmpty() ? columnsOnly
                 : columnsOnly.withPrimaryKey(c.primaryKey().stream().map(columnsOnly::indexOf).toList());
+        List<ColumnDefault> defaults = ColumnDefaults.resolveAll(c.defaults(), schema.columns(),
+                (value, column) -> convert(value, column, 1));
         Table table = catalog.createTable(c.name(), schema, c.spec(), new InitialPlacement.RoundRobin(), c.group(),
                 rangeBounds(c, schema));
+        table.defaults(defaults);
         try {
             for (Statement.UniqueConstraint u : c.unique()) {
                 List<String> columns = u.columns().stream().map(n -> schema.column(schema.indexOf(n)).name())
@@ -856,9 +864,11 @@ final class StatementRunner {
                 TableAlteration alteration = TableAlteration.of(table, a.actions(), catalog,
                         (value, column) -> convert(value, column, 1));
                 if (alteration.changed()) {
-                    swap(table, TableRewrite.rewrite(table, alteration.name(), alteration.schema(),
-                            alteration.spec(), alteration.sources(), alteration.defaults(), catalog.memory(),
-                            loadThreads), alteration.indexes());
+                    Table rewritten = TableRewrite.rewrite(table, alteration.name(), alteration.schema(),
+                            alteration.spec(), alteration.sources(), alteration.fill(), catalog.memory(),
+                            loadThreads);
+                    rewritten.defaults(alteration.defaults());
+                    swap(table, rewritten, alteration.indexes());
                 }
             } finally {
                 table.maintenanceLock().unlock();
@@ -908,6 +918,12 @@ final class StatementRunner {
     private long write(Table table, int[] target, List<List<Object>> values, Statement.OnConflict onConflict) {
         Schema schema = table.schema();
         List<Object[]> rows = new ArrayList<>(values.size());
+        // Columns the statement leaves out take their defaults, the time ones the statement's one instant.
+        boolean[] named = new boolean[schema.size()];
+        for (int t : target) {
+            named[t] = true;
+        }
+        Instant now = Instant.now();
         for (int r = 0; r < values.size(); r++) {
             List<Object> given = values.get(r);
             if (given.size() != target.length) {
@@ -919,6 +935,7 @@ final class StatementRunner {
                 ColumnDef def = schema.column(target[i]);
                 row[target[i]] = convert(given.get(i), def, r + 1);
             }
+            ColumnDefaults.fill(table, named, row, now);
             rows.add(row);
         }
         if (onConflict != null) {

@@ -5,13 +5,16 @@ import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.sql.Statement;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
+import io.locusdb.core.storage.table.ColumnDefault;
 import io.locusdb.core.storage.table.IndexDefinition;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.ViewDefinition;
 import io.locusdb.core.storage.type.Intervals;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.BiFunction;
@@ -24,22 +27,26 @@ import java.util.regex.Pattern;
  * to rows, and removing or renaming what something still uses (a key, index or partitioning uses a dropped column;
  * a view reads the table by its text, so it holds a dropped or renamed column or table).
  */
-record TableAlteration(String name, Schema schema, PartitionSpec spec, int[] sources, Object[] defaults,
-                       List<IndexDefinition> indexes, boolean changed) {
+record TableAlteration(String name, Schema schema, PartitionSpec spec, int[] sources, Object[] fill,
+                       List<ColumnDefault> defaults, List<IndexDefinition> indexes, boolean changed) {
 
     /**
-     * @param convert a literal as a column's physical value (the row number for messages is 1)
+     * @param convert a literal as a column's physical value (the row number for messages is 1); a new column's
+     *                default fills the rows already there, the time ones with the statement's time
      */
     static TableAlteration of(Table table, List<Statement.AlterAction> actions, Catalog catalog,
                               BiFunction<Object, ColumnDef, Object> convert) {
         Schema old = table.schema();
         List<ColumnDef> columns = new ArrayList<>(old.columns());
         List<Integer> sources = new ArrayList<>();
-        List<Object> defaults = new ArrayList<>();
+        List<Object> fill = new ArrayList<>();
+        List<ColumnDefault> defaults = new ArrayList<>();
         for (int i = 0; i < columns.size(); i++) {
             sources.add(i);
-            defaults.add(null);
+            fill.add(null);
+            defaults.add(table.defaultOf(i));
         }
+        Instant now = Instant.now();
         List<String> key = new ArrayList<>(old.primaryKeyNames());
         PartitionSpec spec = table.spec();
         List<IndexDefinition> indexes = new ArrayList<>(table.indexes());
@@ -60,7 +67,8 @@ record TableAlteration(String name, Schema schema, PartitionSpec spec, int[] sou
                         throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "column '" + column.name()
                                 + "' would hold " + column.type() + " values, which tables do not store yet");
                     }
-                    Object value = add.defaultValue() == null ? null : convert.apply(add.defaultValue(), column);
+                    ColumnDefault columnDefault = ColumnDefaults.resolve(add.defaultValue(), column, convert);
+                    Object value = ColumnDefaults.valueOf(columnDefault, column.type().kind(), now);
                     if (value == null && !column.nullable() && table.version().rows() > 0) {
                         throw new LocusSqlException(SqlState.NOT_NULL_VIOLATION, "column \"" + column.name()
                                 + "\" of relation \"" + table.name() + "\" contains null values (add it with a"
@@ -68,7 +76,8 @@ record TableAlteration(String name, Schema schema, PartitionSpec spec, int[] sou
                     }
                     columns.add(column);
                     sources.add(-1);
-                    defaults.add(value);
+                    fill.add(value);
+                    defaults.add(columnDefault);
                 }
                 case Statement.DropColumn drop -> {
                     int at = position(columns, drop.name());
@@ -91,6 +100,7 @@ record TableAlteration(String name, Schema schema, PartitionSpec spec, int[] sou
                     }
                     columns.remove(at);
                     sources.remove(at);
+                    fill.remove(at);
                     defaults.remove(at);
                 }
                 case Statement.RenameColumn rename -> {
@@ -133,8 +143,9 @@ record TableAlteration(String name, Schema schema, PartitionSpec spec, int[] sou
             keyPositions.add(position(columns, k));
         }
         return new TableAlteration(name, new Schema(columns, keyPositions), spec,
-                sources.stream().mapToInt(Integer::intValue).toArray(), defaults.toArray(), List.copyOf(indexes),
-                changed);
+                sources.stream().mapToInt(Integer::intValue).toArray(), fill.toArray(),
+                defaults.stream().allMatch(d -> d == null) ? List.of() : Collections.unmodifiableList(defaults),
+                List.copyOf(indexes), changed);
     }
 
     private static int position(List<ColumnDef> columns, String name) {

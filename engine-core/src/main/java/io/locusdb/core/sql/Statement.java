@@ -14,8 +14,26 @@ public sealed interface Statement {
      * {@code PARTITION BY RANGE(c) BOUNDS (...)}: the lowest key of parts 1..n-1 (empty otherwise).
      */
     record CreateTable(String name, List<ColumnDef> columns, PartitionSpec spec, String group, boolean ifNotExists,
-                       List<Object> rangeBounds, List<String> primaryKey, List<UniqueConstraint> unique)
-            implements Statement {
+                       List<Object> rangeBounds, List<String> primaryKey, List<UniqueConstraint> unique,
+                       List<Default> defaults) implements Statement {
+        /** Without column defaults. */
+        public CreateTable(String name, List<ColumnDef> columns, PartitionSpec spec, String group,
+                           boolean ifNotExists, List<Object> rangeBounds, List<String> primaryKey,
+                           List<UniqueConstraint> unique) {
+            this(name, columns, spec, group, ifNotExists, rangeBounds, primaryKey, unique, List.of());
+        }
+    }
+
+    /** A column's DEFAULT: a literal, or the statement's time (CURRENT_TIMESTAMP, now(), CURRENT_DATE). */
+    sealed interface Default {
+    }
+
+    /** DEFAULT literal (as the parser read it: Long, BigDecimal, Double, String, Boolean, a date or null). */
+    record LiteralDefault(Object value) implements Default {
+    }
+
+    /** DEFAULT CURRENT_TIMESTAMP, now(), LOCALTIMESTAMP or CURRENT_DATE. */
+    record TimeDefault(boolean date) implements Default {
     }
 
     /**
@@ -67,8 +85,8 @@ public sealed interface Statement {
     sealed interface AlterAction {
     }
 
-    /** ADD [COLUMN] [IF NOT EXISTS] column [DEFAULT literal]: {@code defaultValue} null for no default. */
-    record AddColumn(ColumnDef column, Object defaultValue, boolean ifNotExists) implements AlterAction {
+    /** ADD [COLUMN] [IF NOT EXISTS] column [DEFAULT ...]: {@code defaultValue} null for no default. */
+    record AddColumn(ColumnDef column, Default defaultValue, boolean ifNotExists) implements AlterAction {
     }
 
     /** DROP [COLUMN] [IF EXISTS] name [RESTRICT]. */

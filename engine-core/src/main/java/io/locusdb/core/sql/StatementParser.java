@@ -5,6 +5,7 @@ import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.type.ColumnType;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -367,6 +368,7 @@ public final class StatementParser {
         List<ColumnDef> columns = new ArrayList<>();
         List<String> primaryKey = new ArrayList<>();
         List<Statement.UniqueConstraint> unique = new ArrayList<>();
+        List<Statement.Default> defaults = new ArrayList<>();
         do {
             if (peek().is("PRIMARY") || peek().is("CONSTRAINT") || peek().is("UNIQUE") && isTableConstraint()) {
                 Token at = peek();
@@ -397,6 +399,7 @@ public final class StatementParser {
             String column = identifier();
             ColumnType type = type();
             boolean nullable = true;
+            Statement.Default columnDefault = null;
             while (true) {
                 String constraint = accept("CONSTRAINT") ? identifier() : null;
                 if (accept("NOT")) {
@@ -414,7 +417,9 @@ public final class StatementParser {
                     nullable = false;
                 } else if (accept("UNIQUE")) {
                     unique.add(new Statement.UniqueConstraint(constraint, List.of(column)));
-                } else if (peek().is("DEFAULT") || peek().is("REFERENCES") || peek().is("CHECK")) {
+                } else if (accept("DEFAULT")) {
+                    columnDefault = columnDefault();
+                } else if (peek().is("REFERENCES") || peek().is("CHECK")) {
                     throw error(peek(), peek().text.toUpperCase(Locale.ROOT) + " column constraints are not"
                             + " supported", SqlState.FEATURE_NOT_SUPPORTED);
                 } else if (constraint != null) {
@@ -424,6 +429,10 @@ public final class StatementParser {
                 }
             }
             columns.add(new ColumnDef(column, type, nullable));
+            while (defaults.size() < columns.size() - 1) {
+                defaults.add(null);
+            }
+            defaults.add(columnDefault);
         } while (acceptSymbol(","));
         expectSymbol(")");
         for (String key : primaryKey) {
@@ -500,7 +509,47 @@ public final class StatementParser {
             }
         }
         return new Statement.CreateTable(name, columns, spec, group, ifNotExists, List.copyOf(rangeBounds),
-                List.copyOf(primaryKey), List.copyOf(unique));
+                List.copyOf(primaryKey), List.copyOf(unique), defaults.stream().allMatch(d -> d == null)
+                ? List.of() : Collections.unmodifiableList(defaults));
+    }
+
+    /**
+     * What follows DEFAULT: a literal, or the statement's time (CURRENT_TIMESTAMP, LOCALTIMESTAMP, now(),
+     * CURRENT_DATE); other expressions are refused.
+     */
+    private Statement.Default columnDefault() {
+        Token at = peek();
+        String onlyThese = "DEFAULT takes a literal (a number, string, TRUE/FALSE, DATE, TIMESTAMP or NULL) or"
+                + " CURRENT_TIMESTAMP, now() or CURRENT_DATE, not another expression";
+        Statement.Default result;
+        if (accept("CURRENT_TIMESTAMP") || accept("LOCALTIMESTAMP")) {
+            if (acceptSymbol("(")) {
+                nonNegativeInt("precision");
+                expectSymbol(")");
+            }
+            result = new Statement.TimeDefault(false);
+        } else if (accept("CURRENT_DATE")) {
+            result = new Statement.TimeDefault(true);
+        } else if (peek().is("NOW") && next + 1 < tokens.size() && tokens.get(next + 1).text.equals("(")) {
+            take();
+            expectSymbol("(");
+            expectSymbol(")");
+            result = new Statement.TimeDefault(false);
+        } else {
+            try {
+                result = new Statement.LiteralDefault(value());
+            } catch (LocusSqlException notLiteral) {
+                throw error(at, onlyThese, SqlState.FEATURE_NOT_SUPPORTED);
+            }
+        }
+        Token after = peek();
+        boolean ends = after.kind == Kind.END || after.kind == Kind.SYMBOL && (after.text.equals(",")
+                || after.text.equals(";") || after.text.equals(")"));
+        if (!ends && !(after.kind == Kind.WORD && List.of("NOT", "NULL", "PRIMARY", "UNIQUE", "CONSTRAINT", "DEFAULT",
+                "REFERENCES", "CHECK").stream().anyMatch(after::is))) {
+            throw error(at, onlyThese, SqlState.FEATURE_NOT_SUPPORTED);
+        }
+        return result;
     }
 
     /** Whether the UNIQUE that comes next starts a table constraint, {@code UNIQUE (a, b)}, not a column named so. */
@@ -1111,27 +1160,15 @@ public final class StatementParser {
                 String column = identifier();
                 ColumnType type = type();
                 boolean nullable = true;
-                Object defaultValue = null;
+                Statement.Default defaultValue = null;
                 while (true) {
                     if (accept("NOT")) {
                         expect("NULL");
                         nullable = false;
                     } else if (accept("NULL")) {
                         nullable = true;
-                    } else if (peek().is("DEFAULT")) {
-                        Token at = take();
-                        String onlyLiterals = "DEFAULT takes a literal here (a number, string, TRUE/FALSE, DATE,"
-                                + " TIMESTAMP or NULL), not an expression";
-                        try {
-                            defaultValue = value();
-                        } catch (LocusSqlException notLiteral) {
-                            throw error(at, onlyLiterals, SqlState.FEATURE_NOT_SUPPORTED);
-                        }
-                        Token after = peek();
-                        if (after.kind != Kind.END && !after.is("NOT") && !after.is("NULL") && !after.is("DEFAULT")
-                                && !(after.kind == Kind.SYMBOL && (after.text.equals(",") || after.text.equals(";")))) {
-                            throw error(at, onlyLiterals, SqlState.FEATURE_NOT_SUPPORTED);
-                        }
+                    } else if (accept("DEFAULT")) {
+                        defaultValue = columnDefault();
                     } else if (peek().is("PRIMARY") || peek().is("UNIQUE") || peek().is("REFERENCES")
                             || peek().is("CHECK") || peek().is("CONSTRAINT")) {
                         throw error(peek(), peek().text.toUpperCase(Locale.ROOT) + " in ALTER TABLE ... ADD COLUMN"

@@ -36,6 +36,8 @@ public final class Table {
     private volatile long committed;
     private long roundRobin;
     private volatile boolean dropped;
+    /** Per column, its default (null for none): empty when no column has one. */
+    private volatile List<ColumnDefault> defaults = List.of();
 
     public Table(String name, Schema schema, PartitionSpec spec, List<TablePart> parts, List<Long> rangeBounds) {
         if (name == null || name.isBlank()) {
@@ -58,6 +60,33 @@ public final class Table {
         this.keyColumns = schema.primaryKey().stream().mapToInt(Integer::intValue).toArray();
         this.current = new AtomicReference<>(new TableVersion(1, 1, spec, parts, rangeBounds));
         publishIndexes(List.of());
+    }
+
+    /** Per column (schema order), its default or null; empty when no column has one. */
+    public List<ColumnDefault> defaults() {
+        return defaults;
+    }
+
+    /** The default of column {@code column}, or null. */
+    public ColumnDefault defaultOf(int column) {
+        List<ColumnDefault> d = defaults;
+        return d.isEmpty() ? null : d.get(column);
+    }
+
+    /**
+     * Sets the columns' defaults (one per column, null for none), as CREATE TABLE, ALTER TABLE and a restart from
+     * a data directory give them.
+     */
+    public void defaults(List<ColumnDefault> perColumn) {
+        if (perColumn.isEmpty() || perColumn.stream().allMatch(d -> d == null)) {
+            defaults = List.of();
+            return;
+        }
+        if (perColumn.size() != schema.size()) {
+            throw new IllegalArgumentException("table " + name + ": " + perColumn.size() + " defaults for "
+                    + schema.size() + " columns");
+        }
+        defaults = Collections.unmodifiableList(new ArrayList<>(perColumn));
     }
 
     /** A key no two visible rows may share, and the constraint that says so. */
