@@ -39,9 +39,11 @@ import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.RepeatUnion;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.core.SetOp;
 import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.Spool;
 import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Uncollect;
@@ -584,7 +586,8 @@ public final class SqlFrontEnd {
                 if (!(node instanceof TableScan || node instanceof Filter || node instanceof Project
                         || node instanceof Aggregate || node instanceof Sort || node instanceof Values
                         || node instanceof Join || node instanceof Union || node instanceof Window
-                        || node instanceof TableFunctionScan || node instanceof Uncollect)) {
+                        || node instanceof TableFunctionScan || node instanceof Uncollect
+                        || node instanceof RepeatUnion || node instanceof Spool)) {
                     throw unsupported(SqlParserPos.ZERO, "the plan needs " + node.getRelTypeName()
                             + ", which is not supported yet");
                 }

@@ -77,6 +77,17 @@ public final class ExplainWriter {
                     sink == 0 && ops.getFirst() instanceof PhysicalPlan.Aggregate, batchRows);
             case PhysicalPlan.Join join -> join(lines, indent, join, batchRows);
             case PhysicalPlan.Union union -> union(lines, indent, union, batchRows);
+            case PhysicalPlan.RepeatUnion repeat -> {
+                lines.add(indent + "RecursiveUnion" + (repeat.all() ? "All" : "") + ": " + repeat.table()
+                        + ", the seed's rows, then rounds of the recursive part over the rows the last round added"
+                        + " until one adds none" + (repeat.all() ? "" : " (rows produced before are not added)"));
+                lines.add(indent + "  seed:");
+                explain(repeat.seed(), batchRows, indent + "    ", lines);
+                lines.add(indent + "  recursive part:");
+                explain(repeat.step(), batchRows, indent + "    ", lines);
+            }
+            case PhysicalPlan.WorkingTable working -> lines.add(indent + "WorkingTable: " + working.table()
+                    + " (the rows the last round added)");
             case PhysicalPlan.Shared shared -> {
                 String head = "Shared #" + shared.id() + ": ";
                 if (lines.stream().anyMatch(l -> l.strip().startsWith(head))) {

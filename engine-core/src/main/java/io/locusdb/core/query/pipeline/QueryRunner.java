@@ -123,6 +123,10 @@ public final class QueryRunner {
             case PhysicalPlan.SetFunction function -> relation = SetFunctionRows.evaluate(function, query);
             case PhysicalPlan.Shared shared -> relation = query.attachment(SharedResults.class, SharedResults::new)
                     .get(shared.id(), () -> evaluate(shared.plan(), query, trace));
+            case PhysicalPlan.RepeatUnion repeat -> relation = RecursiveUnion.evaluate(repeat, query,
+                    input -> evaluate(input, query, trace));
+            case PhysicalPlan.WorkingTable working -> relation = query.attachment(RecursiveUnion.WorkingTables.class,
+                    RecursiveUnion.WorkingTables::new).get(working.table());
             case PhysicalPlan.Scan scan when !ops.isEmpty()
                     && ops.getFirst() instanceof PhysicalPlan.Aggregate aggregate
                     && countsOnly(scan, aggregate) -> {

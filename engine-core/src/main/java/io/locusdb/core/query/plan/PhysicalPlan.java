@@ -37,7 +37,22 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
      */
     public static final long TOP_N_MAX_ROWS = Integer.MAX_VALUE / 4;
 
-    public sealed interface Source permits Scan, Values, Rows, SetFunction, Join, Union, Shared {
+    public sealed interface Source permits Scan, Values, Rows, SetFunction, Join, Union, Shared, RepeatUnion,
+            WorkingTable {
+    }
+
+    /**
+     * WITH RECURSIVE: the rows of {@code seed}, then, again and again, the rows {@code step} computes from the rows
+     * the last round added (which it reads as {@link WorkingTable} {@code table}), until a round adds none. Without
+     * {@code all} (UNION) a row already produced is not produced again, so the recursion ends once it finds nothing
+     * new. {@code limit}: rounds at most (-1: the engine's own limit).
+     */
+    public record RepeatUnion(PhysicalPlan seed, PhysicalPlan step, boolean all, String table, int limit,
+                              List<String> names) implements Source {
+    }
+
+    /** The rows the last round of the {@link RepeatUnion} computing {@code table} added. */
+    public record WorkingTable(String table, List<ColumnType> types, List<String> names) implements Source {
     }
 
     /**
@@ -90,6 +105,8 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
             case Join join -> join.names();
             case Union union -> union.names();
             case Shared shared -> shared.names();
+            case RepeatUnion repeat -> repeat.names();
+            case WorkingTable working -> working.names();
         };
     }
 
@@ -103,6 +120,8 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
             case Join join -> join.left().scannedRows() + join.right().scannedRows();
             case Union union -> union.inputs().stream().mapToLong(PhysicalPlan::scannedRows).sum();
             case Shared shared -> shared.plan().scannedRows();
+            case RepeatUnion repeat -> repeat.seed().scannedRows() + repeat.step().scannedRows();
+            case WorkingTable working -> 0;
             case Values values -> 0;
             case Rows rows -> 0;
             case SetFunction function -> 0;

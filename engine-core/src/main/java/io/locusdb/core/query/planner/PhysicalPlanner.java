@@ -26,7 +26,9 @@ import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.RepeatUnion;
 import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.core.Spool;
 import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Uncollect;
@@ -42,6 +44,7 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.schema.TransientTable;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.util.ImmutableBitSet;
@@ -135,6 +138,18 @@ public final class PhysicalPlanner {
         List<PlanDraft.Op> ops = new ArrayList<>();
         if (sharedId != null) {
             source = sharedSource(leaf, sharedId, binder, resolve, shared, ops);
+        } else if (leaf instanceof TableScan scan && scan.getTable().unwrap(TransientTable.class) != null) {
+            source = new PlanDraft.WorkingTable(scan.getTable().getQualifiedName().getLast(),
+                    scan.getRowType().getFieldList().stream().map(f -> SqlTypes.of(f.getType())).toList(),
+                    scan.getRowType().getFieldNames());
+        } else if (leaf instanceof RepeatUnion repeat) {
+            PlanDraft seed = castTo(planInput(unspooled(repeat.getSeedRel()), binder, resolve, shared),
+                    unspooled(repeat.getSeedRel()), repeat.getRowType(), rex);
+            PlanDraft step = castTo(planInput(unspooled(repeat.getIterativeRel()), binder, resolve, shared),
+                    unspooled(repeat.getIterativeRel()), repeat.getRowType(), rex);
+            source = new PlanDraft.RepeatUnion(seed, step, repeat.all, repeat.getTransientTable() == null ? ""
+                    : repeat.getTransientTable().getQualifiedName().getLast(), repeat.iterationLimit,
+                    repeat.getRowType().getFieldNames());
         } else if (leaf instanceof TableScan scan
                 && scan.getTable().unwrap(CatalogSchema.SystemCalciteTable.class) != null) {
             SystemTable system = scan.getTable().unwrap(CatalogSchema.SystemCalciteTable.class).table();
@@ -195,6 +210,11 @@ public final class PhysicalPlanner {
             }
         }
         return new PlanDraft(source, ops, columns, rex);
+    }
+
+    /** The input of a recursion's table spool (Calcite marks the rows each round writes and reads with one). */
+    private static RelNode unspooled(RelNode node) {
+        return node instanceof Spool spool ? spool.getInput() : node;
     }
 
     /**

@@ -18,7 +18,17 @@ import org.apache.calcite.rex.RexNode;
  */
 record PlanDraft(Source source, List<Op> ops, List<ResultColumn> columns, RexBuilder rex) {
 
-    sealed interface Source permits Scan, Values, Rows, SetFunction, Join, Union, Shared {
+    sealed interface Source permits Scan, Values, Rows, SetFunction, Join, Union, Shared, RepeatUnion,
+            WorkingTable {
+    }
+
+    /** WITH RECURSIVE (see {@link PhysicalPlan.RepeatUnion}): both inputs already of the union's column types. */
+    public record RepeatUnion(PlanDraft seed, PlanDraft step, boolean all, String table, int limit,
+                              List<String> names) implements Source {
+    }
+
+    /** The rows the last round of a recursion added (see {@link PhysicalPlan.WorkingTable}). */
+    public record WorkingTable(String table, List<ColumnType> types, List<String> names) implements Source {
     }
 
     /** A part of the query that occurs in it more than once, planned once (see {@link PhysicalPlan.Shared}). */

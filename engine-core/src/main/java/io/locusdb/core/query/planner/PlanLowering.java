@@ -53,6 +53,15 @@ final class PlanLowering {
                 source = new PhysicalPlan.Shared(shared.id(), inner);
                 names = inner.columns().stream().map(ResultColumn::name).toList();
             }
+            case PlanDraft.RepeatUnion repeat -> {
+                source = new PhysicalPlan.RepeatUnion(lower(repeat.seed()), lower(repeat.step()), repeat.all(),
+                        repeat.table(), repeat.limit(), repeat.names());
+                names = repeat.names();
+            }
+            case PlanDraft.WorkingTable working -> {
+                source = new PhysicalPlan.WorkingTable(working.table(), working.types(), working.names());
+                names = working.names();
+            }
             case PlanDraft.Union union -> {
                 source = new PhysicalPlan.Union(union.inputs().stream().map(PlanLowering::lower).toList(),
                         union.names());
