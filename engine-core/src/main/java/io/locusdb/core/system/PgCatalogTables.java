@@ -5,12 +5,14 @@ import io.locusdb.core.sql.pg.PgOids;
 import io.locusdb.core.sql.pg.PgTypeInfo;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
+import io.locusdb.core.storage.table.ColumnDefault;
 import io.locusdb.core.storage.table.IndexDefinition;
 import io.locusdb.core.storage.table.KeyViolationException;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.table.ViewDefinition;
 import io.locusdb.core.storage.type.ColumnType;
+import io.locusdb.core.storage.type.PhysicalText;
 import io.locusdb.core.storage.type.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,8 +45,18 @@ public final class PgCatalogTables {
     }
 
     /** A relation as the catalogs list it. */
+    /** A relation as the catalog tables show it; {@code defaults} the columns' defaults as SQL (empty: none). */
     private record Relation(long oid, String name, long namespace, String kind, List<ColumnDef> columns, long rows,
-                            String definition) {
+                            String definition, List<String> defaults) {
+        Relation(long oid, String name, long namespace, String kind, List<ColumnDef> columns, long rows,
+                 String definition) {
+            this(oid, name, namespace, kind, columns, rows, definition, List.of());
+        }
+
+        /** Column {@code i}'s default as SQL, or null. */
+        String defaultOf(int i) {
+            return defaults.isEmpty() ? null : defaults.get(i);
+        }
     }
 
     public List<SystemTable> all() {
@@ -301,7 +313,7 @@ public final class PgCatalogTables {
                 rows = s.visibleRows();
             }
             relations.add(new Relation(PgOids.relation("public", t.name()), t.name(), PgOids.PUBLIC_NAMESPACE, "r",
-                    t.schema().columns(), rows, null));
+                    t.schema().columns(), rows, null, defaultsOf(t)));
         }
         for (ViewDefinition v : catalog.views()) {
             relations.add(new Relation(PgOids.relation("public", v.name()), v.name(), PgOids.PUBLIC_NAMESPACE, "v",
@@ -333,15 +345,39 @@ public final class PgCatalogTables {
 
     private volatile List<SystemTable> cachedShapes;
 
+    /** A table's column defaults as PostgreSQL shows them ({@code 'new'::character varying}, {@code now()}). */
+    private static List<String> defaultsOf(Table table) {
+        if (table.defaults().isEmpty()) {
+            return List.of();
+        }
+        List<String> shown = new ArrayList<>();
+        for (int c = 0; c < table.schema().size(); c++) {
+            ColumnDefault d = table.defaultOf(c);
+            ColumnType type = table.schema().column(c).type();
+            shown.add(d == null ? null : switch (d.kind()) {
+                case CURRENT_TIMESTAMP -> "CURRENT_TIMESTAMP";
+                case CURRENT_DATE -> "CURRENT_DATE";
+                case VALUE -> switch (type.kind()) {
+                    case INTEGER, BIGINT, DECIMAL, DOUBLE -> PhysicalText.of(type, d.value());
+                    case BOOLEAN -> ((Long) d.value()) != 0 ? "true" : "false";
+                    default -> "'" + PhysicalText.of(type, d.value()).replace("'", "''") + "'::"
+                            + PgTypeInfo.sqlName(type);
+                };
+            });
+        }
+        return shown;
+    }
+
     private List<Object[]> attributes() {
         List<Object[]> rows = new ArrayList<>();
         for (Relation r : relations()) {
             int n = 1;
             for (ColumnDef c : r.columns) {
                 PgTypeInfo type = PgTypeInfo.of(c.type());
+                boolean hasDefault = r.defaultOf(n - 1) != null;
                 rows.add(row(r.oid, c.name(), type.oid(), -1, type.length(), n++, 0, -1, PgTypeInfo.typmod(c.type()),
                         type.length() > 0 && type.length() <= 8, type.length() == 8 ? "d" : "i",
-                        type.length() > 0 ? "p" : "x", "", !c.nullable(), false, false, "", "", false, true, 0,
+                        type.length() > 0 ? "p" : "x", "", !c.nullable(), hasDefault, false, "", "", false, true, 0,
                         type.category().equals("S") ? PgOids.DEFAULT_COLLATION : 0L, null, null, null));
             }
         }
@@ -384,7 +420,7 @@ public final class PgCatalogTables {
                     case DECIMAL -> t.scale();
                     default -> null;
                 };
-                rows.add(row(DATABASE, namespaceName(r.namespace), r.name, c.name(), n++, null,
+                rows.add(row(DATABASE, namespaceName(r.namespace), r.name, c.name(), n, r.defaultOf(n++ - 1),
                         c.nullable() ? "YES" : "NO", PgTypeInfo.sqlName(t), maxLength,
                         maxLength == null ? null : maxLength * 4, precision, radix, scale,
                         datetimePrecision(t), null, null, null, null,

@@ -52,6 +52,14 @@ class ColumnDefaultTest {
             }
             assertThat(rows(db, "SELECT count(DISTINCT created) FROM orders WHERE id IN (1, 2)"))
                     .as("one instant per statement").containsExactly(List.of(1L));
+            // Tools read the defaults where PostgreSQL shows them.
+            assertThat(rows(db, "SELECT column_name, column_default FROM information_schema.columns WHERE"
+                    + " table_name = 'orders' ORDER BY ordinal_position")).containsExactly(withNulls("id", null),
+                    withNulls("status", "'new'::character varying"), withNulls("qty", "0"),
+                    withNulls("price", "1.50"), withNulls("created", "CURRENT_TIMESTAMP"),
+                    withNulls("day", "CURRENT_DATE"), withNulls("note", null));
+            assertThat(rows(db, "SELECT count(*) FROM pg_attribute a JOIN pg_class c ON a.attrelid = c.oid"
+                    + " WHERE c.relname = 'orders' AND a.atthasdef")).containsExactly(List.of(5L));
             // A value given wins over the default, also the full-row form.
             execute(db, "INSERT INTO orders VALUES (6, 'paid', 1, 9.99, TIMESTAMP '2024-01-01 00:00:00',"
                     + " DATE '2024-01-01', NULL)");
