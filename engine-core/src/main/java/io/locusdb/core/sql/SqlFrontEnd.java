@@ -35,6 +35,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.RelVisitor;
 import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
@@ -328,7 +329,8 @@ public final class SqlFrontEnd {
                 }
                 text = " ".repeat(end) + sql.substring(end);
             }
-            text = AtTimeZone.rewrite(TimestampLiterals.rewrite(IntervalLiterals.rewrite(text)));
+            text = LateralCalls.rewrite(AtTimeZone.rewrite(TimestampLiterals.rewrite(
+                    IntervalLiterals.rewrite(text))));
             long started = System.nanoTime();
             SqlNode parsed = parse(text);
             long parsedAt = System.nanoTime();
@@ -583,7 +585,13 @@ public final class SqlFrontEnd {
                     throw unsupported(SqlParserPos.ZERO, setOp.kind + (setOp.all ? " ALL" : "")
                             + " is not supported yet (UNION, UNION ALL, INTERSECT and EXCEPT are)");
                 }
+                if (node instanceof Correlate correlate && !(unfiltered(correlate.getRight())
+                        instanceof TableFunctionScan)) {
+                    throw unsupported(SqlParserPos.ZERO, "LATERAL over anything but a set-returning function"
+                            + " (generate_series) is not supported yet");
+                }
                 if (!(node instanceof TableScan || node instanceof Filter || node instanceof Project
+                        || node instanceof Correlate
                         || node instanceof Aggregate || node instanceof Sort || node instanceof Values
                         || node instanceof Join || node instanceof Union || node instanceof Window
                         || node instanceof TableFunctionScan || node instanceof Uncollect
@@ -594,6 +602,10 @@ public final class SqlFrontEnd {
                 super.visit(node, ordinal, parent);
             }
         }.go(plan);
+    }
+
+    private static RelNode unfiltered(RelNode node) {
+        return node instanceof Filter filter ? unfiltered(filter.getInput()) : node;
     }
 
     private static boolean hasJoin(RelNode node) {

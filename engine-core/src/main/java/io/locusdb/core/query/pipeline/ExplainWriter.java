@@ -86,6 +86,12 @@ public final class ExplainWriter {
                 lines.add(indent + "  recursive part:");
                 explain(repeat.step(), batchRows, indent + "    ", lines);
             }
+            case PhysicalPlan.Lateral lateral -> {
+                lines.add(indent + (lateral.outer() ? "LeftLateral: " : "Lateral: ")
+                        + lateral.function().name().toLowerCase(Locale.ROOT) + lateral.args()
+                        + " for each row of:");
+                explain(lateral.input(), batchRows, indent + "  ", lines);
+            }
             case PhysicalPlan.WorkingTable working -> lines.add(indent + "WorkingTable: " + working.table()
                     + " (the rows the last round added)");
             case PhysicalPlan.Shared shared -> {

@@ -123,6 +123,8 @@ public final class QueryRunner {
             case PhysicalPlan.SetFunction function -> relation = SetFunctionRows.evaluate(function, query);
             case PhysicalPlan.Shared shared -> relation = query.attachment(SharedResults.class, SharedResults::new)
                     .get(shared.id(), () -> evaluate(shared.plan(), query, trace));
+            case PhysicalPlan.Lateral lateral -> relation = SetFunctionRows.lateral(lateral,
+                    evaluate(lateral.input(), query, trace), query);
             case PhysicalPlan.RepeatUnion repeat -> relation = RecursiveUnion.evaluate(repeat, query,
                     input -> evaluate(input, query, trace));
             case PhysicalPlan.WorkingTable working -> relation = query.attachment(RecursiveUnion.WorkingTables.class,

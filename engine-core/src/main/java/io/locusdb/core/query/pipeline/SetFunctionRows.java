@@ -56,6 +56,57 @@ final class SetFunctionRows {
     }
 
     /**
+     * {@code LATERAL f(args)}: per row of {@code input}, the function's rows over the arguments that row gives, each
+     * after a copy of the row; an outer lateral keeps a row whose call gives none, with NULLs.
+     */
+    static Relation lateral(PhysicalPlan.Lateral lateral, Relation input, QueryContext query) {
+        ColumnVector[] inputs = input.chunk().vectors();
+        int rows = input.rows();
+        List<ColumnVector> args = new ArrayList<>();
+        for (Expr arg : lateral.args()) {
+            args.add(RelationOps.copy(ExprCopier.forTask().copy(arg).eval(inputs, rows), arg.type(), rows));
+        }
+        List<ColumnVector> out = new ArrayList<>();
+        for (ColumnVector v : inputs) {
+            out.add(new ColumnVector(v.type(), Math.max(1, rows)));
+        }
+        ColumnType type = lateral.types().getFirst();
+        ColumnVector values = new ColumnVector(type, Math.max(1, rows));
+        int at = 0;
+        List<Object> boxed = new ArrayList<>(args.size());
+        for (int r = 0; r < rows; r++) {
+            query.checkCancelled();
+            boxed.clear();
+            for (ColumnVector a : args) {
+                boxed.add(a.isNull(r) ? null : a.boxed(r));
+            }
+            ColumnVector series = switch (lateral.function()) {
+                case GENERATE_SERIES -> series(boxed, type, query);
+                case UNNEST -> unnest((String) boxed.getFirst(), type, query);
+            };
+            int n = series.size();
+            int emitted = n == 0 && lateral.outer() ? 1 : n;
+            for (ColumnVector c : out) {
+                c.ensureCapacity(at + emitted);
+            }
+            values.ensureCapacity(at + emitted);
+            for (int i = 0; i < emitted; i++) {
+                for (int c = 0; c < inputs.length; c++) {
+                    out.get(c).copyRow(inputs[c], r, at + i);
+                }
+                if (n == 0) {
+                    values.setNull(at + i);
+                } else {
+                    values.copyRow(series, i, at + i);
+                }
+            }
+            at += emitted;
+        }
+        out.add(values);
+        return new Relation(out, lateral.names(), at);
+    }
+
+    /**
      * PostgreSQL's {@code generate_series(start, stop, step)}: start, start + step, ... while not past stop; no rows
      * when an argument is NULL or stop lies behind start; a step of 0 is an error.
      */

@@ -38,7 +38,17 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
     public static final long TOP_N_MAX_ROWS = Integer.MAX_VALUE / 4;
 
     public sealed interface Source permits Scan, Values, Rows, SetFunction, Join, Union, Shared, RepeatUnion,
-            WorkingTable {
+            WorkingTable, Lateral {
+    }
+
+    /**
+     * {@code FROM input, LATERAL f(args)}: for each row of {@code input}, the rows of the set-returning function
+     * {@code function} over {@code args} (expressions over the input's columns), each joined with the input row;
+     * with {@code outer} (LEFT JOIN LATERAL ... ON TRUE) an input row whose call gives none comes out once with
+     * NULLs. {@code types} are the function's columns.
+     */
+    public record Lateral(PhysicalPlan input, SetFunctionKind function, List<Expr> args, boolean outer,
+                          List<ColumnType> types, List<String> names) implements Source {
     }
 
     /**
@@ -107,6 +117,7 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
             case Shared shared -> shared.names();
             case RepeatUnion repeat -> repeat.names();
             case WorkingTable working -> working.names();
+            case Lateral lateral -> lateral.names();
         };
     }
 
@@ -122,6 +133,7 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
             case Shared shared -> shared.plan().scannedRows();
             case RepeatUnion repeat -> repeat.seed().scannedRows() + repeat.step().scannedRows();
             case WorkingTable working -> 0;
+            case Lateral lateral -> lateral.input().scannedRows();
             case Values values -> 0;
             case Rows rows -> 0;
             case SetFunction function -> 0;

@@ -22,6 +22,7 @@ import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
@@ -142,6 +143,16 @@ public final class PhysicalPlanner {
             source = new PlanDraft.WorkingTable(scan.getTable().getQualifiedName().getLast(),
                     scan.getRowType().getFieldList().stream().map(f -> SqlTypes.of(f.getType())).toList(),
                     scan.getRowType().getFieldNames());
+        } else if (leaf instanceof Correlate correlate) {
+            PlanDraft input = planInput(correlate.getLeft(), binder, resolve, shared);
+            // Filters Calcite pushed onto the function's rows apply to the joined rows instead.
+            RelNode function = correlate.getRight();
+            while (function instanceof Filter filter) {
+                ops.add(new PlanDraft.Filter(SetFunctionPlanning.overJoinedRow(binder.bind(filter.getCondition()),
+                        correlate)));
+                function = filter.getInput();
+            }
+            source = SetFunctionPlanning.lateral(correlate, function, input, binder);
         } else if (leaf instanceof RepeatUnion repeat) {
             PlanDraft seed = castTo(planInput(unspooled(repeat.getSeedRel()), binder, resolve, shared),
                     unspooled(repeat.getSeedRel()), repeat.getRowType(), rex);

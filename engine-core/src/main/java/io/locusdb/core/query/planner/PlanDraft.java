@@ -19,7 +19,12 @@ import org.apache.calcite.rex.RexNode;
 record PlanDraft(Source source, List<Op> ops, List<ResultColumn> columns, RexBuilder rex) {
 
     sealed interface Source permits Scan, Values, Rows, SetFunction, Join, Union, Shared, RepeatUnion,
-            WorkingTable {
+            WorkingTable, Lateral {
+    }
+
+    /** A set-returning function per row of {@code input} (see {@link PhysicalPlan.Lateral}). */
+    public record Lateral(PlanDraft input, PhysicalPlan.SetFunctionKind function, List<RexNode> args, boolean outer,
+                          List<ColumnType> types, List<String> names) implements Source {
     }
 
     /** WITH RECURSIVE (see {@link PhysicalPlan.RepeatUnion}): both inputs already of the union's column types. */

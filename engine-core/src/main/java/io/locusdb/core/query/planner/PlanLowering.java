@@ -58,6 +58,13 @@ final class PlanLowering {
                         repeat.table(), repeat.limit(), repeat.names());
                 names = repeat.names();
             }
+            case PlanDraft.Lateral lateral -> {
+                PhysicalPlan input = lower(lateral.input());
+                source = new PhysicalPlan.Lateral(input, lateral.function(), new ExprCompiler(rex,
+                        input.columns().stream().map(ResultColumn::name).toList()).compileAll(lateral.args()),
+                        lateral.outer(), lateral.types(), lateral.names());
+                names = lateral.names();
+            }
             case PlanDraft.WorkingTable working -> {
                 source = new PhysicalPlan.WorkingTable(working.table(), working.types(), working.names());
                 names = working.names();

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableFunctionScan;
 import org.apache.calcite.rel.core.Uncollect;
@@ -22,6 +23,7 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexCorrelVariable;
+import org.apache.calcite.rex.RexFieldAccess;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
@@ -33,8 +35,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * Set-returning functions in FROM as plan sources: {@code generate_series(...)} (a table function scan) and
- * {@code UNNEST(array)} (an uncollect over one computed row). Their arguments must not depend on another table's
- * rows: a LATERAL call with a different argument per row is refused with SQLSTATE 0A000.
+ * {@code UNNEST(array)} (an uncollect over one computed row), and {@code LATERAL generate_series(...)} whose arguments
+ * come from each row of the tables before it (a correlate). UNNEST of another table's rows is refused with SQLSTATE
+ * 0A000.
  */
 final class SetFunctionPlanning {
     private SetFunctionPlanning() {
@@ -57,6 +60,59 @@ final class SetFunctionPlanning {
         }
         return new PlanDraft.SetFunction(PhysicalPlan.SetFunctionKind.GENERATE_SERIES, args, false,
                 types(scan), scan.getRowType().getFieldNames());
+    }
+
+    /**
+     * {@code FROM input, LATERAL generate_series(args)} (Calcite's correlate of the input and the table function):
+     * the arguments as expressions over the input's row, the correlation variable's fields becoming the input's
+     * columns. An inner correlate, or a left one (LEFT JOIN LATERAL ... ON TRUE) that keeps input rows whose call
+     * gives no row.
+     */
+    static PlanDraft.Lateral lateral(Correlate correlate, RelNode function, PlanDraft input, ParameterBinder binder) {
+        if (!(function instanceof TableFunctionScan scan) || !(scan.getCall() instanceof RexCall call)
+                || !(call.getOperator() instanceof GenerateSeries) || !scan.getInputs().isEmpty()) {
+            throw unsupported("LATERAL over anything but generate_series");
+        }
+        boolean outer = switch (correlate.getJoinType()) {
+            case INNER -> false;
+            case LEFT -> true;
+            default -> throw unsupported(correlate.getJoinType() + " LATERAL joins");
+        };
+        RexBuilder rex = correlate.getCluster().getRexBuilder();
+        List<RexNode> args = new ArrayList<>();
+        for (RexNode op : call.getOperands()) {
+            args.add(overJoinedRow(binder.bind(op), correlate));
+        }
+        TypeKind kind = SqlTypes.of(scan.getRowType().getFieldList().getFirst().getType()).kind();
+        if (kind == TypeKind.TIMESTAMP || kind == TypeKind.TIMESTAMP_TZ) {
+            args = timestampSeriesArguments(args, rex, kind == TypeKind.TIMESTAMP_TZ);
+        }
+        return new PlanDraft.Lateral(input, PhysicalPlan.SetFunctionKind.GENERATE_SERIES, args, outer, types(scan),
+                correlate.getRowType().getFieldNames());
+    }
+
+    /**
+     * An expression over the function's row and the correlation variable (the input's row) as one over the joined
+     * row: the input's columns first, then the function's.
+     */
+    static RexNode overJoinedRow(RexNode e, Correlate correlate) {
+        RexBuilder rex = correlate.getCluster().getRexBuilder();
+        int inputColumns = correlate.getLeft().getRowType().getFieldCount();
+        return e.accept(new RexShuttle() {
+            @Override
+            public RexNode visitFieldAccess(RexFieldAccess access) {
+                if (access.getReferenceExpr() instanceof RexCorrelVariable variable
+                        && variable.id.equals(correlate.getCorrelationId())) {
+                    return rex.makeInputRef(access.getField().getType(), access.getField().getIndex());
+                }
+                return super.visitFieldAccess(access);
+            }
+
+            @Override
+            public RexNode visitInputRef(RexInputRef ref) {
+                return rex.makeInputRef(ref.getType(), inputColumns + ref.getIndex());
+            }
+        });
     }
 
     /**
