@@ -54,6 +54,28 @@ class LateralSeriesDifferentialTest {
                 .map(sql -> dynamicTest(sql, () -> ResultComparison.assertAgrees(session, duck, sql, false)));
     }
 
+    /**
+     * generate_series in a select list, as PostgreSQL expands it (one row per value), against DuckDB's LATERAL form
+     * of the same query: DuckDB's generate_series in a select list gives a list.
+     */
+    @TestFactory
+    Stream<DynamicTest> seriesInTheSelectListExpandEachRow() {
+        return Stream.of(
+                new String[] {"SELECT generate_series(1, 5)",
+                    "SELECT g AS generate_series FROM generate_series(1, 5) AS s(g)"},
+                new String[] {"SELECT generate_series(3, 1, -1) AS x",
+                    "SELECT x FROM generate_series(3, 1, -1) AS s(x)"},
+                new String[] {"SELECT u0.id, generate_series(1, u0.k) AS g FROM u0",
+                    "SELECT u0.id, g FROM u0, LATERAL generate_series(1, u0.k) AS s(g)"},
+                new String[] {"SELECT id, k * 10, generate_series(k, 4) FROM u2 WHERE s IS NOT NULL",
+                    "SELECT id, k * 10, g AS generate_series FROM u2, LATERAL generate_series(k, 4) AS s(g)"
+                            + " WHERE s IS NOT NULL"},
+                new String[] {"SELECT count(*), sum(g) FROM (SELECT generate_series(0, k) AS g FROM u1) x",
+                    "SELECT count(*), sum(g) FROM u1, LATERAL generate_series(0, k) AS s(g)"})
+                .map(q -> dynamicTest(q[0], () -> ResultComparison.assertAgreesOrBothDivideByZero(session, duck,
+                        q[0], q[1], false)));
+    }
+
     @TestFactory
     Stream<DynamicTest> randomLateralCallsAgreeWithDuckDB() {
         Random random = new Random(SEED);
