@@ -832,10 +832,6 @@ final class StatementRunner {
     private static final String ROW_ID = "\"locus_update_row\"";
 
     /**
-     * Every table is checked to exist before any is emptied; each is then emptied as one commit (a DELETE of all its
-     * rows, logged as such).
-     */
-    /**
      * ALTER TABLE ... ADD/DROP/RENAME COLUMN, RENAME TO: the table is rewritten under its new definition (every part
      * on its node, visible rows copied) while no writer can commit to it, and the new table takes its place, its
      * group, indexes and name. Like a bulk load it is not logged row by row: with a data directory the swap happens
@@ -879,22 +875,18 @@ final class StatementRunner {
 
     /** Puts {@code rewritten} where {@code old} was: in its group, under its (new) name, with its indexes. */
     private void swap(Table old, Table rewritten, List<IndexDefinition> indexes) {
-        String group = old.group();
         try {
-            if (group != null) {
-                catalog.group(group).add(rewritten);
-            }
+            catalog.replace(old, rewritten, indexes);
         } catch (RuntimeException e) {
             rewritten.version().parts().forEach(TablePart::release);
             throw e;
         }
-        catalog.drop(old.name());
-        catalog.register(rewritten);
-        for (IndexDefinition index : indexes) {
-            catalog.restoreIndex(index);
-        }
     }
 
+    /**
+     * Every table is checked to exist before any is emptied; each is then emptied as one commit (a DELETE of all its
+     * rows, logged as such).
+     */
     private long truncate(Statement.Truncate truncate) {
         for (String name : truncate.tables()) {
             table(name);
@@ -1048,6 +1040,7 @@ final class StatementRunner {
         long commit = existing.committed();
         Table loaded = new DelimitedFileLoader(catalog.memory(), loadThreads).load(file, name,
                 existing.schema(), existing.spec(), format, new InitialPlacement.RoundRobin(), LoadProgress.NONE);
+        loaded.defaults(existing.defaults());
         try {
             loaded.checkKeysUnique();
         } catch (RuntimeException e) {

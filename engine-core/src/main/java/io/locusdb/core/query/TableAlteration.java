@@ -10,6 +10,7 @@ import io.locusdb.core.storage.table.IndexDefinition;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.table.ViewDefinition;
 import io.locusdb.core.storage.type.Intervals;
 import java.time.Instant;
@@ -69,11 +70,12 @@ record TableAlteration(String name, Schema schema, PartitionSpec spec, int[] sou
                     }
                     ColumnDefault columnDefault = ColumnDefaults.resolve(add.defaultValue(), column, convert);
                     Object value = ColumnDefaults.valueOf(columnDefault, column.type().kind(), now);
-                    if (value == null && !column.nullable() && table.version().rows() > 0) {
+                    if (value == null && !column.nullable() && visibleRows(table) > 0) {
                         throw new LocusSqlException(SqlState.NOT_NULL_VIOLATION, "column \"" + column.name()
                                 + "\" of relation \"" + table.name() + "\" contains null values (add it with a"
                                 + " DEFAULT)");
                     }
+                    requireNoViewReads(table, catalog, "add a column to", true);
                     columns.add(column);
                     sources.add(-1);
                     fill.add(value);
@@ -93,7 +95,7 @@ record TableAlteration(String name, Schema schema, PartitionSpec spec, int[] sou
                         throw new LocusSqlException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot drop column "
                                 + column + " of table " + table.name() + ": " + user + " uses it");
                     }
-                    requireNoViewReads(table, catalog, "drop column " + column + " of");
+                    requireNoViewReads(table, catalog, "drop column " + column + " of", false);
                     if (columns.size() == 1) {
                         throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "cannot drop column " + column
                                 + ": a table keeps at least one column");
@@ -114,7 +116,7 @@ record TableAlteration(String name, Schema schema, PartitionSpec spec, int[] sou
                         throw new LocusSqlException(SqlState.DUPLICATE_COLUMN, "column \"" + rename.to()
                                 + "\" of relation \"" + table.name() + "\" already exists");
                     }
-                    requireNoViewReads(table, catalog, "rename column " + from + " of");
+                    requireNoViewReads(table, catalog, "rename column " + from + " of", false);
                     ColumnDef def = columns.get(at);
                     columns.set(at, new ColumnDef(rename.to(), def.type(), def.nullable()));
                     key.replaceAll(k -> k.equalsIgnoreCase(from) ? rename.to() : k);
@@ -130,7 +132,7 @@ record TableAlteration(String name, Schema schema, PartitionSpec spec, int[] sou
                         throw new LocusSqlException(SqlState.DUPLICATE_TABLE, "relation \"" + rename.to()
                                 + "\" already exists");
                     }
-                    requireNoViewReads(table, catalog, "rename");
+                    requireNoViewReads(table, catalog, "rename", false);
                     name = rename.to();
                     String newName = name;
                     indexes.replaceAll(index -> index.onTable(newName));
@@ -146,6 +148,13 @@ record TableAlteration(String name, Schema schema, PartitionSpec spec, int[] sou
                 sources.stream().mapToInt(Integer::intValue).toArray(), fill.toArray(),
                 defaults.stream().allMatch(d -> d == null) ? List.of() : Collections.unmodifiableList(defaults),
                 List.copyOf(indexes), changed);
+    }
+
+    /** Rows a statement now sees: main and delta rows, deletions applied. */
+    private static long visibleRows(Table table) {
+        try (TableSnapshot snapshot = table.snapshot()) {
+            return snapshot.visibleRows();
+        }
     }
 
     private static int position(List<ColumnDef> columns, String name) {
@@ -181,13 +190,15 @@ record TableAlteration(String name, Schema schema, PartitionSpec spec, int[] sou
     /**
      * Views are kept as their query's text, which names tables and columns: one that mentions the table would read
      * a column or table that is no longer there, so the change is refused (as PostgreSQL refuses to drop a column a
-     * view uses) until the view is dropped.
+     * view uses) until the view is dropped. A column added changes what {@code *} expands to, so with
+     * {@code onlyStars} views that mention the table and use {@code *} refuse it.
      */
-    private static void requireNoViewReads(Table table, Catalog catalog, String change) {
+    private static void requireNoViewReads(Table table, Catalog catalog, String change, boolean onlyStars) {
         String name = Pattern.quote(table.name().toLowerCase(Locale.ROOT));
         Pattern mention = Pattern.compile("(?<![\\p{L}\\p{N}_$])" + name + "(?![\\p{L}\\p{N}_$])");
         for (ViewDefinition view : catalog.views()) {
-            if (mention.matcher(view.sql().toLowerCase(Locale.ROOT)).find()) {
+            if (mention.matcher(view.sql().toLowerCase(Locale.ROOT)).find() && (!onlyStars
+                    || view.sql().contains("*"))) {
                 throw new LocusSqlException(SqlState.DEPENDENT_OBJECTS_STILL_EXIST, "cannot " + change + " table "
                         + table.name() + ": view " + view.name() + " depends on it (DROP VIEW " + view.name()
                         + " first, then create it again)");

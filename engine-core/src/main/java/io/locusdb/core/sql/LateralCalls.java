@@ -6,12 +6,13 @@ import java.util.regex.Pattern;
 
 /**
  * PostgreSQL's {@code LATERAL f(args)} in FROM, which the parser reads only as {@code LATERAL TABLE(f(args))}: the
- * call is wrapped so. A LATERAL subquery ({@code LATERAL (SELECT ...)}) and the wrapped form stay as they are, and
- * so does anything inside string literals, quoted names and comments.
+ * call is wrapped so. A LATERAL subquery ({@code LATERAL (SELECT ...)}), {@code LATERAL UNNEST(...)} (which the
+ * parser reads) and the wrapped form stay as they are, and so does anything inside string literals, quoted names
+ * and comments.
  */
 final class LateralCalls {
-    private static final Pattern LATERAL_CALL = Pattern.compile("(?i)\\blateral\\s+(?!table\\b)([A-Za-z_][A-Za-z0-9_]*"
-            + "(?:\\.[A-Za-z_][A-Za-z0-9_]*)?)\\s*\\(");
+    private static final Pattern LATERAL_CALL = Pattern.compile("(?i)\\blateral\\s+(?!(?:table|unnest)\\b)"
+            + "([A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*)?)\\s*\\(");
 
     private LateralCalls() {
     }

@@ -63,6 +63,11 @@ final class SelectListSeries {
             throw unsupported(item, "generate_series in the select list of a grouped or DISTINCT query (write it"
                     + " in FROM)");
         }
+        for (SqlNode other : items) {
+            if (other instanceof SqlIdentifier id && id.isStar()) {
+                throw unsupported(other, "* beside generate_series in a select list (name the columns)");
+            }
+        }
         SqlBasicCall call = series(item);
         String column = item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(1).toString() : "generate_series";
         SqlParserPos pos = call.getParserPosition();

@@ -329,8 +329,7 @@ public final class SqlFrontEnd {
                 }
                 text = " ".repeat(end) + sql.substring(end);
             }
-            text = LateralCalls.rewrite(AtTimeZone.rewrite(TimestampLiterals.rewrite(
-                    IntervalLiterals.rewrite(text))));
+            text = rewriteText(text);
             long started = System.nanoTime();
             SqlNode parsed = parse(text);
             long parsedAt = System.nanoTime();
@@ -441,7 +440,8 @@ public final class SqlFrontEnd {
             SqlNode parsed;
             try {
                 parsed = DistinctOn.apply(FromFunctions.rewrite(SelectListSeries.rewrite(ModeWithinGroup.rewrite(
-                        standardCasts(SqlParser.create(DistinctOn.rewriteText(queryString), PARSER).parseQuery())))));
+                        standardCasts(SqlParser.create(DistinctOn.rewriteText(rewriteText(queryString)), PARSER)
+                                .parseQuery())))));
             } catch (SqlParseException e) {
                 throw new LocusSqlException(SqlState.SEMANTIC_ERROR, "view '" + name + "' no longer parses: "
                         + firstLine(String.valueOf(e.getMessage())), 0, 0, e);
@@ -508,6 +508,14 @@ public final class SqlFrontEnd {
         SqlIdentifier name = type.getTypeName();
         return name.names.getLast().equalsIgnoreCase("regclass")
                 && (name.names.size() == 1 || name.names.getFirst().equalsIgnoreCase("pg_catalog"));
+    }
+
+    /**
+     * PostgreSQL's spellings the parser does not read (interval and timestamp literals, AT TIME ZONE, LATERAL f(..))
+     * in its own: for statements and for the stored text of views alike.
+     */
+    private static String rewriteText(String text) {
+        return LateralCalls.rewrite(AtTimeZone.rewrite(TimestampLiterals.rewrite(IntervalLiterals.rewrite(text))));
     }
 
     private static SqlNode parse(String sql) {

@@ -3,7 +3,6 @@ package io.locusdb.core.system;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.Table;
 import io.locusdb.core.storage.table.TablePart;
-import io.locusdb.core.storage.table.TableSnapshot;
 import java.io.IOException;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
@@ -47,7 +46,7 @@ public record MemoryAccount(List<Line> lines) {
     public record Line(String area, int node, String detail, long bytes, String measure) {
     }
 
-    /** The account now. Table memory takes a snapshot of every table (no locks held while it counts). */
+    /** The account now (no locks held while it counts). */
     public static MemoryAccount now(Catalog catalog) {
         List<Line> lines = new ArrayList<>();
         long mapped = tables(catalog, lines);
@@ -83,17 +82,17 @@ public record MemoryAccount(List<Line> lines) {
         long[] delta = new long[nodes];
         long[] decoded = new long[nodes];
         for (Table table : catalog.tables()) {
-            try (TableSnapshot s = table.snapshot()) {
-                for (TablePart part : s.parts()) {
-                    int node = Math.clamp(part.homeNode(), 0, nodes - 1);
-                    // Sizes only: a restarted part's columns still being read are not waited for.
-                    codes[node] += part.codeBytes();
-                    dictionaries[node] += part.dictionaryBytes();
-                    decoded[node] += part.decodedValueBytes();
-                    mapped[node] += part.memory().mappedBytes();
-                    indexes[node] += part.keyIndexBytes();
-                    delta[node] += part.delta().estimatedHeapBytes();
-                }
+            // The table's current parts, not a snapshot: a table dropped meanwhile (DROP, ALTER, COPY) is counted
+            // as it was rather than failing the account. Sizes only: a restarted part's columns still being read
+            // are not waited for.
+            for (TablePart part : table.version().parts()) {
+                int node = Math.clamp(part.homeNode(), 0, nodes - 1);
+                codes[node] += part.codeBytes();
+                dictionaries[node] += part.dictionaryBytes();
+                decoded[node] += part.decodedValueBytes();
+                mapped[node] += part.memory().mappedBytes();
+                indexes[node] += part.keyIndexBytes();
+                delta[node] += part.delta().estimatedHeapBytes();
             }
         }
         long total = 0;

@@ -135,6 +135,17 @@ class AlterTableTest {
             assertThat(stateOf(db, "ALTER TABLE items RENAME TO things"))
                     .isEqualTo(SqlState.DEPENDENT_OBJECTS_STILL_EXIST);
             execute(db, "ALTER TABLE items ADD COLUMN note VARCHAR(8)");
+            // A view of * would show one column more than it was made with.
+            execute(db, "CREATE VIEW everything AS SELECT * FROM items");
+            assertThat(stateOf(db, "ALTER TABLE items ADD COLUMN more INTEGER"))
+                    .isEqualTo(SqlState.DEPENDENT_OBJECTS_STILL_EXIST);
+            // Rows not merged yet count as rows: a NOT NULL column without a default is refused over them too.
+            execute(db, "CREATE TABLE fresh (k INTEGER)");
+            execute(db, "INSERT INTO fresh VALUES (1)");
+            assertThat(stateOf(db, "ALTER TABLE fresh ADD COLUMN must INTEGER NOT NULL"))
+                    .isEqualTo(SqlState.NOT_NULL_VIOLATION);
+            execute(db, "DELETE FROM fresh");
+            execute(db, "ALTER TABLE fresh ADD COLUMN must INTEGER NOT NULL");
             // Nothing refused changed anything.
             assertThat(rows(db, "SELECT column_name FROM information_schema.columns WHERE table_name = 'items'"
                     + " ORDER BY ordinal_position")).containsExactly(List.of("id"), List.of("name"), List.of("qty"),

@@ -155,8 +155,11 @@ class ArraysAndSetFunctionsTest {
     }
 
     @Test
-    void setFunctionsWithArgumentsFromAnotherTableAreRefusedByName() {
-        assertThatThrownBy(() -> rows("SELECT * FROM t, LATERAL TABLE(generate_series(1, t.x)) g"))
+    void aLateralSeriesTakesItsArgumentsFromEachRowAndUnnestOfAnotherTablesRowsIsRefusedByName() {
+        // x is 3, NULL, 1, 2, 5: a row per value of 1..x, none for NULL.
+        assertThat(rows("SELECT count(*), sum(g) FROM t, LATERAL TABLE(generate_series(1, t.x)) g"))
+                .containsExactly(List.of(11L, 25L));
+        assertThatThrownBy(() -> rows("SELECT * FROM t, LATERAL unnest(string_to_array(t.name, 'p')) AS u(piece)"))
                 .isInstanceOfSatisfying(LocusSqlException.class,
                         e -> assertThat(e.state()).isEqualTo(SqlState.FEATURE_NOT_SUPPORTED));
     }

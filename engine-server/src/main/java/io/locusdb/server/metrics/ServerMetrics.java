@@ -38,6 +38,7 @@ import java.util.function.Supplier;
  * with a percentile histogram), bytes sent, frames received, errors by SQLSTATE and refused connections by reason.
  */
 public final class ServerMetrics {
+    private static final System.Logger LOG = System.getLogger(ServerMetrics.class.getName());
     private final MeterRegistry registry;
     private final AtomicInteger sessions = new AtomicInteger();
     private final AtomicInteger inflight = new AtomicInteger();
@@ -165,7 +166,9 @@ public final class ServerMetrics {
                 bindDatabase(db);
                 binding.complete(null);
             } catch (RuntimeException | Error e) {
-                binding.completeExceptionally(e);
+                LOG.log(System.Logger.Level.ERROR, "the database's meters could not be bound; /metrics shows the"
+                        + " others", e);
+                binding.complete(null);
             }
         });
         bound = binding;

@@ -26,6 +26,7 @@ import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinInfo;
+import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RepeatUnion;
 import org.apache.calcite.rel.core.Sort;
@@ -147,6 +148,9 @@ public final class PhysicalPlanner {
             PlanDraft input = planInput(correlate.getLeft(), binder, resolve, shared);
             // Filters Calcite pushed onto the function's rows apply to the joined rows instead.
             RelNode function = correlate.getRight();
+            if (function instanceof Filter && correlate.getJoinType() != JoinRelType.INNER) {
+                throw unsupported("LEFT JOIN LATERAL with a condition other than ON TRUE");
+            }
             while (function instanceof Filter filter) {
                 ops.add(new PlanDraft.Filter(SetFunctionPlanning.overJoinedRow(binder.bind(filter.getCondition()),
                         correlate)));

@@ -15,6 +15,7 @@ import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.rel.logical.LogicalProject;
@@ -22,6 +23,7 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.schema.TransientTable;
 import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.util.ImmutableBitSet;
 
@@ -242,6 +244,10 @@ final class SharedSubplans {
     }
 
     private static boolean deterministic(RelNode node) {
+        if (node instanceof TableScan scan && scan.getTable().unwrap(TransientTable.class) != null) {
+            // A recursion's working table holds other rows each round: what reads it is computed anew each time.
+            return false;
+        }
         List<RexNode> expressions = switch (node) {
             case Project p -> p.getProjects();
             case Filter f -> List.of(f.getCondition());

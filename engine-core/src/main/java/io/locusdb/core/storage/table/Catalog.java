@@ -215,6 +215,42 @@ public final class Catalog {
         return list;
     }
 
+    /**
+     * Puts {@code replacement} (not registered, perhaps under another name) where {@code old} is, in one step: no
+     * statement finds neither, and on a refusal (a name another table, view or index has) nothing changed. The
+     * replacement takes {@code indexes} (rows it holds were checked when written) and {@code old}'s group; {@code
+     * old} is dropped, its memory freed once queries that still read it finish.
+     */
+    public synchronized void replace(Table old, Table replacement, List<IndexDefinition> indexes) {
+        String oldKey = key(old.name());
+        String newKey = key(replacement.name());
+        if (tables.get(oldKey) != old) {
+            throw new IllegalArgumentException("table '" + old.name() + "' was dropped or replaced meanwhile");
+        }
+        if (!newKey.equals(oldKey) && (tables.containsKey(newKey) || views.containsKey(newKey)
+                || this.indexes.containsKey(newKey))) {
+            throw new IllegalArgumentException("relation '" + replacement.name() + "' already exists");
+        }
+        TableGroup group = old.group() == null ? null : groups.get(key(old.group()));
+        if (group != null) {
+            // Checks that the replacement is co-partitioned with the group before anything changes.
+            group.add(replacement);
+        }
+        for (IndexDefinition index : old.indexes()) {
+            this.indexes.remove(key(index.name()));
+        }
+        tables.remove(oldKey);
+        tables.put(newKey, replacement);
+        for (IndexDefinition index : indexes) {
+            createIndex(index, false);
+        }
+        changes.incrementAndGet();
+        if (group != null) {
+            group.remove(old);
+        }
+        old.drop();
+    }
+
     /** Removes a table; its memory is freed once queries that still read it finish. */
     public synchronized void drop(String name) {
         Table table = tables.remove(key(name));

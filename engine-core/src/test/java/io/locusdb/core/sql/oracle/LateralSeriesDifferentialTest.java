@@ -1,8 +1,13 @@
 package io.locusdb.core.sql.oracle;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import io.locusdb.core.Session;
+import io.locusdb.core.result.QueryResult;
+import io.locusdb.core.sql.LocusSqlException;
+import io.locusdb.core.sql.SqlState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -10,6 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
@@ -74,6 +80,22 @@ class LateralSeriesDifferentialTest {
                     "SELECT count(*), sum(g) FROM u1, LATERAL generate_series(0, k) AS s(g)"})
                 .map(q -> dynamicTest(q[0], () -> ResultComparison.assertAgreesOrBothDivideByZero(session, duck,
                         q[0], q[1], false)));
+    }
+
+    @Test
+    void whatIsNotSupportedYetIsRefusedByName() {
+        for (String sql : List.of(
+                "SELECT u0.id, g FROM u0 LEFT JOIN LATERAL generate_series(1, u0.k) AS s(g) ON g > 2",
+                "SELECT *, generate_series(1, 2) FROM u0",
+                "SELECT generate_series(1, 2), generate_series(1, 3)",
+                "SELECT k, generate_series(1, 2) FROM u0 GROUP BY k")) {
+            assertThatThrownBy(() -> {
+                try (QueryResult r = session.execute(sql)) {
+                    r.toList();
+                }
+            }).as(sql).isInstanceOfSatisfying(LocusSqlException.class,
+                    e -> assertThat(e.state()).isEqualTo(SqlState.FEATURE_NOT_SUPPORTED));
+        }
     }
 
     @TestFactory

@@ -94,6 +94,9 @@ class RecursiveCteDifferentialTest {
                         + " a + b, i + 1 FROM f WHERE i < 60) SELECT max(b), count(*) FROM f",
                 "WITH RECURSIVE d(day) AS (SELECT DATE '2024-02-27' UNION ALL SELECT day + 1 FROM d WHERE day <"
                         + " DATE '2024-03-03') SELECT day FROM d",
+                // Read twice: each reading's recursion computes its own rounds.
+                "WITH RECURSIVE r(x) AS (SELECT 3 UNION SELECT e.dst FROM edges e JOIN r ON e.src = r.x)"
+                        + " SELECT a.x, count(*) FROM r a JOIN r b ON a.x = b.x GROUP BY a.x",
                 "WITH RECURSIVE r(x, p) AS (SELECT 0, CAST('0' AS VARCHAR) UNION SELECT e.dst, r.p || '>'"
                         + " || CAST(e.dst AS VARCHAR) FROM edges e JOIN r ON e.src = r.x WHERE length(r.p) < 12)"
                         + " SELECT count(*), count(DISTINCT x) FROM r")
