@@ -2,7 +2,6 @@ package io.locusdb.bench.start;
 
 import io.locusdb.bench.query.TpchTablesForDuck;
 import io.locusdb.bench.storage.LoadComparison;
-import io.locusdb.core.workload.TpchQuery;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -39,16 +38,7 @@ public final class DuckMemoryProbe {
                 }
             }
             report("loaded", idleMillis);
-            for (TpchQuery q : TpchQuery.all()) {
-                try (ResultSet rs = s.executeQuery(q.withDefaults().sql())) {
-                    int columns = rs.getMetaData().getColumnCount();
-                    while (rs.next()) {
-                        for (int i = 1; i <= columns; i++) {
-                            rs.getObject(i);
-                        }
-                    }
-                }
-            }
+            MemoryComparison.runAll(s);
             report("queried", idleMillis);
         }
     }

@@ -130,13 +130,18 @@ public final class MemoryComparison {
     /** The 22 TPC-H queries once each over JDBC, every row read. */
     private static void queries(String url) throws SQLException {
         try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
-            for (TpchQuery q : TpchQuery.all()) {
-                try (ResultSet rs = s.executeQuery(q.withDefaults().sql())) {
-                    int columns = rs.getMetaData().getColumnCount();
-                    while (rs.next()) {
-                        for (int i = 1; i <= columns; i++) {
-                            rs.getObject(i);
-                        }
+            runAll(s);
+        }
+    }
+
+    /** The 22 TPC-H queries (DuckDB's texts, default parameters) once each through {@code s}, every row read. */
+    static void runAll(Statement s) throws SQLException {
+        for (TpchQuery q : TpchQuery.all()) {
+            try (ResultSet rs = s.executeQuery(q.withDefaults().sql())) {
+                int columns = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    for (int i = 1; i <= columns; i++) {
+                        rs.getObject(i);
                     }
                 }
             }
