@@ -59,6 +59,26 @@ public final class GroupTable {
     }
 
     /**
+     * As above, finding groups in {@code spareSlots} (from {@link #detachSlots} of a table done with them) where it
+     * has the size this table's index starts at: a task that fills table after table of the same size reuses one
+     * index, which at tens of thousands of groups is an array the collector allocates outside its young space.
+     */
+    public GroupTable(List<ColumnType> keyTypes, List<AggregateCall> calls, StringIds strings, MemoryBudget budget,
+                      int expectedGroups, int[] spareSlots) {
+        this(keyTypes, calls, strings, budget, expectedGroups, true, spareSlots);
+    }
+
+    /**
+     * This table's hash index, taken away for another table: the table must not look groups up or take rows after
+     * this (a table handed to a merge is only read). Null when it has none.
+     */
+    public int[] detachSlots() {
+        int[] detached = slots;
+        slots = null;
+        return detached;
+    }
+
+    /**
      * A table without a hash index, filled by {@link #addRowsAsGroups}: every row it takes is a group of its own,
      * hashed and stored but not looked up. Where a task's rows hardly repeat a key (a grouping by a near-unique
      * key), looking each row up locally only to find it new costs a probe per row and saves the merge nothing; these
@@ -74,6 +94,11 @@ public final class GroupTable {
 
     private GroupTable(List<ColumnType> keyTypes, List<AggregateCall> calls, StringIds strings, MemoryBudget budget,
                        int expectedGroups, boolean indexed) {
+        this(keyTypes, calls, strings, budget, expectedGroups, indexed, null);
+    }
+
+    private GroupTable(List<ColumnType> keyTypes, List<AggregateCall> calls, StringIds strings, MemoryBudget budget,
+                       int expectedGroups, boolean indexed, int[] spareSlots) {
         if (keyTypes.size() > 64) {
             throw new IllegalArgumentException("at most 64 grouping columns, got " + keyTypes.size());
         }
@@ -87,7 +112,7 @@ public final class GroupTable {
         this.bytesPerGroup = 8L * (keyCount + 3) + 8 + 16L * accumulators.length;
         if (indexed) {
             int slotCount = Math.max(16, Integer.highestOneBit(Math.max(1, expectedGroups)) << 2);
-            this.slots = new int[slotCount];
+            this.slots = spareSlots != null && spareSlots.length == slotCount ? spareSlots : new int[slotCount];
             Arrays.fill(slots, -1);
             this.mask = slotCount - 1;
         }

@@ -197,11 +197,13 @@ final class AggregateMerge {
             } else if (++tablesSinceHashed >= RESAMPLE_EVERY) {
                 rowsAsGroups = false;
             }
+            int[] spareSlots = table.detachSlots();
             hand(table);
             // A task whose table filled up once will likely fill the next: it starts at full size, with room for the
             // batch that crosses the limit, so that batch does not double every array.
             int room = LOCAL_GROUPS_LIMIT + batchRows;
-            table = rowsAsGroups ? GroupTable.rowsAsGroups(keyTypes, calls, strings, memory, room) : localTable(room);
+            table = rowsAsGroups ? GroupTable.rowsAsGroups(keyTypes, calls, strings, memory, room)
+                    : new GroupTable(keyTypes, calls, strings, memory, room, spareSlots);
             rowsInTable = 0;
         }
 
@@ -272,7 +274,10 @@ final class AggregateMerge {
         List<Handed> tables = new ArrayList<>(handed);
         handed.clear();
         int buckets = 1 << bucketBits;
-        Relation[] pieces = new Relation[mergeTasks];
+        List<List<Relation>> pieces = new ArrayList<>();
+        for (int t = 0; t < mergeTasks; t++) {
+            pieces.add(List.of());
+        }
         try {
             TaskGraph graph = new TaskGraph("aggregate merge");
             TaskGraph.Node root = graph.root(mergeClass, TaskGraph.ANY_NODE, ctx -> { });
@@ -282,9 +287,10 @@ final class AggregateMerge {
                 int end = (int) ((long) buckets * (t + 1) / mergeTasks);
                 int node = nodes.isEmpty() ? TaskGraph.ANY_NODE : nodes.get(t % nodes.size());
                 graph.node(mergeClass, node, ctx -> {
-                    pieces[task] = mergeBuckets(tables, first, end, aggregate);
+                    List<Relation> merged = mergeBuckets(tables, first, end, aggregate);
+                    pieces.set(task, merged);
                     trace.accept(new TaskRecord(TASK_CLASS, task, node, ctx.node(), ctx.stolen(),
-                            pieces[task].rows()));
+                            merged.stream().mapToLong(Relation::rows).sum()));
                 }, root);
             }
             executor.submit(graph, query).await();
@@ -293,16 +299,17 @@ final class AggregateMerge {
                 h.table().releaseMemory();
             }
         }
-        Relation result = pieces[0];
-        for (int t = 1; t < pieces.length; t++) {
-            result.append(pieces[t].columns(), pieces[t].rows());
+        List<Relation> all = new ArrayList<>();
+        for (List<Relation> merged : pieces) {
+            all.addAll(merged);
         }
-        return result;
+        PhysicalPlan.Aggregate last = then == null ? aggregate : then;
+        return Relation.concat(all, last.outputTypes(), last.names());
     }
 
-    /** Buckets {@code first..end-1} of every handed table, each merged into a table of its own, as one relation. */
-    private Relation mergeBuckets(List<Handed> tables, int first, int end, PhysicalPlan.Aggregate aggregate) {
-        Relation out = null;
+    /** Buckets {@code first..end-1} of every handed table, each merged into a table of its own, as relations. */
+    private List<Relation> mergeBuckets(List<Handed> tables, int first, int end, PhysicalPlan.Aggregate aggregate) {
+        List<Relation> out = new ArrayList<>();
         // Buckets of one hash are alike: each starts with room for a little more than the one before ended with.
         int previousGroups = -1;
         for (int b = first; b < end; b++) {
@@ -320,7 +327,7 @@ final class AggregateMerge {
                     target.mergeGroups(h.table(), h.offsets()[b], h.offsets()[b + 1]);
                 }
                 previousGroups = target.size();
-                if (target.size() == 0 && out != null) {
+                if (target.size() == 0) {
                     continue;
                 }
                 Relation piece = RelationOps.finish(target, keyTypes.size(), aggregate.outputTypes(),
@@ -329,11 +336,7 @@ final class AggregateMerge {
                     piece = RelationOps.aggregate(piece, then.keys(), then.calls(), then.names(),
                             then.outputTypes());
                 }
-                if (out == null) {
-                    out = piece;
-                } else {
-                    out.append(piece.columns(), piece.rows());
-                }
+                out.add(piece);
             } finally {
                 target.releaseMemory();
             }

@@ -73,7 +73,9 @@ public final class ExplainWriter {
             case PhysicalPlan.SetFunction function -> lines.add(indent + "SetFunction: "
                     + function.function().name().toLowerCase(Locale.ROOT) + function.args()
                     + (function.ordinality() ? " WITH ORDINALITY" : ""));
-            case PhysicalPlan.Scan scan -> scan(lines, indent, plan, scan,
+            case PhysicalPlan.Scan scan -> scan(lines, indent, plan,
+                    sink == 0 && ops.getFirst() instanceof PhysicalPlan.Sort sort && sort.fetchesLate(scan)
+                            ? LateTopN.keysOnly(scan, sort) : scan,
                     sink == 0 && ops.getFirst() instanceof PhysicalPlan.Aggregate, batchRows);
             case PhysicalPlan.Join join -> join(lines, indent, join, batchRows);
             case PhysicalPlan.Union union -> union(lines, indent, union, batchRows);
@@ -203,7 +205,14 @@ public final class ExplainWriter {
             case PhysicalPlan.Sort s -> "Sort: " + (s.keys().isEmpty() ? "none" : s.keys().stream()
                     .map(k -> input.get(k.column()) + " " + direction(k)).collect(Collectors.joining(", ")))
                     + (s.offset() > 0 ? " OFFSET " + s.offset() : "") + (s.fetch() >= 0 ? " LIMIT " + s.fetch() : "")
-                    + (sink && s.isTopN() ? " [top " + (s.offset() + s.fetch()) + " kept per pipeline task,"
+                    + (sink && s.fetchesLate(plan.source()) ? " [materialized late: the sort keys and row positions"
+                    + " of the top " + (s.offset() + s.fetch()) + " kept per pipeline task"
+                    + (LateTopN.guesses(LateTopN.keysOnly((PhysicalPlan.Scan) plan.source(), s))
+                    ? " (the first key's cut-off started from a sample of " + SampledCutoff.SAMPLE_ROWS + " rows"
+                    + " where it is an integer column, the scan run again without it if fewer rows pass)" : "")
+                    + ", those merged and sorted, then the other columns read for those rows by "
+                    + LateTopN.FETCH_TASK_CLASS + " tasks on their parts' nodes]"
+                    : sink && s.isTopN() ? " [top " + (s.offset() + s.fetch()) + " kept per pipeline task,"
                     + " those merged and sorted]" : "");
             case PhysicalPlan.Aggregate a -> "Aggregate" + (parallel
                     ? " [local hash tables per pipeline task (on the scanned part's node), sorted into "

@@ -65,6 +65,10 @@ final class PipelineBuilder {
             Relation result = new Pipeline(new OperatorChain(context, source, List.of()), sink).run();
             return new Outcome(result, then == null ? 1 : 2);
         }
+        if (plan.source() instanceof PhysicalPlan.Scan scan && !ops.isEmpty()
+                && ops.getFirst() instanceof PhysicalPlan.Sort sort && sort.fetchesLate(scan)) {
+            return new Outcome(LateTopN.run(context, scan, sort), 1);
+        }
         Chained chained = chain(plan);
         int done = chained.opsDone();
         PipelineSink sink;

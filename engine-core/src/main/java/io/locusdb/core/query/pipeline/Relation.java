@@ -59,6 +59,33 @@ public final class Relation {
         return new Relation(columns, names, 0);
     }
 
+    /**
+     * The rows of {@code pieces} one after another, each column allocated once at its final size: a relation made
+     * of many small results (an aggregation's buckets) is not grown by doubling, which copies it again and again.
+     */
+    public static Relation concat(List<Relation> pieces, List<ColumnType> types, List<String> names) {
+        long total = 0;
+        for (Relation piece : pieces) {
+            total += piece.rows();
+        }
+        if (total > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("a relation holds at most " + (Integer.MAX_VALUE - 8) + " rows, not "
+                    + total);
+        }
+        int rows = (int) total;
+        List<ColumnVector> columns = new ArrayList<>(types.size());
+        for (int c = 0; c < types.size(); c++) {
+            ColumnVector column = new ColumnVector(types.get(c), Math.max(16, rows));
+            int at = 0;
+            for (Relation piece : pieces) {
+                column.copyRows(piece.columns().get(c), 0, at, piece.rows());
+                at += piece.rows();
+            }
+            columns.add(column);
+        }
+        return new Relation(columns, names, rows);
+    }
+
     /** Charges every later append to {@code memory}. */
     public Relation chargedTo(MemoryBudget memory) {
         this.budget = memory;

@@ -14,6 +14,7 @@ import io.locusdb.core.storage.column.LongDictionary;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.vector.Chunk;
+import io.locusdb.core.vector.ColumnVector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -37,6 +38,8 @@ public final class TableScanSource implements PipelineSource {
     /** The probe's key the scan may read through the table's key index instead of whole; null if none. */
     private IndexJoin indexJoin;
     private HashJoinProbe indexJoinProbe;
+    /** Whether each chunk pushed carries, after the outputs, the rows' positions ({@link #withPositions}). */
+    private boolean positions;
 
     /** A scan of {@code scan}'s table as it stands now, computing what {@code program} says. */
     TableScanSource(PipelineContext context, PhysicalPlan.Scan scan, ScanProgram program) {
@@ -49,6 +52,21 @@ public final class TableScanSource implements PipelineSource {
         this.scan = scan;
         this.program = program;
         this.snapshot = snapshot;
+    }
+
+    /**
+     * Makes every chunk this scan pushes carry one more column after its outputs: BIGINT, each row's part in the
+     * upper 32 bits and its position in that part ({@link MaterializeJob#DELTA_ROW} marking a delta row) in the lower,
+     * so that the consumer can read the rest of the rows it keeps later, from {@link #snapshot()}.
+     */
+    TableScanSource withPositions() {
+        this.positions = true;
+        return this;
+    }
+
+    /** The table's parts this scan reads (held until the pipeline's context closes). */
+    TableSnapshot snapshot() {
+        return snapshot;
     }
 
     /**
@@ -126,10 +144,17 @@ public final class TableScanSource implements PipelineSource {
 
     /** Submits the scan's tasks without waiting for them. */
     GraphHandle start(IntFunction<TaskStep> chains) {
+        MaterializeJob.Columns decoded = program.columns(true);
+        if (positions) {
+            decoded = new MaterializeJob.Columns(decoded.columns(), true, decoded.batchRows(), true);
+        }
         return ScanPipeline.submit(context.executor(), context.query(), snapshot, ranges(),
-                program.columns(true), part -> {
+                decoded, part -> {
                     ScanProgram.Kernels kernels = program.kernels();
                     TaskStep head = chains.apply(part);
+                    int outputs = program.outputs().size();
+                    ColumnVector[] withPositions = positions ? new ColumnVector[outputs + 1] : null;
+                    long partTag = (long) part << 32;
                     MaterializeJob.IdFilter joinFilter = idFilter(part);
                     MaterializeJob.IdFilter filter = joinFilter == null
                             && PipelineProfile.unwrap(head) instanceof TopNSink.Local topN
@@ -139,8 +164,20 @@ public final class TableScanSource implements PipelineSource {
                         public void accept(TaskContext ctx, Chunk batch) {
                             Chunk out = kernels.apply(batch);
                             if (out.rows() > 0) {
-                                head.push(ctx, out);
+                                head.push(ctx, withPositions == null ? out : positioned(out, batch));
                             }
+                        }
+
+                        /** The outputs and, last, the positions the residual filter left (compacted with the rest). */
+                        private Chunk positioned(Chunk out, Chunk batch) {
+                            ColumnVector at = batch.vectors()[batch.vectors().length - 1];
+                            long[] values = at.longs();
+                            for (int i = 0; i < out.rows(); i++) {
+                                values[i] |= partTag;
+                            }
+                            System.arraycopy(out.vectors(), 0, withPositions, 0, outputs);
+                            withPositions[outputs] = at;
+                            return new Chunk(withPositions, out.rows());
                         }
 
                         @Override

@@ -15,11 +15,12 @@ import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 
 /**
  * ORDER BY ... LIMIT: each task keeps the first {@code limit} rows of what it saw (selecting them from its buffer
- * whenever that holds twice as many, and sorting them once when done), and hands them to the global state when done; no task holds more than about
+ * whenever that holds twice as many, and once more when done), and hands them, unsorted, to the global state; no task holds more than about
  * {@code 2 * limit} rows, and the result holds at most {@code limit} per task. Once a task has {@code limit}
  * rows, its last one is a cut-off: a row whose first key sorts after the cut-off's cannot be among the first,
  * so it is dropped on arrival, before it is copied or sorted.
@@ -38,6 +39,10 @@ public final class TopNSink implements PipelineSink {
     private final Set<Integer> sortColumns;
     /** The best cut-off of all tasks, where the first key is an integer column; null otherwise. */
     private final SharedCutoff shared;
+    /** Whether {@link #shared} started from a guess ({@link #startFrom}), which holds only if enough rows pass it. */
+    private volatile boolean guessed;
+    /** Rows that passed the guessed cut-off, counted once a task has them. */
+    private final LongAdder passedGuess = new LongAdder();
 
     TopNSink(List<ColumnType> types, List<String> names, List<PhysicalPlan.SortKey> keys, int limit,
              MemoryBudget memory) {
@@ -51,6 +56,25 @@ public final class TopNSink implements PipelineSink {
         PhysicalPlan.SortKey first = keys.getFirst();
         this.shared = types.get(first.column()).physical() == TypeKind.Physical.LONG
                 ? new SharedCutoff(first.descending(), first.nullsFirst()) : null;
+    }
+
+    /**
+     * Starts every task's cut-off at {@code guess}, a first-key value read from a sample of the rows before any is
+     * scanned, so that the tasks drop rows from the first batch on instead of keeping their first rows whole. The guess
+     * is right when at least LIMIT rows pass it (every row it drops is then worse than LIMIT rows that passed); ask
+     * {@link #guessFailed} when done and run again without one if not. Only where the first key is an integer column.
+     */
+    void startFrom(long guess) {
+        if (shared == null) {
+            throw new IllegalStateException("a cut-off is shared only on an integer first key");
+        }
+        shared.offer(guess);
+        guessed = true;
+    }
+
+    /** Whether a guessed cut-off let fewer than LIMIT rows pass: then the result may miss rows it dropped. */
+    boolean guessFailed() {
+        return guessed && passedGuess.sum() < limit;
     }
 
     @Override
@@ -90,6 +114,9 @@ public final class TopNSink implements PipelineSink {
                 if (decoded[i] == ref.index()
                         && part.column(ref.index()).dictionary() instanceof LongDictionary dictionary) {
                     codes = new CodeCutoff(dictionary, first.descending(), first.nullsFirst());
+                    if (shared != null && shared.isSet()) {
+                        codes.tighten(shared.value());
+                    }
                     return new MaterializeJob.IdFilter(i, codes.allowed());
                 }
             }
@@ -105,6 +132,9 @@ public final class TopNSink implements PipelineSink {
                     codes.tighten(shared.value());
                 }
                 rows = sharedPass(rows);
+                if (guessed && rows != null) {
+                    passedGuess.add(rows.rows());
+                }
             }
             if (rows != null && cutoff >= 0) {
                 rows = beforeCutoff(rows);
@@ -208,7 +238,13 @@ public final class TopNSink implements PipelineSink {
             if (buffer == null) {
                 return;
             }
-            Relation best = RelationOps.sort(buffer, keys, 0, limit);
+            // Which rows, not their order: the sort above the sink orders what every task kept, once.
+            Relation best = buffer;
+            if (buffer.rows() > limit) {
+                RowComparator order = RelationSort.comparator(buffer.chunk().vectors(), keys);
+                int[] rows = IndexSort.firstInRowOrder(buffer.rows(), limit, order);
+                best = RelationSort.gather(buffer, rows, 0, rows.length);
+            }
             synchronized (kept) {
                 kept.append(best.chunk());
             }

@@ -347,6 +347,31 @@ public record PhysicalPlan(Source source, List<Op> ops, List<ResultColumn> colum
         public boolean isTopN() {
             return !keys.isEmpty() && fetch >= 0 && offset <= TOP_N_MAX_ROWS && fetch <= TOP_N_MAX_ROWS - offset;
         }
+
+        /**
+         * Whether this top-N, the first operator over {@code source}, is materialized late: the scan decodes only the
+         * sort keys (and its filter's columns), the tasks keep the keys and each row's position, and the other
+         * columns are read for the first rows alone once they are known. It applies where the scan's outputs are
+         * plain columns and some of them are not sort keys; rows that lose to the cut-off then cost a copy of their
+         * keys, not of every column (with strings decoded).
+         */
+        public boolean fetchesLate(Source source) {
+            if (!isTopN() || !(source instanceof Scan scan)) {
+                return false;
+            }
+            boolean[] key = new boolean[scan.outputs().size()];
+            for (SortKey k : keys) {
+                key[k.column()] = true;
+            }
+            boolean others = false;
+            for (int i = 0; i < key.length; i++) {
+                if (!(scan.outputs().get(i) instanceof InputRef)) {
+                    return false;
+                }
+                others |= !key[i];
+            }
+            return others;
+        }
     }
 
     /** One ORDER BY key: an input column, its direction and where its NULLs go. */

@@ -1,5 +1,6 @@
 package io.locusdb.core.query.scan;
 
+import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.core.vector.Chunk;
 import io.locusdb.core.vector.ColumnVector;
 import io.locusdb.core.exec.GraphHandle;
@@ -74,8 +75,21 @@ public final class MaterializeJob {
         }
     }
 
-    /** What to decode: table columns, and whether strings may stay encoded. */
-    public record Columns(int[] columns, boolean encodeStrings, int batchRows) {
+    /**
+     * A row's position as a batch's positions column gives it for a delta row: its number among the part's delta
+     * rows, with this bit set (a main row's position is its row number, below 2^31).
+     */
+    public static final long DELTA_ROW = 1L << 31;
+
+    /**
+     * What to decode: table columns, whether strings may stay encoded, and whether each batch carries, after the
+     * decoded columns, a BIGINT column of the rows' positions in the part (main rows by number, delta rows with
+     * {@link #DELTA_ROW}), so that a consumer can fetch more of a row later ({@link RowFetch}).
+     */
+    public record Columns(int[] columns, boolean encodeStrings, int batchRows, boolean positions) {
+        public Columns(int[] columns, boolean encodeStrings, int batchRows) {
+            this(columns, encodeStrings, batchRows, false);
+        }
     }
 
     public static void run(NumaExecutor executor, QueryContext query, TableSnapshot snapshot,
@@ -155,6 +169,10 @@ public final class MaterializeJob {
                 vectors.add(new ColumnVector(sources[i].type(), batchRows));
             }
         }
+        ColumnVector positions = what.positions() ? new ColumnVector(ColumnType.BIGINT, batchRows) : null;
+        if (positions != null) {
+            vectors.add(positions);
+        }
         Chunk batch = new Chunk(vectors.toArray(ColumnVector[]::new), 0);
         DecodeCache cache = new DecodeCache(sources, chunkRows);
         IdFilter idFilter = consumer.idFilter();
@@ -200,20 +218,30 @@ public final class MaterializeJob {
             for (int i = 0; i < columns.length; i++) {
                 bytes += decode(sources[i], rows, filled, vectors.get(i), cache, i);
             }
+            if (positions != null) {
+                long[] at = positions.longs();
+                for (int i = 0; i < filled; i++) {
+                    at[i] = rows[i];
+                }
+            }
             emit(ctx, consumer, batch, filled);
         }
         ctx.bytes().addDictionary(bytes);
         if (chunk.withDelta() && result.deltaMatches().length > 0) {
-            emitDelta(ctx, part, result, columns, what.batchRows(), consumer);
+            emitDelta(ctx, part, result, columns, what.batchRows(), what.positions(), consumer);
         }
         consumer.finish(ctx);
     }
 
     private static void emitDelta(TaskContext ctx, TablePart part, PartScanJob.PartResult result, int[] columns,
-                                  int batchRows, BatchConsumer consumer) throws Exception {
+                                  int batchRows, boolean withPositions, BatchConsumer consumer) throws Exception {
         List<ColumnVector> plain = new ArrayList<>(columns.length);
         for (int column : columns) {
             plain.add(new ColumnVector(part.column(column).type(), batchRows));
+        }
+        ColumnVector positions = withPositions ? new ColumnVector(ColumnType.BIGINT, batchRows) : null;
+        if (positions != null) {
+            plain.add(positions);
         }
         Chunk batch = new Chunk(plain.toArray(ColumnVector[]::new), 0);
         int filled = 0;
@@ -221,6 +249,9 @@ public final class MaterializeJob {
             Object[] row = part.delta().row(d);
             for (int i = 0; i < columns.length; i++) {
                 setBoxed(plain.get(i), filled, row[columns[i]]);
+            }
+            if (positions != null) {
+                positions.longs()[filled] = DELTA_ROW | d;
             }
             if (++filled == batchRows) {
                 emit(ctx, consumer, batch, filled);

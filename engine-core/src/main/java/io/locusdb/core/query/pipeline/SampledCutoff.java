@@ -1,0 +1,70 @@
+package io.locusdb.core.query.pipeline;
+
+import io.locusdb.core.query.plan.PhysicalPlan;
+import io.locusdb.core.storage.column.Column;
+import io.locusdb.core.storage.column.LongDictionary;
+import io.locusdb.core.storage.table.TablePart;
+import io.locusdb.core.storage.table.TableSnapshot;
+import java.util.Arrays;
+
+/**
+ * A guess at a top-N's cut-off before its scan starts, from the first sort key's values in an evenly spaced sample
+ * of the table's rows: the value that about {@value #MARGIN} times LIMIT rows (plus a few standard deviations of the
+ * sample) reach. Where LIMIT is a large share of the rows, the tasks otherwise keep every row until each has seen
+ * twice LIMIT, and each task's own cut-off, found among its share of the rows only, lets through many more than LIMIT
+ * in all. The guess is only a guess ({@link TopNSink#startFrom}): the query checks that enough rows passed it.
+ */
+final class SampledCutoff {
+    /** About this many rows are sampled, whatever the table's size. */
+    static final int SAMPLE_ROWS = 1 << 16;
+    /** The guess lets through about this many times LIMIT rows (before the sampling error's allowance). */
+    private static final double MARGIN = 1.25;
+    /** Fewer sampled rows than this expected past the cut-off make the guess too rough to try. */
+    private static final double MIN_EXPECTED = 8;
+
+    private SampledCutoff() {
+    }
+
+    /**
+     * The guessed cut-off for the top {@code limit} rows by {@code key}, the table column {@code column} of every
+     * part of {@code snapshot}; null when the column is not integers in a sorted dictionary in every part, or when
+     * LIMIT is too small a share of the rows for the sample to say anything.
+     */
+    static Long guess(TableSnapshot snapshot, int column, PhysicalPlan.SortKey key, long limit) {
+        long total = 0;
+        for (TablePart part : snapshot.parts()) {
+            if (!(part.column(column).dictionary() instanceof LongDictionary)) {
+                return null;
+            }
+            total += part.rows();
+        }
+        if (total == 0) {
+            return null;
+        }
+        long step = Math.max(1, total / SAMPLE_ROWS);
+        long[] sample = new long[(int) Math.min(Integer.MAX_VALUE - 8, total / step + snapshot.parts().size())];
+        int n = 0;
+        for (TablePart part : snapshot.parts()) {
+            Column values = part.column(column);
+            LongDictionary dictionary = (LongDictionary) values.dictionary();
+            for (long row = step / 2; row < part.rows() && n < sample.length; row += step) {
+                int code = values.codes().get(row);
+                // NULLs are not values a cut-off can be: where they sort first they pass it anyway.
+                if (code != 0) {
+                    sample[n++] = dictionary.value(code);
+                }
+            }
+        }
+        double expected = (double) limit * n / total;
+        if (expected < MIN_EXPECTED) {
+            return null;
+        }
+        long reach = (long) Math.ceil(expected * MARGIN + 4 * Math.sqrt(expected) + MIN_EXPECTED);
+        if (reach >= n) {
+            return null;
+        }
+        Arrays.sort(sample, 0, n);
+        // The reach-th best sampled value: the reach-th largest when descending, the reach-th smallest otherwise.
+        return key.descending() ? sample[n - 1 - (int) reach] : sample[(int) reach];
+    }
+}
