@@ -97,7 +97,7 @@ final class LocusOperators {
 
     /**
      * PostgreSQL's functions beyond the standard's that the engine computes: BOOL_AND and BOOL_OR (as MIN and MAX of
-     * booleans), STARTS_WITH, STRING_AGG, ARRAY_AGG, ILIKE and NOT ILIKE.
+     * booleans), STARTS_WITH, STRING_AGG, ARRAY_AGG, ILIKE and NOT ILIKE, SUBSTR (SUBSTRING's other name).
      */
     private static final List<SqlOperator> LIBRARY = libraryOperators();
 
@@ -109,7 +109,7 @@ final class LocusOperators {
     private static List<SqlOperator> libraryOperators() {
         List<SqlOperator> all = new ArrayList<>(List.of(SqlLibraryOperators.BOOL_AND, SqlLibraryOperators.BOOL_OR,
                 SqlLibraryOperators.STARTS_WITH, SqlLibraryOperators.STRING_AGG, SqlLibraryOperators.ARRAY_AGG,
-                SqlLibraryOperators.ILIKE, SqlLibraryOperators.NOT_ILIKE));
+                SqlLibraryOperators.ILIKE, SqlLibraryOperators.NOT_ILIKE, SqlLibraryOperators.SUBSTR_POSTGRESQL));
         for (String name : List.of("FORMAT_TYPE", "PG_GET_USERBYID", "OBJ_DESCRIPTION", "COL_DESCRIPTION",
                 "SHOBJ_DESCRIPTION", "PG_GET_EXPR", "PG_ENCODING_TO_CHAR", "PG_GET_VIEWDEF", "PG_GET_INDEXDEF",
                 "PG_GET_CONSTRAINTDEF", "PG_GET_FUNCTIONDEF", "PG_ADVISORY_UNLOCK_ALL",

@@ -206,6 +206,8 @@ public final class ColumnVector {
             case STRING -> {
                 if (codes != null && source.codes != null && source.dictionary == dictionary) {
                     System.arraycopy(source.codes, from, codes, to, count);
+                } else if (codes == null && source.codes == null) {
+                    System.arraycopy(source.strings, from, strings, to, count);
                 } else {
                     if (codes != null) {
                         decodeCodes(to);

@@ -57,6 +57,22 @@ class SqlSemanticsTest {
     }
 
     @Test
+    void exactLiteralsOfManyScalesShareATypeThatHoldsTheirIntegerDigits() {
+        // 4 integer digits and 17 fraction digits do not fit in 18: the fraction gives way, the value is not lost.
+        assertThat(rows("SELECT a FROM (VALUES (0.14285714285714285), (8571.428571428572)) t(a) ORDER BY a"))
+                .containsExactly(List.of(new BigDecimal("0.14285714285714")),
+                        List.of(new BigDecimal("8571.42857142857200")));
+        assertThat(value("SELECT COALESCE(d2, b) FROM v WHERE id = 1")).isEqualTo(new BigDecimal("194029.55"));
+    }
+
+    @Test
+    void substrIsSubstringByItsOtherName() {
+        assertThat(rows("SELECT substr(s, 2, 1), substr(s, 2), substr(s, 0, 2), substr(s, -1) FROM v WHERE id = 1"))
+                .containsExactly(List.of("b", "bc", "a", "abc"));
+        assertThat(value("SELECT substr(s, 1, 2) FROM v WHERE id = 3")).isNull();
+    }
+
+    @Test
     void comparisonsWithNullInHavingPlanAndKeepNoGroup() {
         // Calcite's predicate pull-up asserted on these (sqllogictest's select files have them).
         assertThat(rows("SELECT -i FROM v GROUP BY i HAVING NULL BETWEEN NULL AND NULL")).isEmpty();

@@ -148,9 +148,7 @@ public final class Relation {
         List<ColumnVector> vectors = new ArrayList<>(columns.size());
         for (ColumnVector source : columns) {
             ColumnVector v = new ColumnVector(source.type(), Math.max(1, count));
-            for (int i = 0; i < count; i++) {
-                v.copyRow(source, from + i, i);
-            }
+            v.copyRows(source, from, 0, count);
             v.setSize(count);
             vectors.add(v);
         }

@@ -635,7 +635,7 @@ public final class ExprCompiler {
                 }
                 return s.toString();
             });
-            case "SUBSTRING" -> new RowFunction(name, type, buildAll(ops), false, a -> substring(a));
+            case "SUBSTRING", "SUBSTR" -> new RowFunction("SUBSTRING", type, buildAll(ops), false, a -> substring(a));
             // PostgreSQL's replace: every occurrence; an empty search string leaves the text as it is.
             case "REPLACE" -> new RowFunction(name, type, stringArgs(ops), false, a -> ((String) a[1]).isEmpty()
                     ? a[0] : ((String) a[0]).replace((String) a[1], (String) a[2]));
