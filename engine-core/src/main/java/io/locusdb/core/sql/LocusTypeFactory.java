@@ -12,8 +12,7 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * NULLIF, IN lists) keeps every fraction digit of its inputs. Calcite keeps the integer digits instead and gives up
  * scale once 18 digits do not hold both, so {@code COALESCE(decimal(15,2), bigint)} became DECIMAL(18,0) and every
  * value was rounded. Here it is DECIMAL(18,2): values whose integer part needs more than 16 digits then fail with
- * SQLSTATE 22003 when they are cast, instead of being rounded silently. Only where DECIMAL inputs need more integer
- * digits than 18 leave beside that scale does the scale give way, to what those digits leave.
+ * SQLSTATE 22003 when they are cast, instead of being rounded silently.
  */
 public final class LocusTypeFactory extends JavaTypeFactoryImpl {
     public LocusTypeFactory() {
@@ -28,9 +27,6 @@ public final class LocusTypeFactory extends JavaTypeFactoryImpl {
         }
         int scale = 0;
         int integerDigits = 0;
-        // Integer digits that DECIMAL inputs (literals, declared columns) really hold; an integer type only claims its
-        // width.
-        int decimalIntegerDigits = 0;
         for (RelDataType type : types) {
             if (type.getSqlTypeName() == SqlTypeName.NULL) {
                 continue;
@@ -41,19 +37,9 @@ public final class LocusTypeFactory extends JavaTypeFactoryImpl {
             int typeScale = type.getSqlTypeName() == SqlTypeName.DECIMAL ? Math.max(0, type.getScale()) : 0;
             scale = Math.max(scale, typeScale);
             integerDigits = Math.max(integerDigits, integerDigits(type) - typeScale);
-            // A DECIMAL at the largest precision is a derived type (a product, a sum) that claims its width.
-            if (type.getSqlTypeName() == SqlTypeName.DECIMAL
-                    && type.getPrecision() < getTypeSystem().getMaxNumericPrecision()) {
-                decimalIntegerDigits = Math.max(decimalIntegerDigits, type.getPrecision() - typeScale);
-            }
         }
         int max = getTypeSystem().getMaxNumericPrecision();
         scale = Math.min(scale, getTypeSystem().getMaxNumericScale());
-        if (decimalIntegerDigits + scale > max) {
-            // VALUES (0.14285714285714285), (8571.43): no 18 digits hold both, and the integer digits are real, so
-            // fraction digits give way (the value rounds) instead of the larger value failing to fit at all.
-            scale = Math.max(0, max - decimalIntegerDigits);
-        }
         int precision = Math.max(1, Math.min(max, integerDigits + scale));
         RelDataType widened = createSqlType(SqlTypeName.DECIMAL, precision, scale);
         return createTypeWithNullability(widened, common.isNullable());

@@ -349,6 +349,7 @@ public final class SqlFrontEnd {
             List<String> itemNames = ColumnNames.beforeValidation(parsed);
             ColumnQualifier.qualify(parsed, this::columnsOf);
             SqlNode validated = validate(validator, parsed);
+            ValuesLiteralFit.check(validator, validated);
             long validatedAt = System.nanoTime();
             List<RelDataType> parameterTypes = validator.getParameterRowType(validated).getFieldList().stream()
                     .map(RelDataTypeField::getType).toList();

@@ -57,12 +57,17 @@ class SqlSemanticsTest {
     }
 
     @Test
-    void exactLiteralsOfManyScalesShareATypeThatHoldsTheirIntegerDigits() {
-        // 4 integer digits and 17 fraction digits do not fit in 18: the fraction gives way, the value is not lost.
-        assertThat(rows("SELECT a FROM (VALUES (0.14285714285714285), (8571.428571428572)) t(a) ORDER BY a"))
-                .containsExactly(List.of(new BigDecimal("0.14285714285714")),
-                        List.of(new BigDecimal("8571.42857142857200")));
-        assertThat(value("SELECT COALESCE(d2, b) FROM v WHERE id = 1")).isEqualTo(new BigDecimal("194029.55"));
+    void aValuesLiteralItsColumnsCommonTypeCannotHoldIsRefusedByName() {
+        // The common type keeps all 17 fraction digits, so 4 integer digits do not fit: 22003, not a planner crash.
+        assertThatThrownBy(() -> rows("SELECT a FROM (VALUES (0.14285714285714285), (8571.428571428572)) t(a)"))
+                .isInstanceOfSatisfying(LocusSqlException.class, e -> {
+                    assertThat(e.state()).isEqualTo(SqlState.NUMERIC_OUT_OF_RANGE);
+                    assertThat(e.getMessage()).contains("8571.428571428572");
+                });
+        assertThat(rows("SELECT a FROM (VALUES (CAST(0.14285714285714285 AS DOUBLE)), (8571.428571428572)) t(a)"
+                + " ORDER BY a")).containsExactly(List.of(0.14285714285714285), List.of(8571.428571428572));
+        assertThat(rows("SELECT a FROM (VALUES (0.5), (8571.25)) t(a) ORDER BY a"))
+                .containsExactly(List.of(new BigDecimal("0.50")), List.of(new BigDecimal("8571.25")));
     }
 
     @Test

@@ -30,6 +30,8 @@ final class LateTopN {
     private static final String POSITION = "$position";
     /** Fewer wanted rows than this in a part are not worth a fetch task of their own. */
     private static final int MIN_FETCH_ROWS = 4096;
+    /** The rows of one column a fetch task decodes at once. */
+    private static final int FETCH_SLICE_ROWS = 4096;
 
     private LateTopN() {
     }
@@ -86,10 +88,12 @@ final class LateTopN {
         int limit = (int) (sort.offset() + sort.fetch());
         // A guess at the cut-off needs every row to count: rows a filter drops might leave too few past it.
         boolean guess = guesses(keys);
-        TableScanSource source;
+        TableScanSource source = null;
         Relation kept;
         while (true) {
-            source = new TableScanSource(context, keys, program).withPositions();
+            // A second pass reads the parts the first read: the query sees one version of the table.
+            source = (source == null ? new TableScanSource(context, keys, program)
+                    : new TableScanSource(context, keys, program, source.snapshot())).withPositions();
             TopNSink sink = new TopNSink(types, names, keyOrder, limit, context.query().memory());
             if (guess) {
                 int column = ((InputRef) keys.outputs().get(keyOrder.getFirst().column())).index();
@@ -102,6 +106,7 @@ final class LateTopN {
             if (!sink.guessFailed()) {
                 break;
             }
+            sink.release();
             // Too few rows passed the guess (deleted rows in the sample, many equal keys): again, without one.
             guess = false;
         }
@@ -233,13 +238,17 @@ final class LateTopN {
          */
         void fetch(TaskContext ctx, TablePart part, int[] columns, int first, int end, boolean withDelta,
                    ColumnVector[] targets) {
-            int count = end - first;
-            int[] rows = Arrays.copyOfRange(mainRows, first, end);
-            int[] slots = Arrays.copyOfRange(mainSlots, first, end);
             for (int c = 0; c < columns.length; c++) {
-                ColumnVector read = new ColumnVector(targets[c].type(), Math.max(1, count));
-                RowFetch.mainRows(part, columns[c], rows, count, read);
-                scatter(read, slots, count, targets[c]);
+                // A slice at a time: decoding's scratch arrays stay the size of a batch, whatever the LIMIT.
+                ColumnVector read = new ColumnVector(targets[c].type(), Math.min(FETCH_SLICE_ROWS,
+                        Math.max(1, end - first)));
+                for (int from = first; from < end; from += FETCH_SLICE_ROWS) {
+                    int count = Math.min(FETCH_SLICE_ROWS, end - from);
+                    int[] rows = Arrays.copyOfRange(mainRows, from, from + count);
+                    int[] slots = Arrays.copyOfRange(mainSlots, from, from + count);
+                    RowFetch.mainRows(part, columns[c], rows, count, read);
+                    scatter(read, slots, count, targets[c]);
+                }
                 if (withDelta && deltaRows.length > 0) {
                     ColumnVector delta = new ColumnVector(targets[c].type(), deltaRows.length);
                     RowFetch.deltaRows(part, columns[c], deltaRows, deltaRows.length, delta, 0);

@@ -72,6 +72,13 @@ public final class TopNSink implements PipelineSink {
         guessed = true;
     }
 
+    /** Gives back the memory the rows kept are charged (a result not used: a failed guess's). */
+    void release() {
+        synchronized (kept) {
+            memory.release(kept.rows() * kept.estimatedRowBytes());
+        }
+    }
+
     /** Whether a guessed cut-off let fewer than LIMIT rows pass: then the result may miss rows it dropped. */
     boolean guessFailed() {
         return guessed && passedGuess.sum() < limit;
