@@ -27,6 +27,7 @@ import io.locusdb.core.storage.table.CommitHook;
 import io.locusdb.core.storage.table.IndexDefinition;
 import io.locusdb.core.storage.table.InitialPlacement;
 import io.locusdb.core.storage.table.KeyViolationException;
+import io.locusdb.core.storage.table.NotNullViolationException;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Replacement;
 import io.locusdb.core.storage.table.RowsChangedException;
@@ -289,6 +290,8 @@ final class StatementRunner {
             throw new LocusSqlException(SqlState.INVALID_STATE, e.getMessage(), 0, 0, e);
         } catch (KeyViolationException e) {
             throw new LocusSqlException(SqlState.UNIQUE_VIOLATION, e.getMessage(), 0, 0, e);
+        } catch (NotNullViolationException e) {
+            throw new LocusSqlException(SqlState.NOT_NULL_VIOLATION, e.getMessage(), 0, 0, e);
         } catch (IllegalArgumentException e) {
             throw new LocusSqlException(SqlState.SEMANTIC_ERROR, e.getMessage(), 0, 0, e);
         }

@@ -3,6 +3,7 @@ package io.locusdb.core.query;
 import io.locusdb.core.sql.LocusSqlException;
 import io.locusdb.core.sql.SqlState;
 import io.locusdb.core.sql.Statement;
+import io.locusdb.core.storage.column.Column;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.ColumnDefault;
@@ -10,6 +11,7 @@ import io.locusdb.core.storage.table.IndexDefinition;
 import io.locusdb.core.storage.table.PartitionSpec;
 import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
 import io.locusdb.core.storage.table.ViewDefinition;
 import io.locusdb.core.storage.type.Intervals;
@@ -125,6 +127,34 @@ record TableAlteration(String name, Schema schema, PartitionSpec spec, int[] sou
                             index.columns().stream().map(c -> c.equalsIgnoreCase(from) ? rename.to() : c).toList(),
                             index.descending(), index.unique()));
                 }
+                case Statement.AlterColumn alter -> {
+                    int at = position(columns, alter.column());
+                    if (at < 0) {
+                        throw missingColumn(alter.column(), table);
+                    }
+                    ColumnDef def = columns.get(at);
+                    switch (alter.change()) {
+                        case SET_DEFAULT -> defaults.set(at, ColumnDefaults.resolve(alter.defaultValue(), def,
+                                convert));
+                        case DROP_DEFAULT -> defaults.set(at, null);
+                        case SET_NOT_NULL -> {
+                            int source = sources.get(at);
+                            if (source < 0 ? fill.get(at) == null && visibleRows(table) > 0
+                                    : holdsNull(table, source)) {
+                                throw new LocusSqlException(SqlState.NOT_NULL_VIOLATION, "column \"" + def.name()
+                                        + "\" of relation \"" + table.name() + "\" contains null values");
+                            }
+                            columns.set(at, new ColumnDef(def.name(), def.type(), false));
+                        }
+                        case DROP_NOT_NULL -> {
+                            if (key.stream().anyMatch(k -> k.equalsIgnoreCase(def.name()))) {
+                                throw new LocusSqlException(SqlState.INVALID_TABLE_DEFINITION, "column \""
+                                        + def.name() + "\" is in a primary key");
+                            }
+                            columns.set(at, new ColumnDef(def.name(), def.type(), true));
+                        }
+                    }
+                }
                 case Statement.RenameTable rename -> {
                     if (!rename.to().equalsIgnoreCase(name) && (catalog.find(rename.to()).isPresent()
                             || catalog.findView(rename.to()).isPresent()
@@ -154,6 +184,29 @@ record TableAlteration(String name, Schema schema, PartitionSpec spec, int[] sou
     private static long visibleRows(Table table) {
         try (TableSnapshot snapshot = table.snapshot()) {
             return snapshot.visibleRows();
+        }
+    }
+
+    /** Whether a row the statement sees holds NULL in column {@code column} (main rows by code, delta rows by value). */
+    private static boolean holdsNull(Table table, int column) {
+        try (TableSnapshot snapshot = table.snapshot()) {
+            for (TablePart part : snapshot.parts()) {
+                Column values = part.column(column);
+                if (values.nullCount() > 0) {
+                    for (long row = 0; row < part.rows(); row++) {
+                        if (values.codes().get(row) == 0 && snapshot.isVisible(part, row)) {
+                            return true;
+                        }
+                    }
+                }
+                int delta = snapshot.deltaRows(part);
+                for (int d = 0; d < delta; d++) {
+                    if (part.delta().row(d)[column] == null && snapshot.isVisible(part, part.rows() + d)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
         }
     }
 

@@ -31,6 +31,8 @@ public enum SqlState {
     INVALID_REGULAR_EXPRESSION("2201B"),
     DUPLICATE_TABLE("42P07"),
     DUPLICATE_COLUMN("42701"),
+    /** A table definition that cannot hold, such as a primary key column that would allow NULL. */
+    INVALID_TABLE_DEFINITION("42P16"),
     UNDEFINED_OBJECT("42704"),
     WRONG_OBJECT_TYPE("42809"),
     RESERVED_NAME("42939"),

@@ -101,6 +101,14 @@ public sealed interface Statement {
     record RenameTable(String to) implements AlterAction {
     }
 
+    /**
+     * ALTER [COLUMN] name SET DEFAULT ... | DROP DEFAULT | SET NOT NULL | DROP NOT NULL: {@code defaultValue} is the
+     * new default of SET DEFAULT, null otherwise.
+     */
+    record AlterColumn(String column, ColumnChange change, Default defaultValue) implements AlterAction {
+        public enum ColumnChange { SET_DEFAULT, DROP_DEFAULT, SET_NOT_NULL, DROP_NOT_NULL }
+    }
+
     /** CREATE TABLE GROUP name. */
     record CreateGroup(String name) implements Statement {
     }

@@ -1081,7 +1081,7 @@ public final class StatementParser {
             expect("EXISTS");
         }
         String name = identifier();
-        if (!group && (peek().is("ADD") || peek().is("DROP") || peek().is("RENAME"))) {
+        if (!group && (peek().is("ADD") || peek().is("DROP") || peek().is("RENAME") || peek().is("ALTER"))) {
             return alterDefinition(name, ifExists);
         }
         if (ifExists) {
@@ -1113,18 +1113,15 @@ public final class StatementParser {
             }
             return new Statement.AlterPlacement(name, group, Statement.AlterPlacement.Action.MERGE, -1, node);
         }
-        if (verb.is("ALTER")) {
-            throw error(verb, "ALTER TABLE ... ALTER COLUMN (a new type, default or NULL constraint) is not"
-                    + " supported; ADD, DROP and RENAME COLUMN and RENAME TO are", SqlState.FEATURE_NOT_SUPPORTED);
-        }
         throw error(verb, "expected ADD, DROP or RENAME [COLUMN], RENAME TO, MOVE [PART k] TO NODE n, PARTITION"
                 + " INTO n PARTS or MERGE PARTS [TO NODE n] after ALTER TABLE " + name,
                 SqlState.FEATURE_NOT_SUPPORTED);
     }
 
     /**
-     * ADD [COLUMN] [IF NOT EXISTS] name type [NOT NULL | NULL | DEFAULT literal]... and DROP [COLUMN] [IF EXISTS]
-     * name [RESTRICT], comma-separated; or one RENAME [COLUMN] a TO b; or one RENAME TO name.
+     * ADD [COLUMN] [IF NOT EXISTS] name type [NOT NULL | NULL | DEFAULT literal]..., DROP [COLUMN] [IF EXISTS]
+     * name [RESTRICT] and ALTER [COLUMN] name SET/DROP DEFAULT or NOT NULL, comma-separated; or one RENAME [COLUMN]
+     * a TO b; or one RENAME TO name.
      */
     private Statement alterDefinition(String table, boolean ifExists) {
         if (accept("RENAME")) {
@@ -1197,12 +1194,42 @@ public final class StatementParser {
                 }
                 accept("RESTRICT");
                 actions.add(new Statement.DropColumn(column, columnIfExists));
+            } else if (verb.is("ALTER")) {
+                actions.add(alterColumn());
             } else {
-                throw error(verb, "expected ADD or DROP in the list of ALTER TABLE " + table + " (RENAME stands"
-                        + " alone)");
+                throw error(verb, "expected ADD, DROP or ALTER in the list of ALTER TABLE " + table + " (RENAME"
+                        + " stands alone)");
             }
         } while (acceptSymbol(","));
         return new Statement.AlterTable(table, ifExists, List.copyOf(actions));
+    }
+
+    /** After ALTER: [COLUMN] name SET DEFAULT ... | DROP DEFAULT | SET NOT NULL | DROP NOT NULL. */
+    private Statement.AlterAction alterColumn() {
+        accept("COLUMN");
+        String column = identifier();
+        Token verb = take();
+        if (verb.is("SET") && accept("DEFAULT")) {
+            return new Statement.AlterColumn(column, Statement.AlterColumn.ColumnChange.SET_DEFAULT,
+                    columnDefault());
+        }
+        if (verb.is("SET") && accept("NOT")) {
+            expect("NULL");
+            return new Statement.AlterColumn(column, Statement.AlterColumn.ColumnChange.SET_NOT_NULL, null);
+        }
+        if (verb.is("DROP") && accept("DEFAULT")) {
+            return new Statement.AlterColumn(column, Statement.AlterColumn.ColumnChange.DROP_DEFAULT, null);
+        }
+        if (verb.is("DROP") && accept("NOT")) {
+            expect("NULL");
+            return new Statement.AlterColumn(column, Statement.AlterColumn.ColumnChange.DROP_NOT_NULL, null);
+        }
+        if (verb.is("TYPE") || verb.is("SET") && peek().is("DATA")) {
+            throw error(verb, "ALTER COLUMN ... TYPE is not supported: add a column of the new type, UPDATE it from"
+                    + " the old one, drop the old one and rename the new", SqlState.FEATURE_NOT_SUPPORTED);
+        }
+        throw error(verb, "expected SET DEFAULT, DROP DEFAULT, SET NOT NULL or DROP NOT NULL after ALTER COLUMN "
+                + column, SqlState.FEATURE_NOT_SUPPORTED);
     }
 
     /** An optional {@code (6)} after a timestamp type: LocusDB keeps microseconds, and no other precision. */

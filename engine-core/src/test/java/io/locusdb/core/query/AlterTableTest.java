@@ -155,6 +155,51 @@ class AlterTableTest {
     }
 
     @Test
+    void alterColumnSetsAndDropsDefaultsAndNotNullAndTheyLastAcrossARestart() {
+        try (LocusDB db = open(dir)) {
+            items(db);
+            execute(db, "ALTER TABLE items ALTER COLUMN qty SET DEFAULT 42, ALTER name SET DEFAULT 'anon'");
+            execute(db, "INSERT INTO items (id) VALUES (3000)");
+            assertThat(rows(db, "SELECT name, qty FROM items WHERE id = 3000")).containsExactly(List.of("anon", 42));
+            // Row 1002, a delta row, holds NULLs.
+            assertThat(stateOf(db, "ALTER TABLE items ALTER COLUMN qty SET NOT NULL"))
+                    .isEqualTo(SqlState.NOT_NULL_VIOLATION);
+            // A NULL only in a deleted row does not count.
+            execute(db, "DELETE FROM items WHERE id = 1002");
+            execute(db, "ALTER TABLE items ALTER COLUMN qty SET NOT NULL");
+            assertThat(stateOf(db, "INSERT INTO items VALUES (3001, 'x', NULL)"))
+                    .isEqualTo(SqlState.NOT_NULL_VIOLATION);
+            assertThat(rows(db, "SELECT is_nullable, column_default FROM information_schema.columns"
+                    + " WHERE table_name = 'items' AND column_name = 'qty'")).containsExactly(List.of("NO", "42"));
+            assertThat(stateOf(db, "ALTER TABLE items ALTER COLUMN id DROP NOT NULL"))
+                    .isEqualTo(SqlState.INVALID_TABLE_DEFINITION);
+            assertThat(stateOf(db, "ALTER TABLE items ALTER COLUMN nope SET NOT NULL"))
+                    .isEqualTo(SqlState.UNDEFINED_COLUMN);
+            assertThat(stateOf(db, "ALTER TABLE items ALTER COLUMN qty SET DATA TYPE BIGINT"))
+                    .isEqualTo(SqlState.FEATURE_NOT_SUPPORTED);
+            // NULLs in main rows are found by their codes.
+            execute(db, "CREATE TABLE m (k INTEGER, v INTEGER)");
+            execute(db, "INSERT INTO m VALUES (1, 10), (2, NULL), (3, 30)");
+            execute(db, "ALTER TABLE m MERGE PARTS");
+            assertThat(stateOf(db, "ALTER TABLE m ALTER COLUMN v SET NOT NULL"))
+                    .isEqualTo(SqlState.NOT_NULL_VIOLATION);
+            execute(db, "ALTER TABLE m ALTER COLUMN k SET NOT NULL");
+            execute(db, "ALTER TABLE items ALTER COLUMN qty DROP NOT NULL, ALTER COLUMN qty DROP DEFAULT");
+            execute(db, "INSERT INTO items (id) VALUES (3002)");
+            assertThat(rows(db, "SELECT name, qty FROM items WHERE id = 3002")).containsExactly(
+                    Arrays.asList("anon", null));
+        }
+        try (LocusDB db = open(dir)) {
+            assertThat(rows(db, "SELECT column_name, is_nullable, column_default FROM information_schema.columns"
+                    + " WHERE table_name = 'items' ORDER BY ordinal_position")).containsExactly(
+                    Arrays.asList("id", "NO", null), Arrays.asList("name", "YES", "'anon'::character varying"),
+                    Arrays.asList("qty", "YES", null));
+            assertThat(stateOf(db, "INSERT INTO m VALUES (NULL, 1)")).isEqualTo(SqlState.NOT_NULL_VIOLATION);
+            assertThat(rows(db, "SELECT count(*) FROM items")).containsExactly(List.of(1001L));
+        }
+    }
+
+    @Test
     void theNewDefinitionSurvivesARestartWithTheRowsWrittenAfterIt() {
         List<List<Object>> expected;
         try (LocusDB db = open(dir)) {

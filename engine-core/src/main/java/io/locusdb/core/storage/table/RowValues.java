@@ -34,7 +34,7 @@ public final class RowValues {
     private static Object value(ColumnDef def, Object v) {
         if (v == null) {
             if (!def.nullable()) {
-                throw new IllegalArgumentException("NULL in NOT NULL column " + def.name());
+                throw new NotNullViolationException(def.name());
             }
             return null;
         }

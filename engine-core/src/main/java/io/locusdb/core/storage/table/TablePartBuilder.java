@@ -51,7 +51,7 @@ public final class TablePartBuilder {
         }
         for (int i = 0; i < values.length; i++) {
             if (values[i] == null && !schema.column(i).nullable()) {
-                throw new IllegalArgumentException("NULL in NOT NULL column " + schema.column(i).name());
+                throw new NotNullViolationException(schema.column(i).name());
             }
         }
         for (int i = 0; i < values.length; i++) {

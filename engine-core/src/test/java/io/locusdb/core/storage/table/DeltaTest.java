@@ -39,7 +39,8 @@ class DeltaTest {
         assertThat(before.visibleRows()).isZero();
         assertThat(after.visibleRows()).isEqualTo(100);
         List<Object[]> halfBad = List.of(new Object[] {1000L, "ok", 1.0}, new Object[] {null, "bad", 2.0});
-        assertThatThrownBy(() -> table.insert(halfBad)).hasMessageContaining("NULL in NOT NULL column id");
+        assertThatThrownBy(() -> table.insert(halfBad)).isInstanceOfSatisfying(NotNullViolationException.class,
+                e -> assertThat(e.column()).isEqualTo("id"));
         List<Object[]> tooLong = new ArrayList<>();
         tooLong.add(new Object[] {1001L, "far too long", 1.0});
         assertThatThrownBy(() -> table.insert(tooLong))
