@@ -173,7 +173,10 @@ class EmbeddedDatabaseTest {
                     .isInstanceOfSatisfying(LocusSqlException.class,
                             e -> assertThat(e.sqlState()).isEqualTo("22018"));
             assertThatThrownBy(() -> s.execute("INSERT INTO t (name) VALUES ('no id')"))
-                    .hasMessageContaining("NOT NULL");
+                    .isInstanceOfSatisfying(LocusSqlException.class, e -> {
+                        assertThat(e.sqlState()).isEqualTo("23502");
+                        assertThat(e.getMessage()).contains("\"id\"");
+                    });
             assertThatThrownBy(() -> s.execute("SELECT sum(l_extendedprice * l_extendedprice * l_extendedprice *"
                     + " l_extendedprice) FROM lineitem")).isInstanceOfSatisfying(LocusSqlException.class,
                     e -> assertThat(e.sqlState()).isIn("22003", "0A000"));
