@@ -141,7 +141,8 @@ public final class PgCatalogTables {
                 oid("conindid"), oid("conparentid"), oid("confrelid"), text("confupdtype"), text("confdeltype"),
                 text("confmatchtype"), bool("conislocal"), integer("coninhcount"), bool("connoinherit"),
                 text("conkey"), text("confkey"), text("conbin")), this::constraints));
-        all.add(empty("pg_attrdef", cols(oid("oid"), oid("adrelid"), integer("adnum"), text("adbin"))));
+        all.add(table(PG_CATALOG, "pg_attrdef", cols(oid("oid"), oid("adrelid"), integer("adnum"), text("adbin")),
+                this::attributeDefaults));
         all.add(empty("pg_description", cols(oid("objoid"), oid("classoid"), integer("objsubid"),
                 text("description"))));
         all.add(empty("pg_shdescription", cols(oid("objoid"), oid("classoid"), text("description"))));
@@ -366,6 +367,29 @@ public final class PgCatalogTables {
             });
         }
         return shown;
+    }
+
+    /**
+     * One row per column with a default: {@code adbin} holds the default as SQL text (LocusDB keeps no parsed
+     * expression trees), which {@code pg_get_expr} gives back as it is, so that {@code \d} and tools that show a
+     * column's default read it as PostgreSQL shows it.
+     */
+    private List<Object[]> attributeDefaults() {
+        List<Object[]> rows = new ArrayList<>();
+        for (Relation r : relations()) {
+            for (int c = 0; c < r.columns.size(); c++) {
+                String expression = r.defaultOf(c);
+                if (expression != null) {
+                    rows.add(row(attributeDefaultOid(r.oid, c + 1), r.oid, c + 1, expression));
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** An oid for column {@code attnum}'s default of relation {@code relation}, stable while the relation is. */
+    private static long attributeDefaultOid(long relation, int attnum) {
+        return (relation << 11 | attnum) & 0xFFFF_FFFFL;
     }
 
     private List<Object[]> attributes() {

@@ -60,6 +60,13 @@ class ColumnDefaultTest {
                     withNulls("day", "CURRENT_DATE"), withNulls("note", null));
             assertThat(rows(db, "SELECT count(*) FROM pg_attribute a JOIN pg_class c ON a.attrelid = c.oid"
                     + " WHERE c.relname = 'orders' AND a.atthasdef")).containsExactly(List.of(5L));
+            // psql's \d reads them from pg_attrdef through pg_get_expr.
+            assertThat(rows(db, "SELECT a.attname, pg_catalog.pg_get_expr(d.adbin, d.adrelid, true)"
+                    + " FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON a.attrelid = c.oid"
+                    + " JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum"
+                    + " WHERE c.relname = 'orders' AND a.atthasdef ORDER BY a.attnum")).containsExactly(
+                    List.of("status", "'new'::character varying"), List.of("qty", "0"), List.of("price", "1.50"),
+                    List.of("created", "CURRENT_TIMESTAMP"), List.of("day", "CURRENT_DATE"));
             // A value given wins over the default, also the full-row form.
             execute(db, "INSERT INTO orders VALUES (6, 'paid', 1, 9.99, TIMESTAMP '2024-01-01 00:00:00',"
                     + " DATE '2024-01-01', NULL)");
