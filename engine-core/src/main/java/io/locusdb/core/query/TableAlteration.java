@@ -133,6 +133,16 @@ record TableAlteration(String name, Schema schema, PartitionSpec spec, int[] sou
                         throw missingColumn(alter.column(), table);
                     }
                     ColumnDef def = columns.get(at);
+                    // What is so already changes nothing: no rewrite of the table for it.
+                    boolean noChange = switch (alter.change()) {
+                        case DROP_DEFAULT -> defaults.get(at) == null;
+                        case SET_NOT_NULL -> !def.nullable();
+                        case DROP_NOT_NULL -> def.nullable();
+                        case SET_DEFAULT -> false;
+                    };
+                    if (noChange) {
+                        continue;
+                    }
                     switch (alter.change()) {
                         case SET_DEFAULT -> defaults.set(at, ColumnDefaults.resolve(alter.defaultValue(), def,
                                 convert));

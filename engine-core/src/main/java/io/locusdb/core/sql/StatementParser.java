@@ -1085,7 +1085,7 @@ public final class StatementParser {
             return alterDefinition(name, ifExists);
         }
         if (ifExists) {
-            throw error(peek(), "expected ADD, DROP or RENAME after ALTER TABLE IF EXISTS " + name);
+            throw error(peek(), "expected ADD, DROP, ALTER or RENAME after ALTER TABLE IF EXISTS " + name);
         }
         Token verb = take();
         if (verb.is("MOVE")) {

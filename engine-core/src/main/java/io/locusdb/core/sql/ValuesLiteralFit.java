@@ -7,6 +7,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlValidator;
 
@@ -47,9 +48,8 @@ final class ValuesLiteralFit {
                 if (type.getSqlTypeName() == SqlTypeName.DECIMAL
                         && tuple.operand(c) instanceof SqlNumericLiteral literal && literal.isExact()) {
                     BigDecimal value = literal.getValueAs(BigDecimal.class);
-                    int integerDigits = Math.max(0, value.precision() - value.scale());
-                    int room = type.getPrecision() - type.getScale();
-                    if (integerDigits > room) {
+                    // Calcite's own test of the literal it is about to make (a scale above the precision allowed).
+                    if (!SqlTypeUtil.isValidDecimalValue(value, type)) {
                         throw new LocusSqlException(SqlState.NUMERIC_OUT_OF_RANGE, "VALUES column " + (c + 1)
                                 + ": " + value.toPlainString() + " does not fit DECIMAL(" + type.getPrecision()
                                 + "," + type.getScale() + "), the type the list's rows share (every fraction digit"

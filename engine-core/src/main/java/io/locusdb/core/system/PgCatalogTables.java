@@ -380,16 +380,13 @@ public final class PgCatalogTables {
             for (int c = 0; c < r.columns.size(); c++) {
                 String expression = r.defaultOf(c);
                 if (expression != null) {
-                    rows.add(row(attributeDefaultOid(r.oid, c + 1), r.oid, c + 1, expression));
+                    // An oid of its own in the user range, from the column's qualified name, as a relation's is.
+                    rows.add(row(PgOids.relation("pg_attrdef", namespaceName(r.namespace) + "." + r.name + "."
+                            + (c + 1)), r.oid, c + 1, expression));
                 }
             }
         }
         return rows;
-    }
-
-    /** An oid for column {@code attnum}'s default of relation {@code relation}, stable while the relation is. */
-    private static long attributeDefaultOid(long relation, int attnum) {
-        return (relation << 11 | attnum) & 0xFFFF_FFFFL;
     }
 
     private List<Object[]> attributes() {

@@ -68,6 +68,9 @@ class SqlSemanticsTest {
                 + " ORDER BY a")).containsExactly(List.of(0.14285714285714285), List.of(8571.428571428572));
         assertThat(rows("SELECT a FROM (VALUES (0.5), (8571.25)) t(a) ORDER BY a"))
                 .containsExactly(List.of(new BigDecimal("0.50")), List.of(new BigDecimal("8571.25")));
+        // Eighteen fraction digits and no integer digit fit.
+        assertThat(rows("SELECT a FROM (VALUES (0.000000000000000001), (0.5)) t(a) ORDER BY a")).containsExactly(
+                List.of(new BigDecimal("0.000000000000000001")), List.of(new BigDecimal("0.500000000000000000")));
     }
 
     @Test

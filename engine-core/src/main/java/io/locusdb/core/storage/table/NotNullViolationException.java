@@ -4,8 +4,15 @@ package io.locusdb.core.storage.table;
 public final class NotNullViolationException extends IllegalArgumentException {
     private final String column;
 
+    /** A violation found where the table is not known (a row checked against a schema). */
     public NotNullViolationException(String column) {
         super("null value in column \"" + column + "\" violates not-null constraint");
+        this.column = column;
+    }
+
+    /** As PostgreSQL says it, naming the table. */
+    public NotNullViolationException(String column, String table) {
+        super("null value in column \"" + column + "\" of relation \"" + table + "\" violates not-null constraint");
         this.column = column;
     }
 

@@ -326,8 +326,12 @@ public final class Table {
 
     private List<Object[]> normalizeAll(List<Object[]> rows) {
         List<Object[]> normalized = new ArrayList<>(rows.size());
-        for (Object[] row : rows) {
-            normalized.add(RowValues.normalize(schema, row));
+        try {
+            for (Object[] row : rows) {
+                normalized.add(RowValues.normalize(schema, row));
+            }
+        } catch (NotNullViolationException e) {
+            throw new NotNullViolationException(e.column(), name);
         }
         return normalized;
     }
