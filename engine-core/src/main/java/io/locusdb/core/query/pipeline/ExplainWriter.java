@@ -207,7 +207,7 @@ public final class ExplainWriter {
                     + (s.offset() > 0 ? " OFFSET " + s.offset() : "") + (s.fetch() >= 0 ? " LIMIT " + s.fetch() : "")
                     + (sink && s.fetchesLate(plan.source()) ? " [materialized late: the sort keys and row positions"
                     + " of the top " + (s.offset() + s.fetch()) + " kept per pipeline task"
-                    + (LateTopN.guesses(LateTopN.keysOnly((PhysicalPlan.Scan) plan.source(), s))
+                    + (LateTopN.guesses((PhysicalPlan.Scan) plan.source())
                     ? " (the first key's cut-off started from a sample of " + SampledCutoff.SAMPLE_ROWS + " rows"
                     + " where it is an integer column, the scan run again without it if fewer rows pass)" : "")
                     + ", those merged and sorted, then the other columns read for those rows by "

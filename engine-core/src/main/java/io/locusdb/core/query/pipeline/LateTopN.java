@@ -38,27 +38,22 @@ final class LateTopN {
 
     /** The scan reduced to the outputs that {@code sort} orders by, each once, in the order the keys name them. */
     static PhysicalPlan.Scan keysOnly(PhysicalPlan.Scan scan, PhysicalPlan.Sort sort) {
-        int[] narrowed = narrowedPositions(scan, sort);
+        boolean[] taken = new boolean[scan.outputs().size()];
         List<Expr> outputs = new ArrayList<>();
         List<String> names = new ArrayList<>();
-        for (int i = 0; i < narrowed.length; i++) {
-            if (narrowed[i] >= 0) {
-                outputs.add(null);
-                names.add(null);
-            }
-        }
-        for (int i = 0; i < narrowed.length; i++) {
-            if (narrowed[i] >= 0) {
-                outputs.set(narrowed[i], scan.outputs().get(i));
-                names.set(narrowed[i], scan.names().get(i));
+        for (PhysicalPlan.SortKey key : sort.keys()) {
+            if (!taken[key.column()]) {
+                taken[key.column()] = true;
+                outputs.add(scan.outputs().get(key.column()));
+                names.add(scan.names().get(key.column()));
             }
         }
         return new PhysicalPlan.Scan(scan.table(), scan.ranges(), scan.residual(), outputs, names);
     }
 
-    /** Whether the top-N over {@code keys} (a keys-only scan) starts from a cut-off guessed from a sample. */
-    static boolean guesses(PhysicalPlan.Scan keys) {
-        return keys.ranges().isEmpty() && keys.residual() == null;
+    /** Whether a top-N over {@code scan} starts from a cut-off guessed from a sample: nothing filters its rows. */
+    static boolean guesses(PhysicalPlan.Scan scan) {
+        return scan.ranges().isEmpty() && scan.residual() == null;
     }
 
     /** For each of the scan's outputs, its position among the keys-only scan's outputs, or -1 if not a key. */
