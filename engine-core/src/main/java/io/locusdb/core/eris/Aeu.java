@@ -1,11 +1,11 @@
 package io.locusdb.core.eris;
 
+import io.locusdb.core.storage.index.LongRadixTree;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
@@ -23,8 +23,8 @@ final class Aeu implements Runnable {
     final int node;
     final IncomingBuffers incoming;
     private final ErisRuntime runtime;
-    /** The partition: this AEU's keys and values, touched by no other thread. */
-    private final TreeMap<Long, Long> data = new TreeMap<>();
+    /** The partition: this AEU's keys and values in a prefix tree, touched by no other thread. */
+    private final LongRadixTree data = new LongRadixTree();
     private long lo;
     private long hi;
     /** The range before the rebalance in progress: keys outside it wait for their transfer. */
@@ -103,14 +103,14 @@ final class Aeu implements Runnable {
             switch (c) {
                 case Command.Lookup l -> {
                     if (mine(l, l.key())) {
-                        Long v = data.get(l.key());
+                        long v = data.get(l.key(), Command.MISSING);
                         count(l.key());
-                        l.reply().done(l, v == null ? Command.MISSING : v);
+                        l.reply().done(l, v);
                     }
                 }
                 case Command.Upsert u -> {
                     if (mine(u, u.key())) {
-                        long v = data.merge(u.key(), u.delta(), Long::sum);
+                        long v = data.add(u.key(), u.delta());
                         count(u.key());
                         u.reply().done(u, v);
                     }
@@ -184,14 +184,15 @@ final class Aeu implements Runnable {
             return;
         }
         if (!runtime.shareScans()) {
+            long[] sumAndRows = new long[2];
             for (Command.Scan s : here) {
-                long sum = 0;
-                long rows = 0;
-                for (long v : data.subMap(s.lo(), true, s.hi(), true).values()) {
-                    sum += v;
-                    rows++;
-                }
-                s.result().add(sum, rows);
+                sumAndRows[0] = 0;
+                sumAndRows[1] = 0;
+                data.forEach(s.lo(), s.hi(), (k, v) -> {
+                    sumAndRows[0] += v;
+                    sumAndRows[1]++;
+                });
+                s.result().add(sumAndRows[0], sumAndRows[1]);
             }
             executed += here.size();
             return;
@@ -204,17 +205,20 @@ final class Aeu implements Runnable {
         }
         long[] sums = new long[here.size()];
         long[] rows = new long[here.size()];
-        for (Map.Entry<Long, Long> e : data.subMap(from, true, to, true).entrySet()) {
-            long k = e.getKey();
-            long v = e.getValue();
+        long[] los = new long[here.size()];
+        long[] his = new long[here.size()];
+        for (int i = 0; i < los.length; i++) {
+            los[i] = here.get(i).lo();
+            his[i] = here.get(i).hi();
+        }
+        data.forEach(from, to, (k, v) -> {
             for (int i = 0; i < sums.length; i++) {
-                Command.Scan s = here.get(i);
-                if (k >= s.lo() && k <= s.hi()) {
+                if (k >= los[i] && k <= his[i]) {
                     sums[i] += v;
                     rows[i]++;
                 }
             }
-        }
+        });
         for (int i = 0; i < sums.length; i++) {
             here.get(i).result().add(sums[i], rows[i]);
         }
@@ -276,12 +280,10 @@ final class Aeu implements Runnable {
             long a = giving[0];
             long b = giving[1];
             int target = (int) giving[2];
-            NavigableMap<Long, Long> range = data.subMap(a, true, b, true);
             boolean copied = runtime.nodeOf(target) != node;
-            // Link on one node: the entries move as they are. Copy across nodes: the target rebuilds them in its
-            // own memory from the flat form sent.
-            Map<Long, Long> entries = new TreeMap<>(range);
-            range.clear();
+            // Link on one node: the target takes the entries' leaves as they are. Copy across nodes: the target
+            // makes new ones, allocated by its own thread and so in its node's memory.
+            LongRadixTree entries = data.removeRange(a, b);
             forward(new Command.Transfer(a, b, entries, copied), target);
             runtime.transferred(copied, entries.size());
         }
@@ -290,7 +292,7 @@ final class Aeu implements Runnable {
     }
 
     private void link(Command.Transfer t) {
-        data.putAll(t.copied() ? new TreeMap<>(t.entries()) : t.entries());
+        data.putAll(t.entries(), !t.copied());
         transfersReceived++;
     }
 
@@ -361,9 +363,11 @@ final class Aeu implements Runnable {
         return forwarded;
     }
 
-    /** Entries held now; call only from this AEU's thread or once it has stopped. */
-    Map<Long, Long> entries() {
-        return data;
+    /** A copy of the entries held now; call only from this AEU's thread or once it has stopped. */
+    SortedMap<Long, Long> entries() {
+        SortedMap<Long, Long> copy = new TreeMap<>();
+        data.forEach(copy::put);
+        return copy;
     }
 
     long lo() {

@@ -1,7 +1,7 @@
 package io.locusdb.core.eris;
 
+import io.locusdb.core.storage.index.LongRadixTree;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -68,7 +68,7 @@ public sealed interface Command {
     }
 
     /** Entries of a range handed from one AEU to another: linked on one node, copied across nodes. */
-    record Transfer(long lo, long hi, Map<Long, Long> entries, boolean copied) implements Command {
+    record Transfer(long lo, long hi, LongRadixTree entries, boolean copied) implements Command {
     }
 
     long MISSING = Long.MIN_VALUE;
