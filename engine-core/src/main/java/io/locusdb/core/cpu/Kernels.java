@@ -43,7 +43,50 @@ public final class Kernels {
     /** 64-lane byte masks to and from a long (AVX-512BW), with native PEXT: the byte-mask select kernel. */
     public static final boolean BYTE_MASKS = SELECTION.byteMasks();
 
+    /**
+     * Whether the vector forms run. A fresh JVM runs a Vector API kernel as its Java fallback (an object per vector
+     * operation) until C2 has compiled it, many times slower than the scalar form; a server holds the vector forms
+     * back until they are compiled ({@link #holdVectorsUntilCompiled}), so that its first queries run the scalar
+     * forms instead. Read once per call of a kernel, not per row.
+     */
+    private static volatile boolean vectorsCompiled = true;
+
     private Kernels() {
+    }
+
+    /** From now until {@link #vectorsCompiled()}: the kernels below answer their scalar forms. */
+    public static void holdVectorsUntilCompiled() {
+        vectorsCompiled = false;
+    }
+
+    /** The vector forms are compiled (or waiting longer is not worth it): the chosen forms run from now on. */
+    public static void vectorsCompiled() {
+        vectorsCompiled = true;
+    }
+
+    /** Whether the chosen forms run, rather than the scalar ones while the vector forms are not compiled. */
+    public static boolean vectorsReady() {
+        return vectorsCompiled;
+    }
+
+    /** The form the range count runs in now. */
+    public static KernelVariant rangeCount() {
+        return vectorsCompiled ? RANGE_COUNT : KernelVariant.SCALAR;
+    }
+
+    /** The form the range select runs in now. */
+    public static KernelVariant rangeSelect() {
+        return vectorsCompiled ? RANGE_SELECT : KernelVariant.SCALAR;
+    }
+
+    /** Whether the range select in its form now moves bits with PEXT. */
+    public static boolean rangeSelectPext() {
+        return vectorsCompiled ? RANGE_SELECT_PEXT : PEXT;
+    }
+
+    /** The form the vertical decode runs in now. */
+    public static KernelVariant verticalDecode() {
+        return vectorsCompiled ? VERTICAL_DECODE : KernelVariant.SCALAR;
     }
 
     /** The forms chosen; throws when a kernel setting was invalid, naming it. */

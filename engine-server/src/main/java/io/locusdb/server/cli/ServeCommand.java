@@ -4,6 +4,7 @@ import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
 import io.locusdb.core.durable.Durability;
 import io.locusdb.core.durable.FsyncPolicy;
+import io.locusdb.core.query.scan.VectorKernelCompilation;
 import io.locusdb.core.storage.load.TpchLoader;
 import io.locusdb.core.storage.load.TpchTextPool;
 import io.locusdb.core.storage.table.InitialPlacement;
@@ -72,7 +73,8 @@ public final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--warm-up", paramLabel = "on|off", defaultValue = "on",
             description = "Compile the engine's code on a small database of its own in the background after the"
-                    + " start, so that first queries run at warm speed (default on).")
+                    + " start, so that first queries run at warm speed, and run the scalar kernels until the vector"
+                    + " ones are compiled (default on).")
     String warmUp;
 
     @Option(names = "--in-memory", description = "Keep nothing on disk: every table is lost when the server stops.")
@@ -130,6 +132,8 @@ public final class ServeCommand implements Callable<Integer> {
             }
             dbConfig = dbConfig.withDurability(durability);
         }
+        // From before the tables are read: the first queries may come as soon as the server listens.
+        long vectorsHeld = warmUp.equals("on") ? VectorKernelCompilation.hold() : -1;
         LocusDB db = LocusDB.open(dbConfig);
         db.durableStore().ifPresent(store -> {
             var report = store.recoveryReport();
@@ -182,6 +186,10 @@ public final class ServeCommand implements Callable<Integer> {
         out.println("Ctrl-C (SIGINT) or SIGTERM stops it gracefully.");
         out.flush();
         if (warmUp.equals("on")) {
+            VectorKernelCompilation.start(vectorsHeld, db::busy, line -> {
+                out.println(line);
+                out.flush();
+            });
             KernelWarmUp.start(dbConfig, db::busy, out);
         }
         server.awaitTermination();

@@ -23,7 +23,7 @@ import jdk.incubator.vector.VectorSpecies;
  * Up to {@link #FEW_GROUPS} groups (without NULLs) are summed with vectors instead: one masked add per group and
  * vector of rows, no stores at all until the batch is done.
  */
-final class GroupedSums {
+public final class GroupedSums {
     static final int LANES = 4;
     /** Above this many groups the lanes cost more to clear and fold than the chains cost. */
     static final int MAX_GROUPS = 256;
@@ -91,7 +91,7 @@ final class GroupedSums {
             }
             return scratch;
         }
-        if (nulls == null && groupCount <= FEW_GROUPS && VECTORS) {
+        if (nulls == null && groupCount <= FEW_GROUPS && VECTORS && Kernels.vectorsReady()) {
             addFew(sums, groupCount, groups, values, rows);
             return scratch;
         }
@@ -196,6 +196,27 @@ final class GroupedSums {
         }
     }
 
+    /**
+     * Sums and counts {@code values} into the four groups {@code groups} names (0..3), in the vector form or the
+     * scalar one, whatever the kernel setting: what a warm-up runs so that the JIT compiles the vector form before
+     * queries need it (and what it is timed against). Returns a checksum.
+     */
+    public static long exercise(int[] groups, long[] values, boolean vectors) {
+        long[] sums = new long[FEW_GROUPS];
+        long[] counts = new long[FEW_GROUPS];
+        int rows = values.length;
+        if (vectors && VECTORS) {
+            addFew(sums, FEW_GROUPS, groups, values, rows);
+            countFew(counts, FEW_GROUPS, groups, rows);
+        } else {
+            for (int i = 0; i < rows; i++) {
+                sums[groups[i]] += values[i];
+                counts[groups[i]]++;
+            }
+        }
+        return sums[0] + sums[1] + sums[2] + sums[3] + counts[0] + counts[3];
+    }
+
     private static void addTo(long[] sums, int g, int groupCount, long batch) {
         if (g < groupCount && batch != 0) {
             sums[g] = Numerics.addExact(sums[g], batch);
@@ -204,7 +225,7 @@ final class GroupedSums {
 
     /** Counts the rows of each group into {@code counts}. */
     static long[] count(long[] counts, int groupCount, int[] groups, int rows, long[] scratch) {
-        if (groupCount <= FEW_GROUPS && VECTORS) {
+        if (groupCount <= FEW_GROUPS && VECTORS && Kernels.vectorsReady()) {
             countFew(counts, groupCount, groups, rows);
             return scratch;
         }

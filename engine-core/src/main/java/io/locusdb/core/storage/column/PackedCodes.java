@@ -107,7 +107,7 @@ public final class PackedCodes {
      * words it read.
      */
     public long unpackVertical(long from, int n, int[] out) {
-        return unpackVertical(from, n, out, Kernels.VERTICAL_DECODE, Kernels.PEXT);
+        return unpackVertical(from, n, out, Kernels.verticalDecode(), Kernels.PEXT);
     }
 
     /**

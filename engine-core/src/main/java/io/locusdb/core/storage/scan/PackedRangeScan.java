@@ -40,7 +40,7 @@ public final class PackedRangeScan {
 
     /** Number of rows whose value ID is in {@code range}. */
     public static long count(PackedCodes codes, IdRange range, ScanBytes bytes) {
-        return count(codes, range, bytes, Kernels.RANGE_COUNT);
+        return count(codes, range, bytes, Kernels.rangeCount());
     }
 
     /** {@link #count} in the form {@code variant}, whatever this CPU would choose (tests, benchmarks). */
@@ -151,7 +151,7 @@ public final class PackedRangeScan {
      * conjunction, so a count per predicate was work nobody used.
      */
     public static void select(PackedCodes codes, IdRange range, long[] selection, ScanBytes bytes) {
-        select(codes, range, selection, bytes, false, Kernels.RANGE_SELECT, Kernels.RANGE_SELECT_PEXT);
+        select(codes, range, selection, bytes, false, Kernels.rangeSelect(), Kernels.rangeSelectPext());
     }
 
     /**
@@ -160,7 +160,7 @@ public final class PackedRangeScan {
      * neither zeroes the bitmap first nor pays for reading it back.
      */
     public static void selectInto(PackedCodes codes, IdRange range, long[] selection, ScanBytes bytes) {
-        select(codes, range, selection, bytes, true, Kernels.RANGE_SELECT, Kernels.RANGE_SELECT_PEXT);
+        select(codes, range, selection, bytes, true, Kernels.rangeSelect(), Kernels.rangeSelectPext());
     }
 
     /**
