@@ -371,7 +371,7 @@ public final class SqlFrontEnd {
                 flat = removal.findBestExp();
             }
             RelNode converted = AllSetOperations.rewrite(DecimalText.apply(
-                    RelDecorrelator.decorrelateQuery(flat, relBuilder)), relBuilder);
+                    RelDecorrelator.decorrelateQuery(SingleRowCorrelates.asLeft(flat), relBuilder)), relBuilder);
             RelNode plan = root.withRel(converted).project();
             long convertedAt = System.nanoTime();
             if (hasJoin(converted)) {
