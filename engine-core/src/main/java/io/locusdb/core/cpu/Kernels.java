@@ -74,15 +74,6 @@ public final class Kernels {
         return vectorsCompiled ? RANGE_COUNT : KernelVariant.SCALAR;
     }
 
-    /** The form the range select runs in now. */
-    public static KernelVariant rangeSelect() {
-        return vectorsCompiled ? RANGE_SELECT : KernelVariant.SCALAR;
-    }
-
-    /** Whether the range select in its form now moves bits with PEXT. */
-    public static boolean rangeSelectPext() {
-        return vectorsCompiled ? RANGE_SELECT_PEXT : PEXT;
-    }
 
     /** The form the vertical decode runs in now. */
     public static KernelVariant verticalDecode() {

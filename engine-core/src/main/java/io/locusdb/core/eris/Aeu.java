@@ -284,8 +284,9 @@ final class Aeu implements Runnable {
             // Link on one node: the target takes the entries' leaves as they are. Copy across nodes: the target
             // makes new ones, allocated by its own thread and so in its node's memory.
             LongRadixTree entries = data.removeRange(a, b);
-            forward(new Command.Transfer(a, b, entries, copied), target);
+            // Counted before it is sent: a linked tree is emptied by its new owner.
             runtime.transferred(copied, entries.size());
+            forward(new Command.Transfer(a, b, entries, copied), target);
         }
         transfersExpected += r.receiving();
         rebalanceDone = r.done();

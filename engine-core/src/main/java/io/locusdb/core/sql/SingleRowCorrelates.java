@@ -1,8 +1,11 @@
 package io.locusdb.core.sql;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.Strong;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
@@ -19,6 +22,7 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.util.ImmutableBitSet;
 
 /**
  * Correlates whose right side gives exactly one row for every left row (an aggregate without GROUP BY, as in
@@ -27,11 +31,18 @@ import org.apache.calcite.sql.fun.SqlStdOperatorTable;
  * columns, which has no row for a left row with no matches: joined inner, that left row was lost, where PostgreSQL
  * and DuckDB keep it with the aggregates of no rows (NULL, and 0 for a count); joined left, it comes with NULLs,
  * also for counts beside other aggregates. So inner ones become left ones, and a count's NULL, which only a left row
- * without matches gets, becomes 0 in a projection above, which also gives the columns their old types back. A
- * right side with a column that is never NULL but not a count (an expression over a count) stays as it is, and
- * loses the left rows with no match: a known limit.
+ * without matches gets, becomes 0 in a projection above, which also gives the columns their old types back. Only
+ * where every column of the right side is an aggregate call whose value over no rows is NULL, an expression NULL
+ * when those are ({@code max(c) + 1}), or a count: other expressions over aggregates ({@code coalesce(max(c), 0)},
+ * {@code count(*) + 1}), a HAVING or a LIMIT above the aggregate stay as they are, and a comma or CROSS JOIN LATERAL of them loses the left rows with no match (a known
+ * limit).
  */
 final class SingleRowCorrelates {
+    /** Aggregates whose value over no rows is NULL, which the left join gives a left row without matches. */
+    private static final Set<SqlKind> NULL_OF_NO_ROWS = EnumSet.of(SqlKind.MIN, SqlKind.MAX, SqlKind.SUM,
+            SqlKind.AVG, SqlKind.ANY_VALUE, SqlKind.STDDEV_POP, SqlKind.STDDEV_SAMP, SqlKind.VAR_POP,
+            SqlKind.VAR_SAMP);
+
     private SingleRowCorrelates() {
     }
 
@@ -45,14 +56,18 @@ final class SingleRowCorrelates {
                         || !exactlyOneRow(correlate.getRight())) {
                     return visited;
                 }
-                boolean[] counts = countColumns(correlate.getRight());
-                List<RelDataTypeField> right = correlate.getRight().getRowType().getFieldList();
-                for (int i = 0; i < right.size(); i++) {
-                    if (!right.get(i).getType().isNullable() && (counts == null || !counts[i])) {
+                SqlKind[] aggregates = aggregateColumns(correlate.getRight());
+                if (aggregates == null) {
+                    return visited;
+                }
+                boolean[] counts = new boolean[aggregates.length];
+                for (int i = 0; i < aggregates.length; i++) {
+                    counts[i] = aggregates[i] == SqlKind.COUNT;
+                    if (!counts[i] && !NULL_OF_NO_ROWS.contains(aggregates[i])) {
                         return visited;
                     }
                 }
-                if (correlate.getJoinType() == JoinRelType.LEFT && (counts == null || !any(counts))) {
+                if (correlate.getJoinType() == JoinRelType.LEFT && !any(counts)) {
                     return visited;
                 }
                 Correlate left = correlate.getJoinType() == JoinRelType.LEFT ? correlate
@@ -85,10 +100,43 @@ final class SingleRowCorrelates {
     }
 
     /**
-     * For each column of {@code rel}: whether it is a COUNT of an aggregate without GROUP BY below projections that
-     * only pick columns; null when {@code rel} is not such an aggregate.
+     * For each column of {@code rel}, the kind of the aggregate call it is, where {@code rel} is an aggregate without
+     * GROUP BY below projections that only pick columns, the top one of which may also compute expressions that are
+     * NULL when the aggregates they read are (as {@code max(c) + 1}; those count as NULL over no rows, kind MAX);
+     * null otherwise (an expression that is not NULL then, a HAVING, a LIMIT: what such a column holds over no rows
+     * is not known here).
      */
-    private static boolean[] countColumns(RelNode rel) {
+    private static SqlKind[] aggregateColumns(RelNode rel) {
+        if (rel instanceof Project top && !top.getProjects().stream().allMatch(e -> e instanceof RexInputRef)) {
+            SqlKind[] below = pickedAggregates(top.getInput());
+            if (below == null) {
+                return null;
+            }
+            ImmutableBitSet nullOverNoRows = ImmutableBitSet.of();
+            for (int i = 0; i < below.length; i++) {
+                if (NULL_OF_NO_ROWS.contains(below[i])) {
+                    nullOverNoRows = nullOverNoRows.set(i);
+                }
+            }
+            SqlKind[] kinds = new SqlKind[top.getProjects().size()];
+            for (int i = 0; i < kinds.length; i++) {
+                RexNode e = top.getProjects().get(i);
+                if (e instanceof RexInputRef ref) {
+                    kinds[i] = below[ref.getIndex()];
+                } else if (nullOverNoRows.contains(RelOptUtil.InputFinder.bits(e))
+                        && Strong.isNull(e, nullOverNoRows)) {
+                    kinds[i] = SqlKind.MAX;
+                } else {
+                    return null;
+                }
+            }
+            return kinds;
+        }
+        return pickedAggregates(rel);
+    }
+
+    /** {@link #aggregateColumns} where every projection only picks columns. */
+    private static SqlKind[] pickedAggregates(RelNode rel) {
         int columns = rel.getRowType().getFieldCount();
         int[] source = new int[columns];
         for (int i = 0; i < columns; i++) {
@@ -107,11 +155,11 @@ final class SingleRowCorrelates {
         if (!(at instanceof Aggregate aggregate) || aggregate.getGroupCount() != 0) {
             return null;
         }
-        boolean[] counts = new boolean[columns];
+        SqlKind[] kinds = new SqlKind[columns];
         for (int i = 0; i < columns; i++) {
-            counts[i] = aggregate.getAggCallList().get(source[i]).getAggregation().getKind() == SqlKind.COUNT;
+            kinds[i] = aggregate.getAggCallList().get(source[i]).getAggregation().getKind();
         }
-        return counts;
+        return kinds;
     }
 
     private static boolean any(boolean[] flags) {

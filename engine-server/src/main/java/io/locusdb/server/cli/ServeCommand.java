@@ -2,6 +2,7 @@ package io.locusdb.server.cli;
 
 import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
+import io.locusdb.core.cpu.Kernels;
 import io.locusdb.core.durable.Durability;
 import io.locusdb.core.durable.FsyncPolicy;
 import io.locusdb.core.query.scan.VectorKernelCompilation;
@@ -132,8 +133,6 @@ public final class ServeCommand implements Callable<Integer> {
             }
             dbConfig = dbConfig.withDurability(durability);
         }
-        // From before the tables are read: the first queries may come as soon as the server listens.
-        long vectorsHeld = warmUp.equals("on") ? VectorKernelCompilation.hold() : -1;
         LocusDB db = LocusDB.open(dbConfig);
         db.durableStore().ifPresent(store -> {
             var report = store.recoveryReport();
@@ -146,6 +145,7 @@ public final class ServeCommand implements Callable<Integer> {
             out.println("data directory: none (--in-memory): nothing survives the server");
         }
         LocusServer server;
+        boolean vectorsHeld = false;
         try {
             if (scaleFactor != null) {
                 Path directory = db.durableStore().map(store -> store.directory()).orElse(null);
@@ -158,8 +158,11 @@ public final class ServeCommand implements Callable<Integer> {
                     TpchInDataDirectory.recordScale(directory, scaleFactor);
                 }
             }
+            // From before it listens: the first queries may come at once.
+            vectorsHeld = warmUp.equals("on") && VectorKernelCompilation.hold();
             server = LocusServer.start(db, settings);
         } catch (RuntimeException e) {
+            Kernels.vectorsCompiled();
             db.close();
             throw e;
         }

@@ -25,8 +25,9 @@ import java.util.function.Consumer;
  * form has been the faster in {@value #WINS} rounds in a row it counts as compiled, and once every one has, the
  * vector forms run everywhere. It starts once the server has been idle for {@link #IDLE_NANOS}: on two cores it
  * slowed the start (listening 1.3 s instead of 0.95 s) and the first queries beside it. A server busy from the
- * start would keep the slower scalar forms, so it starts {@link #START_AT_LATEST_NANOS} after the hold whatever
- * the server does, and the vector forms run {@link #BUDGET_NANOS} after the hold, compiled or not.
+ * start would keep the slower scalar forms, so it starts {@link #START_AT_LATEST_NANOS} after the server listens
+ * whatever the server does, and the vector forms run {@link #BUDGET_NANOS} after that, compiled or not. (The
+ * background warm-up's queries meanwhile compile the scalar forms' callers.)
  */
 public final class VectorKernelCompilation implements Runnable {
     /** After this long the vector forms run whether or not they have overtaken the scalar ones. */
@@ -47,45 +48,47 @@ public final class VectorKernelCompilation implements Runnable {
 
     /** How long the server must have run nothing before the compilation starts. */
     static final long IDLE_NANOS = 1_000_000_000L;
-    /** When the compilation starts, after the hold, however busy the server is. */
+    /** When the compilation starts, after the server listens, however busy it is. */
     static final long START_AT_LATEST_NANOS = 5_000_000_000L;
     private static final long PAUSE_MILLIS = 20;
 
+    /** A pause between rounds: the timing loop shares two cores with the server's first queries. */
+    private static final long ROUND_PAUSE_MILLIS = 2;
+
     private final Consumer<String> log;
     private final BooleanSupplier busy;
-    private final long heldSince;
     private final long budgetNanos;
+    private long startedAt;
     private long sink;
 
-    VectorKernelCompilation(Consumer<String> log, BooleanSupplier busy, long heldSince, long budgetNanos) {
+    VectorKernelCompilation(Consumer<String> log, BooleanSupplier busy, long budgetNanos) {
         this.log = log;
         this.busy = busy;
-        this.heldSince = heldSince;
         this.budgetNanos = budgetNanos;
     }
 
     /**
-     * Holds the vector forms back from now on (before a server reads its tables or listens); returns when it did,
-     * for {@link #start}, or -1 when every kernel's chosen form is scalar and nothing is held.
+     * Holds the vector forms back from now on (right before a server listens); false, and nothing held, when every
+     * kernel's chosen form is scalar.
      */
-    public static long hold() {
+    public static boolean hold() {
         if (!anyVectorForm()) {
-            return -1;
+            return false;
         }
         Kernels.holdVectorsUntilCompiled();
-        return System.nanoTime();
+        return true;
     }
 
     /**
      * Compiles the held vector forms on a daemon thread once the server ({@code busy}: planning or running users'
-     * statements) has been idle for a second, and lets them run; tells {@code log} when they do. Null when nothing
-     * was held ({@code heldSince} -1).
+     * statements) has been idle for a second, and lets them run; tells {@code log} when they do. The deadlines count
+     * from this call (the server listening). Null when nothing was held.
      */
-    public static Thread start(long heldSince, BooleanSupplier busy, Consumer<String> log) {
-        if (heldSince < 0) {
+    public static Thread start(boolean held, BooleanSupplier busy, Consumer<String> log) {
+        if (!held) {
             return null;
         }
-        Thread thread = new Thread(new VectorKernelCompilation(log, busy, heldSince, BUDGET_NANOS),
+        Thread thread = new Thread(new VectorKernelCompilation(log, busy, BUDGET_NANOS),
                 "locus-kernel-compile");
         thread.setDaemon(true);
         thread.start();
@@ -99,6 +102,7 @@ public final class VectorKernelCompilation implements Runnable {
 
     @Override
     public void run() {
+        startedAt = System.nanoTime();
         List<String> slower = List.of();
         try (Arena arena = Arena.ofConfined()) {
             waitUntilIdle();
@@ -117,8 +121,10 @@ public final class VectorKernelCompilation implements Runnable {
                         pending.add(kernels.get(k).name());
                     }
                 }
-            } while (!pending.isEmpty() && System.nanoTime() - heldSince < budgetNanos
-                    && !Thread.currentThread().isInterrupted());
+                if (!pending.isEmpty()) {
+                    Thread.sleep(ROUND_PAUSE_MILLIS);
+                }
+            } while (!pending.isEmpty() && System.nanoTime() - startedAt < budgetNanos);
             slower = pending;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -129,11 +135,11 @@ public final class VectorKernelCompilation implements Runnable {
         } finally {
             Kernels.vectorsCompiled();
         }
-        double seconds = (System.nanoTime() - heldSince) / 1e9;
+        double seconds = (System.nanoTime() - startedAt) / 1e9;
         log.accept(slower.isEmpty()
                 ? String.format(Locale.ROOT, "kernels: the vector forms are compiled and run from now on (%.1f s after"
-                        + " the start; queries before ran the scalar forms)", seconds)
-                : String.format(Locale.ROOT, "kernels: the vector forms run from now on, %.1f s after the start, though"
+                        + " listening; queries before ran the scalar forms)", seconds)
+                : String.format(Locale.ROOT, "kernels: the vector forms run from now on, %.1f s after listening, though"
                         + " not yet faster than the scalar forms: %s", seconds, String.join(", ", slower)));
     }
 
@@ -141,7 +147,7 @@ public final class VectorKernelCompilation implements Runnable {
     private void waitUntilIdle() throws InterruptedException {
         long idleSince = System.nanoTime();
         long latest = Math.min(START_AT_LATEST_NANOS, budgetNanos);
-        while (System.nanoTime() - idleSince < IDLE_NANOS && System.nanoTime() - heldSince < latest) {
+        while (System.nanoTime() - idleSince < IDLE_NANOS && System.nanoTime() - startedAt < latest) {
             Thread.sleep(PAUSE_MILLIS);
             if (busy.getAsBoolean()) {
                 idleSince = System.nanoTime();

@@ -165,7 +165,7 @@ public final class LongRadixTree {
                 return leaf;
             }
             int at = firstDifferentByte(leaf.key, uk);
-            Node4 split = new Node4(at - depth, uk);
+            SortedNode split = SortedNode.small(at - depth, uk);
             split.addChild(byteAt(leaf.key, at), leaf);
             split.addChild(byteAt(uk, at), newLeaf(uk, value, adopt));
             return split;
@@ -175,7 +175,7 @@ public final class LongRadixTree {
         if (inner.prefixLength > 0) {
             int at = firstDifferentByte(inner.prefixKey, uk);
             if (at < branch) {
-                Node4 split = new Node4(at - depth, uk);
+                SortedNode split = SortedNode.small(at - depth, uk);
                 inner.prefixLength = branch - at - 1;
                 split.addChild(byteAt(inner.prefixKey, at), inner);
                 split.addChild(byteAt(uk, at), newLeaf(uk, value, adopt));
@@ -349,7 +349,7 @@ public final class LongRadixTree {
         }
     }
 
-    private abstract static sealed class Inner extends Node permits Node4, Node16, Node48, Node256 {
+    private abstract static sealed class Inner extends Node permits SortedNode, Node48, Node256 {
         /** Bytes skipped before this node's branching byte: they are the same for every key below. */
         int prefixLength;
         /**
@@ -407,111 +407,31 @@ public final class LongRadixTree {
         }
     }
 
-    /** Up to 4 children, their bytes sorted. */
-    private static final class Node4 extends Inner {
-        final byte[] keys = new byte[4];
-        final Node[] children = new Node[4];
+    /**
+     * Up to 4 or 16 children ({@code Node4}, {@code Node16} in the paper), their bytes sorted and searched in order:
+     * one class, as only their capacity differs.
+     */
+    private static final class SortedNode extends Inner {
+        final byte[] keys;
+        final Node[] children;
 
-        Node4(int prefixLength, long prefixKey) {
+        SortedNode(int capacity, int prefixLength, long prefixKey) {
             super(prefixLength, prefixKey);
+            keys = new byte[capacity];
+            children = new Node[capacity];
         }
 
-        @Override
-        Node child(int b) {
-            for (int i = 0; i < count; i++) {
-                if ((keys[i] & 0xFF) == b) {
-                    return children[i];
-                }
-            }
-            return null;
-        }
-
-        @Override
-        int slots() {
-            return count;
-        }
-
-        @Override
-        Node childAt(int slot) {
-            return children[slot];
-        }
-
-        @Override
-        int byteAt(int slot) {
-            return keys[slot] & 0xFF;
-        }
-
-        @Override
-        Inner addChild(int b, Node child) {
-            if (count == 4) {
-                return moveTo(new Node16(prefixLength, prefixKey)).addChild(b, child);
-            }
-            int i = count;
-            while (i > 0 && (keys[i - 1] & 0xFF) > b) {
-                keys[i] = keys[i - 1];
-                children[i] = children[i - 1];
-                i--;
-            }
-            keys[i] = (byte) b;
-            children[i] = child;
-            count++;
-            return this;
-        }
-
-        @Override
-        void replaceChild(int b, Node child) {
-            for (int i = 0; i < count; i++) {
-                if ((keys[i] & 0xFF) == b) {
-                    children[i] = child;
-                    return;
-                }
-            }
-        }
-
-        @Override
-        Inner removeChild(int b) {
-            for (int i = 0; i < count; i++) {
-                if ((keys[i] & 0xFF) == b) {
-                    System.arraycopy(keys, i + 1, keys, i, count - i - 1);
-                    System.arraycopy(children, i + 1, children, i, count - i - 1);
-                    count--;
-                    children[count] = null;
-                    break;
-                }
-            }
-            return this;
-        }
-
-        @Override
-        long bytes() {
-            return 32 + 24 + 32;
-        }
-    }
-
-    /** Up to 16 children, their bytes sorted. */
-    private static final class Node16 extends Inner {
-        final byte[] keys = new byte[16];
-        final Node[] children = new Node[16];
-
-        Node16(int prefixLength, long prefixKey) {
-            super(prefixLength, prefixKey);
+        static SortedNode small(int prefixLength, long prefixKey) {
+            return new SortedNode(4, prefixLength, prefixKey);
         }
 
         private int indexOf(int b) {
-            int lo = 0;
-            int hi = count - 1;
-            while (lo <= hi) {
-                int mid = (lo + hi) >>> 1;
-                int k = keys[mid] & 0xFF;
-                if (k < b) {
-                    lo = mid + 1;
-                } else if (k > b) {
-                    hi = mid - 1;
-                } else {
-                    return mid;
+            for (int i = 0; i < count; i++) {
+                if ((keys[i] & 0xFF) == b) {
+                    return i;
                 }
             }
-            return -(lo + 1);
+            return -1;
         }
 
         @Override
@@ -537,12 +457,17 @@ public final class LongRadixTree {
 
         @Override
         Inner addChild(int b, Node child) {
-            if (count == 16) {
-                return moveTo(new Node48(prefixLength, prefixKey)).addChild(b, child);
+            if (count == keys.length) {
+                Inner larger = keys.length == 4 ? new SortedNode(16, prefixLength, prefixKey)
+                        : new Node48(prefixLength, prefixKey);
+                return moveTo(larger).addChild(b, child);
             }
-            int i = -indexOf(b) - 1;
-            System.arraycopy(keys, i, keys, i + 1, count - i);
-            System.arraycopy(children, i, children, i + 1, count - i);
+            int i = count;
+            while (i > 0 && (keys[i - 1] & 0xFF) > b) {
+                keys[i] = keys[i - 1];
+                children[i] = children[i - 1];
+                i--;
+            }
             keys[i] = (byte) b;
             children[i] = child;
             count++;
@@ -561,12 +486,13 @@ public final class LongRadixTree {
             System.arraycopy(children, i + 1, children, i, count - i - 1);
             count--;
             children[count] = null;
-            return count <= 3 ? moveTo(new Node4(prefixLength, prefixKey)) : this;
+            return keys.length > 4 && count <= 3 ? moveTo(small(prefixLength, prefixKey)) : this;
         }
 
         @Override
         long bytes() {
-            return 32 + 32 + 80;
+            // Header and fields, the key bytes, the child references (compressed).
+            return keys.length == 4 ? 32 + 24 + 32 : 32 + 32 + 80;
         }
     }
 
@@ -626,7 +552,7 @@ public final class LongRadixTree {
             children[slotOf[b] - 1] = null;
             slotOf[b] = 0;
             count--;
-            return count <= 12 ? moveTo(new Node16(prefixLength, prefixKey)) : this;
+            return count <= 12 ? moveTo(new SortedNode(16, prefixLength, prefixKey)) : this;
         }
 
         @Override

@@ -151,7 +151,9 @@ public final class PackedRangeScan {
      * conjunction, so a count per predicate was work nobody used.
      */
     public static void select(PackedCodes codes, IdRange range, long[] selection, ScanBytes bytes) {
-        select(codes, range, selection, bytes, false, Kernels.rangeSelect(), Kernels.rangeSelectPext());
+        boolean vectors = Kernels.vectorsReady();
+        select(codes, range, selection, bytes, false, vectors ? Kernels.RANGE_SELECT : KernelVariant.SCALAR,
+                vectors ? Kernels.RANGE_SELECT_PEXT : Kernels.PEXT);
     }
 
     /**
@@ -160,7 +162,9 @@ public final class PackedRangeScan {
      * neither zeroes the bitmap first nor pays for reading it back.
      */
     public static void selectInto(PackedCodes codes, IdRange range, long[] selection, ScanBytes bytes) {
-        select(codes, range, selection, bytes, true, Kernels.rangeSelect(), Kernels.rangeSelectPext());
+        boolean vectors = Kernels.vectorsReady();
+        select(codes, range, selection, bytes, true, vectors ? Kernels.RANGE_SELECT : KernelVariant.SCALAR,
+                vectors ? Kernels.RANGE_SELECT_PEXT : Kernels.PEXT);
     }
 
     /**

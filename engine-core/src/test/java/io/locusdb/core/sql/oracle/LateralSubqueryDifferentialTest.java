@@ -16,8 +16,8 @@ import org.junit.jupiter.api.TestFactory;
  * LATERAL subqueries correlated with the row before them, against DuckDB: aggregates without GROUP BY (one row for
  * every outer row, also where nothing matches: NULL, or 0 for a count), with and without GROUP BY, a top row per
  * outer row, in comma, CROSS JOIN and LEFT JOIN ... ON TRUE form, over tables with NULL keys in two parts. Not
- * here, because it is not right yet: an expression over a count that is never NULL ({@code count(*) + 1}) in a
- * comma or CROSS JOIN LATERAL, which loses the outer rows without a match.
+ * here, because it is not right yet: in a comma or CROSS JOIN LATERAL, an expression over aggregates that is not
+ * NULL over no rows ({@code count(*) + 1}, {@code coalesce(max(c), 0)}), which loses the outer rows without a match.
  */
 class LateralSubqueryDifferentialTest {
     static final int QUERIES = Integer.getInteger("locus.lateral.queries", 60);
