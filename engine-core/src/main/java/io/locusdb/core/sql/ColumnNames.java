@@ -14,8 +14,9 @@ import org.apache.calcite.sql.SqlSelect;
 
 /**
  * A result's column names as PostgreSQL gives them where the query names none, instead of Calcite's
- * {@code EXPR$n}: a function call is named by its function ({@code count}, {@code sum}, {@code coalesce}), a CAST
- * by what it casts when that has a name, CASE {@code case}, anything else {@code ?column?}. Clients show these
+ * {@code EXPR$n}: a function call is named by its function ({@code count}, {@code sum}, {@code coalesce}), also
+ * under OVER, FILTER or WITHIN GROUP ({@code row_number}), a CAST by what it casts when that has a name, CASE
+ * {@code case}, anything else {@code ?column?}. Clients show these
  * names, and tools key on them.
  */
 final class ColumnNames {
@@ -77,6 +78,11 @@ final class ColumnNames {
             }
             if (call.getKind() == SqlKind.CASE) {
                 return "case";
+            }
+            // A window, FILTER or WITHIN GROUP is named by the aggregate or window function it applies.
+            if ((call.getKind() == SqlKind.OVER || call.getKind() == SqlKind.FILTER
+                    || call.getKind() == SqlKind.WITHIN_GROUP) && !call.getOperandList().isEmpty()) {
+                return postgresName(call.operand(0));
             }
             if (call.getOperator() instanceof SqlFunction function) {
                 return function.getName().toLowerCase(Locale.ROOT);
