@@ -74,7 +74,6 @@ public final class Kernels {
         return vectorsCompiled ? RANGE_COUNT : KernelVariant.SCALAR;
     }
 
-
     /** The form the vertical decode runs in now. */
     public static KernelVariant verticalDecode() {
         return vectorsCompiled ? VERTICAL_DECODE : KernelVariant.SCALAR;

@@ -81,7 +81,7 @@ final class SingleRowCorrelates {
 
     /**
      * Above a left correlate: its columns with the types of {@code type}, each right column that is a count
-     * ({@code counts}, indexed from the right side's first column; null: none) 0 where it is NULL.
+     * ({@code counts}, indexed from the right side's first column) 0 where it is NULL.
      */
     private static RelNode countsOfNoRowsAsZero(RelNode rel, int leftColumns, boolean[] counts, RelDataType type) {
         RexBuilder rex = rel.getCluster().getRexBuilder();
@@ -89,7 +89,7 @@ final class SingleRowCorrelates {
         for (RelDataTypeField field : type.getFieldList()) {
             int i = field.getIndex();
             RexNode value = rex.makeInputRef(rel, i);
-            if (i >= leftColumns && counts != null && counts[i - leftColumns]) {
+            if (i >= leftColumns && counts[i - leftColumns]) {
                 value = rex.makeCall(SqlStdOperatorTable.COALESCE, value,
                         rex.makeZeroLiteral(value.getType()));
             }

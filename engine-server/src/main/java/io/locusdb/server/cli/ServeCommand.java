@@ -2,7 +2,6 @@ package io.locusdb.server.cli;
 
 import io.locusdb.core.LocusConfig;
 import io.locusdb.core.LocusDB;
-import io.locusdb.core.cpu.Kernels;
 import io.locusdb.core.durable.Durability;
 import io.locusdb.core.durable.FsyncPolicy;
 import io.locusdb.core.query.scan.VectorKernelCompilation;
@@ -162,7 +161,7 @@ public final class ServeCommand implements Callable<Integer> {
             vectorsHeld = warmUp.equals("on") && VectorKernelCompilation.hold();
             server = LocusServer.start(db, settings);
         } catch (RuntimeException e) {
-            Kernels.vectorsCompiled();
+            VectorKernelCompilation.release();
             db.close();
             throw e;
         }

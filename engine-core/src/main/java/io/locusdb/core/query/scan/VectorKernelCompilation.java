@@ -37,6 +37,13 @@ public final class VectorKernelCompilation implements Runnable {
     private static final int ROWS = 16_384;
     /** Timed calls of each form per round; the fastest counts. */
     private static final int CALLS = 8;
+    /** How long the server must have run nothing before the compilation starts. */
+    static final long IDLE_NANOS = 1_000_000_000L;
+    /** When the compilation starts, after the server listens, however busy it is. */
+    static final long START_AT_LATEST_NANOS = 5_000_000_000L;
+    private static final long PAUSE_MILLIS = 20;
+    /** A pause between rounds: the timing loop shares two cores with the server's first queries. */
+    private static final long ROUND_PAUSE_MILLIS = 2;
 
     /** One kernel in its vector form or its scalar form; returns a checksum, so that nothing is optimized away. */
     private interface Kernel {
@@ -45,15 +52,6 @@ public final class VectorKernelCompilation implements Runnable {
 
     private record Named(String name, Kernel kernel) {
     }
-
-    /** How long the server must have run nothing before the compilation starts. */
-    static final long IDLE_NANOS = 1_000_000_000L;
-    /** When the compilation starts, after the server listens, however busy it is. */
-    static final long START_AT_LATEST_NANOS = 5_000_000_000L;
-    private static final long PAUSE_MILLIS = 20;
-
-    /** A pause between rounds: the timing loop shares two cores with the server's first queries. */
-    private static final long ROUND_PAUSE_MILLIS = 2;
 
     private final Consumer<String> log;
     private final BooleanSupplier busy;
@@ -77,6 +75,11 @@ public final class VectorKernelCompilation implements Runnable {
         }
         Kernels.holdVectorsUntilCompiled();
         return true;
+    }
+
+    /** Lets the vector forms run again without compiling them first (a server that failed to start). */
+    public static void release() {
+        Kernels.vectorsCompiled();
     }
 
     /**
@@ -103,7 +106,8 @@ public final class VectorKernelCompilation implements Runnable {
     @Override
     public void run() {
         startedAt = System.nanoTime();
-        List<String> slower = List.of();
+        // Kernels whose vector form was not yet seen faster, or why that could not be seen.
+        List<String> unsettled = List.of();
         try (Arena arena = Arena.ofConfined()) {
             waitUntilIdle();
             List<Named> kernels = kernels(arena);
@@ -125,22 +129,22 @@ public final class VectorKernelCompilation implements Runnable {
                     Thread.sleep(ROUND_PAUSE_MILLIS);
                 }
             } while (!pending.isEmpty() && System.nanoTime() - startedAt < budgetNanos);
-            slower = pending;
+            unsettled = pending;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            slower = List.of("interrupted");
+            unsettled = List.of("interrupted");
         } catch (RuntimeException | OutOfMemoryError e) {
             // The vector forms are correct either way: only when they became fast is unknown.
-            slower = List.of(e.toString());
+            unsettled = List.of(e.toString());
         } finally {
             Kernels.vectorsCompiled();
         }
         double seconds = (System.nanoTime() - startedAt) / 1e9;
-        log.accept(slower.isEmpty()
+        log.accept(unsettled.isEmpty()
                 ? String.format(Locale.ROOT, "kernels: the vector forms are compiled and run from now on (%.1f s after"
                         + " listening; queries before ran the scalar forms)", seconds)
                 : String.format(Locale.ROOT, "kernels: the vector forms run from now on, %.1f s after listening, though"
-                        + " not yet faster than the scalar forms: %s", seconds, String.join(", ", slower)));
+                        + " not seen faster than the scalar forms: %s", seconds, String.join(", ", unsettled)));
     }
 
     /** Waits until the server has been idle for {@link #IDLE_NANOS}, or {@link #START_AT_LATEST_NANOS}. */

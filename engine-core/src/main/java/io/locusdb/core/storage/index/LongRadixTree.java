@@ -43,12 +43,21 @@ public final class LongRadixTree {
 
     /** The value under {@code key}, or {@code missing}. */
     public long get(long key, long missing) {
-        long uk = unsigned(key);
+        Leaf leaf = find(unsigned(key));
+        return leaf != null ? leaf.value : missing;
+    }
+
+    public boolean containsKey(long key) {
+        return find(unsigned(key)) != null;
+    }
+
+    /** The leaf of {@code uk} (unsigned form), or null. */
+    private Leaf find(long uk) {
         Node n = root;
         int depth = 0;
         while (n != null) {
             if (n instanceof Leaf leaf) {
-                return leaf.key == uk ? leaf.value : missing;
+                return leaf.key == uk ? leaf : null;
             }
             Inner inner = (Inner) n;
             // The prefix is not compared on the way down: the leaf compares the whole key.
@@ -56,23 +65,7 @@ public final class LongRadixTree {
             n = inner.child(byteAt(uk, depth));
             depth++;
         }
-        return missing;
-    }
-
-    public boolean containsKey(long key) {
-        long uk = unsigned(key);
-        Node n = root;
-        int depth = 0;
-        while (n != null) {
-            if (n instanceof Leaf leaf) {
-                return leaf.key == uk;
-            }
-            Inner inner = (Inner) n;
-            depth += inner.prefixLength;
-            n = inner.child(byteAt(uk, depth));
-            depth++;
-        }
-        return false;
+        return null;
     }
 
     /** Sets the value under {@code key}. */
