@@ -9,6 +9,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.rules.ReduceExpressionsRule;
+import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 
 /**
@@ -37,7 +38,7 @@ final class ProjectConstantReduction extends ReduceExpressionsRule.ProjectReduce
         Project project = call.rel(0);
         RelOptPredicateList predicates;
         try {
-            predicates = joinsAtMost(project.getInput(), MAX_JOINS_FOR_PREDICATES)
+            predicates = joinsAtMost(project.getInput(), computes(project) ? MAX_JOINS_FOR_PREDICATES : 0)
                     ? call.getMetadataQuery().getPulledUpPredicates(project.getInput()) : RelOptPredicateList.EMPTY;
         } catch (AssertionError e) {
             // Calcite refuses predicates that compare with a NULL literal (HAVING NULL BETWEEN NULL AND NULL) by an
@@ -53,6 +54,21 @@ final class ProjectConstantReduction extends ReduceExpressionsRule.ProjectReduce
                     .build());
             call.getPlanner().prune(project);
         }
+    }
+
+    /**
+     * Whether {@code project} computes anything. One that only picks columns (every join's input once the
+     * projections are pushed below the joins) can only have a column replaced by a constant a predicate fixes it to;
+     * that saves decoding the column when the predicate is a filter right below, and hardly ever through joins,
+     * where pulling the predicates up infers from every pair of join keys for each such projection.
+     */
+    private static boolean computes(Project project) {
+        for (RexNode e : project.getProjects()) {
+            if (!(e instanceof RexInputRef)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether the tree below {@code rel} has at most {@code limit} joins (it stops counting past the limit). */

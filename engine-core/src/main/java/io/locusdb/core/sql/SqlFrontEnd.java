@@ -23,7 +23,6 @@ import org.apache.calcite.config.CalciteConnectionProperty;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptRule;
-import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.hep.HepMatchOrder;
@@ -52,7 +51,6 @@ import org.apache.calcite.rel.core.Union;
 import org.apache.calcite.rel.core.Values;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.rules.CoreRules;
-import org.apache.calcite.rel.rules.JoinProjectTransposeRule;
 import org.apache.calcite.rel.rules.PruneEmptyRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -136,36 +134,25 @@ public final class SqlFrontEnd {
             CoreRules.PROJECT_JOIN_TRANSPOSE);
 
     /**
-     * {@code rule} for joins that output both sides: Calcite's rule builds a SEMI or ANTI join's row from both sides
-     * (and fails), and such a join is no part of a MultiJoin anyway.
+     * What runs before the joins are ordered: the simplifications, without pushing projections below joins (the
+     * pull-up before ordering takes every projection between inner joins back up, and pushing them down first only
+     * to pull them up made planning quadratic in the joins; {@link #FINISH} pushes them down once the order is
+     * chosen).
      */
-    private static RelOptRule projectingJoinsOnly(JoinProjectTransposeRule rule) {
-        return new JoinProjectTransposeRule(rule.config) {
-            @Override
-            public boolean matches(RelOptRuleCall call) {
-                return call.<Join>rel(0).getJoinType().projectsRight() && super.matches(call);
-            }
-        };
-    }
+    private static final HepProgram SIMPLIFY_BEFORE_ORDERING = new HepProgramBuilder()
+            .addRuleCollection(SIMPLIFY_RULES.stream().filter(r -> r != CoreRules.PROJECT_JOIN_TRANSPOSE).toList())
+            .build();
 
     /**
-     * Simplify; then order the joins of each multi-way join by cost ({@code joinOrder}, then Calcite's
-     * LoptOptimizeJoinRule over the MultiJoins it left), not by the order of the text. The plan is then trimmed again
-     * (ordering pulled the projections up) and simplified by {@link #FINISH}.
+     * Once {@link JoinProjectionPullUp} has taken the projections between joins up above them: order the joins of
+     * each multi-way join by cost ({@code joinOrder}, then Calcite's LoptOptimizeJoinRule over the MultiJoins it
+     * left), not by the order of the text. The plan is then trimmed again (ordering pulled the projections up) and
+     * simplified by {@link #FINISH}.
      */
     private static HepProgram orderJoins(List<RelOptRule> joinOrder) {
-        // Not PROJECT_JOIN_TRANSPOSE here: the next step pulls every projection between inner joins back up, and
-        // pushing them down first only to pull them up made planning quadratic in the joins (a 64-table join spent
-        // half its 300 ms there). FINISH pushes them down once the order is chosen.
-        List<RelOptRule> simplify = SIMPLIFY_RULES.stream().filter(r -> r != CoreRules.PROJECT_JOIN_TRANSPOSE)
-                .toList();
         HepProgramBuilder program = new HepProgramBuilder()
-                .addRuleCollection(simplify)
-                // Projections between inner joins (column trimming, computed columns) up above them, so that a
-                // chain of joins becomes one MultiJoin.
-                .addRuleCollection(List.of(projectingJoinsOnly(CoreRules.JOIN_PROJECT_BOTH_TRANSPOSE),
-                        projectingJoinsOnly(CoreRules.JOIN_PROJECT_LEFT_TRANSPOSE),
-                        projectingJoinsOnly(CoreRules.JOIN_PROJECT_RIGHT_TRANSPOSE), CoreRules.PROJECT_MERGE))
+                // The pulled-up projections merged with those above them.
+                .addRuleCollection(List.of(CoreRules.PROJECT_MERGE))
                 .addMatchOrder(HepMatchOrder.BOTTOM_UP)
                 .addRuleInstance(CoreRules.JOIN_TO_MULTI_JOIN);
         for (RelOptRule rule : joinOrder) {
@@ -354,7 +341,7 @@ public final class SqlFrontEnd {
             List<RelDataType> parameterTypes = validator.getParameterRowType(validated).getFieldList().stream()
                     .map(RelDataTypeField::getType).toList();
 
-            HepPlanner hep = new HepPlanner(orderJoins);
+            HepPlanner hep = new HepPlanner(SIMPLIFY_BEFORE_ORDERING);
             hep.setExecutor(constantFolder);
             RelOptCluster cluster = RelOptCluster.create(hep, new RexBuilder(types));
             SqlToRelConverter converter = new SqlToRelConverter(new Views(catalogReader, types, cluster, 0),
@@ -379,7 +366,10 @@ public final class SqlFrontEnd {
                 // then the scans see no more than that; ordering pulls projections up, so trim again after it.
                 RelFieldTrimmer trimmer = new RelFieldTrimmer(validator, relBuilder);
                 hep.setRoot(root.withRel(trimmer.trim(converted)).project());
-                plan = trimmer.trim(hep.findBestExp());
+                HepPlanner ordering = new HepPlanner(orderJoins);
+                ordering.setExecutor(constantFolder);
+                ordering.setRoot(JoinProjectionPullUp.pull(hep.findBestExp()));
+                plan = trimmer.trim(ordering.findBestExp());
             }
             HepPlanner finish = new HepPlanner(FINISH);
             finish.setExecutor(constantFolder);

@@ -21,7 +21,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -43,6 +45,9 @@ import org.junit.jupiter.api.Test;
  * {@code -Dlocus.slt.files=random/groupby,select4.test} the files under those paths, e.g. {@code ./locus test -pl
  * engine-server -Dtest=SqlLogicTest -Dlocus.slt.files=all}. {@code -Dlocus.slt.engine=duckdb} runs the same
  * records against DuckDB in-process instead, for the time it takes (the records it fails are DuckDB's business).
+ * {@code -Dlocus.slt.url=jdbc:locusdb://host:port/} runs them against a server that is already running (the one
+ * users start, {@code ./locus serve --in-memory}, with its JVM settings), dropping each file's tables and views after
+ * it, for the time a user's server takes; it must start empty.
  */
 class SqlLogicTest {
     static final List<String> SAMPLE = List.of(
@@ -57,6 +62,8 @@ class SqlLogicTest {
     /** SQLSTATE of an error nobody anticipated: a crash, never a user's answer. */
     private static final String INTERNAL_ERROR = "XX000";
     private static final Path REPORT = Path.of("target", "sqllogictest.txt");
+    /** What the names of the server's own views start with; no table of a user's may. */
+    private static final String SYSTEM_VIEWS = "locus_";
 
     @Test
     void theCorpusGivesNoWrongAnswerAndTheSharePassingDoesNotFall() throws Exception {
@@ -98,6 +105,16 @@ class SqlLogicTest {
     }
 
     private static List<Outcome> runOnFreshServer(String name, List<SltRecord> records) throws SQLException {
+        String url = System.getProperty("locus.slt.url");
+        if (url != null) {
+            try (Connection connection = DriverManager.getConnection(url)) {
+                try {
+                    return SltRunner.run(name, records, connection);
+                } finally {
+                    dropEverything(connection);
+                }
+            }
+        }
         if (System.getProperty("locus.slt.engine", "locusdb").equals("duckdb")) {
             try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
                 return SltRunner.run(name, records, duck);
@@ -109,6 +126,26 @@ class SqlLogicTest {
              Connection connection = DriverManager.getConnection(
                      "jdbc:locusdb://127.0.0.1:" + server.port() + "/")) {
             return SltRunner.run(name, records, connection);
+        }
+    }
+
+    /** Drops the views, then the tables, that a file left on a shared server, so that the next starts empty. */
+    private static void dropEverything(Connection connection) throws SQLException {
+        List<String> drops = new ArrayList<>();
+        try (Statement statement = connection.createStatement()) {
+            try (ResultSet tables = statement.executeQuery("SELECT table_name, table_type FROM"
+                    + " information_schema.tables WHERE table_schema = 'public' ORDER BY table_type DESC")) {
+                while (tables.next()) {
+                    if (tables.getString(1).startsWith(SYSTEM_VIEWS)) {
+                        continue;
+                    }
+                    drops.add("DROP " + (tables.getString(2).equals("VIEW") ? "VIEW" : "TABLE") + " IF EXISTS \""
+                            + tables.getString(1).replace("\"", "\"\"") + "\"");
+                }
+            }
+            for (String drop : drops) {
+                statement.execute(drop);
+            }
         }
     }
 

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
-import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -24,7 +23,6 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.schema.TransientTable;
-import org.apache.calcite.sql.SqlExplainLevel;
 import org.apache.calcite.util.ImmutableBitSet;
 
 /**
@@ -41,6 +39,9 @@ import org.apache.calcite.util.ImmutableBitSet;
  */
 final class SharedSubplans {
     private final Map<RelNode, String> keys = new IdentityHashMap<>();
+    /** Every subtree's number: equal subtrees have equal numbers ({@link NodeText}). */
+    private final Map<RelNode, Integer> subtrees = new IdentityHashMap<>();
+    private final Map<String, Integer> subtreeNumbers = new HashMap<>();
     private final Set<RelNode> breakers = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<String, Integer> counts = new HashMap<>();
     private final Map<String, Integer> ids = new HashMap<>();
@@ -72,17 +73,18 @@ final class SharedSubplans {
         if (breaker) {
             breakers.add(node);
         }
+        String text = NodeText.of(node, subtrees::get);
+        subtrees.put(node, subtreeNumbers.computeIfAbsent(text, t -> subtreeNumbers.size()));
         if (deterministic && breaker) {
             String key;
             if (node instanceof Aggregate a && Grouping.of(a) != null) {
                 // Equal groupings of one input, whatever their calls and the columns trimmed for them: one
                 // aggregation computes the calls of every occurrence.
                 Grouping grouping = Grouping.of(a);
-                key = "AGGREGATE BY " + grouping.keys() + " OF\n"
-                        + RelOptUtil.toString(grouping.input(), SqlExplainLevel.DIGEST_ATTRIBUTES);
+                key = "AGGREGATE BY " + grouping.keys() + " OF #" + subtrees.get(grouping.input());
                 aggregations.computeIfAbsent(key, k -> new ArrayList<>()).add(a);
             } else {
-                key = RelOptUtil.toString(node, SqlExplainLevel.DIGEST_ATTRIBUTES);
+                key = "#" + subtrees.get(node);
             }
             keys.put(node, key);
             counts.merge(key, 1, Integer::sum);
