@@ -273,10 +273,10 @@ final class StatementRunner {
                 case Statement.Insert i -> insert(i);
                 case Statement.InsertSelect i -> insertSelect(i);
                 case Statement.CreateTableAs c -> createTableAs(c);
-                case Statement.Delete d -> replace(d.table(), d.alias(), null, List.of(), d.condition());
+                case Statement.Delete d -> replace(d.table(), d.alias(), null, List.of(), d.condition(), d.with());
                 case Statement.Truncate t -> truncate(t);
                 case Statement.Update u -> u.from() == null
-                        ? replace(u.table(), u.alias(), u.columns(), u.expressions(), u.condition())
+                        ? replace(u.table(), u.alias(), u.columns(), u.expressions(), u.condition(), u.with())
                         : updateFrom(u);
                 case Statement.AlterPlacement a -> alterPlacement(a);
                 case Statement.AlterTable a -> alterTable(a);
@@ -718,11 +718,11 @@ final class StatementRunner {
      * copies as one commit.
      */
     private long replace(String tableName, String alias, List<String> columns, List<String> expressions,
-                         String condition) {
+                         String condition, String with) {
         Table table = table(tableName);
         Schema schema = table.schema();
         int[] set = columns == null ? new int[0] : targetColumns(table, columns);
-        StringBuilder sql = new StringBuilder("SELECT *");
+        StringBuilder sql = new StringBuilder(with == null ? "" : with + " ").append("SELECT *");
         for (String e : expressions) {
             sql.append(", (").append(e).append(')');
         }
@@ -799,7 +799,8 @@ final class StatementRunner {
         Schema schema = table.schema();
         int[] set = targetColumns(table, u.columns());
         String name = quoted(u.alias() != null ? u.alias() : table.name());
-        StringBuilder sql = new StringBuilder("SELECT ").append(name).append(".*");
+        StringBuilder sql = new StringBuilder(u.with() == null ? "" : u.with() + " ").append("SELECT ").append(name)
+                .append(".*");
         for (String e : u.expressions()) {
             sql.append(", (").append(e).append(')');
         }
@@ -896,7 +897,7 @@ final class StatementRunner {
         }
         long removed = 0;
         for (String name : truncate.tables()) {
-            removed += replace(name, null, null, List.of(), null);
+            removed += replace(name, null, null, List.of(), null, null);
         }
         return removed;
     }

@@ -166,9 +166,10 @@ public sealed interface Statement {
     /**
      * DELETE FROM name [[AS] alias] [USING from-list] [WHERE condition]: the condition's text (null for every row);
      * USING is already in it, as {@code EXISTS (SELECT 1 FROM from-list WHERE condition)}; {@code alias} names the
-     * table in it (null: its own name).
+     * table in it (null: its own name); {@code with} is the statement's leading WITH list (null: none), which the
+     * query that finds the rows starts with.
      */
-    record Delete(String table, String alias, String condition) implements Statement {
+    record Delete(String table, String alias, String condition, String with) implements Statement {
     }
 
     /** TRUNCATE t, ...: every row of each table removed. */
@@ -179,10 +180,11 @@ public sealed interface Statement {
      * UPDATE name [[AS] alias] SET column = expression, ... [WHERE condition]: each expression's and the condition's
      * text (null for every row), evaluated as a query over the table (named {@code alias} there, when given). With
      * {@code FROM other tables} (the list's text, else null) the query joins them: each row of the table that joins is
-     * updated once, from one of the rows it joins (PostgreSQL's rule; which one is not defined).
+     * updated once, from one of the rows it joins (PostgreSQL's rule; which one is not defined). {@code with} is the
+     * statement's leading WITH list (null: none), which that query starts with.
      */
     record Update(String table, String alias, List<String> columns, List<String> expressions, String from,
-                  String condition) implements Statement {
+                  String condition, String with) implements Statement {
     }
 
     /** A {@code ?} in an INSERT's VALUES: the statement's {@code index}-th parameter (0-based). */

@@ -40,13 +40,22 @@ public final class StatementParser {
             "(?:\\s|--[^\\n]*(?:\\n|$)|/\\*.*?\\*/)*(create|drop|insert|load|copy|alter|update|delete|truncate)\\b",
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
 
+    private static final Pattern WITH = Pattern.compile("(?:\\s|--[^\\n]*(?:\\n|$)|/\\*.*?\\*/)*with\\b",
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+
     /** The statement, or null when {@code sql} is not a DDL/INSERT/LOAD/COPY statement. */
     public static Statement parse(String sql) {
         // Decide on the first keyword before tokenizing: queries are Calcite's, whatever their lexical details.
-        if (!OURS.matcher(sql).lookingAt()) {
+        boolean ours = OURS.matcher(sql).lookingAt();
+        if (!ours && !WITH.matcher(sql).lookingAt()) {
             return null;
         }
         StatementParser p = new StatementParser(sql);
+        CommonTables with = ours ? null : p.commonTables();
+        if (!ours && with == null) {
+            // WITH ... SELECT: a query.
+            return null;
+        }
         Token first = p.peek();
         if (first.is("INSERT") || first.is("UPDATE") || first.is("DELETE")) {
             Token returning = p.topLevel("RETURNING");
@@ -61,9 +70,74 @@ public final class StatementParser {
             if (p.peek().kind != Kind.END) {
                 throw p.error(p.peek(), "unexpected '" + p.peek().text + "' after the end of the statement");
             }
-            return s;
+            return with == null ? s : p.reading(with, s, first);
         }
         return null;
+    }
+
+    /** A statement's leading {@code WITH} list: its text and the names it defines. */
+    private record CommonTables(String text, List<String> names) {
+    }
+
+    /**
+     * After {@code WITH}, the list of named queries up to the statement they serve: when that is an INSERT, UPDATE
+     * or DELETE, the list (the parser then stands on the statement's keyword); null when it is a query.
+     */
+    private CommonTables commonTables() {
+        Token with = take();
+        List<String> names = new ArrayList<>();
+        boolean nameNext = true;
+        int depth = 0;
+        for (int i = next; i < tokens.size(); i++) {
+            Token t = tokens.get(i);
+            if (t.kind == Kind.SYMBOL && t.text.equals("(")) {
+                depth++;
+            } else if (t.kind == Kind.SYMBOL && t.text.equals(")")) {
+                depth--;
+            } else if (depth == 0 && t.kind == Kind.SYMBOL && t.text.equals(",")) {
+                nameNext = true;
+            } else if (depth == 0 && (t.is("SELECT") || t.is("VALUES") || t.is("TABLE"))) {
+                return null;
+            } else if (depth == 0 && (t.is("INSERT") || t.is("UPDATE") || t.is("DELETE"))) {
+                next = i;
+                return new CommonTables(sql.substring(with.offset, t.offset).strip(), names);
+            } else if (depth == 0 && nameNext && !t.is("RECURSIVE") && (t.kind == Kind.WORD || t.kind == Kind.QUOTED)) {
+                names.add(t.kind == Kind.WORD ? t.text.toLowerCase(Locale.ROOT) : t.text);
+                nameNext = false;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * {@code statement} with the named queries of {@code with} visible to the queries it runs: before an INSERT's
+     * SELECT, and before the query by which an UPDATE or DELETE finds its rows. The rows of INSERT ... VALUES are
+     * literals, which no named query can change.
+     */
+    private Statement reading(CommonTables with, Statement statement, Token keyword) {
+        return switch (statement) {
+            case Statement.InsertSelect i -> new Statement.InsertSelect(i.table(), i.columns(),
+                    WITH.matcher(i.query()).lookingAt()
+                            ? with.text() + " SELECT * FROM (" + i.query() + ") AS locus_insert"
+                            : with.text() + " " + i.query(), i.onConflict());
+            case Statement.Delete d -> new Statement.Delete(d.table(), d.alias(), d.condition(),
+                    changedTableNotNamed(with, d.table(), keyword));
+            case Statement.Update u -> new Statement.Update(u.table(), u.alias(), u.columns(), u.expressions(),
+                    u.from(), u.condition(), changedTableNotNamed(with, u.table(), keyword));
+            default -> statement;
+        };
+    }
+
+    /**
+     * {@code with}'s text, once sure that no named query takes the name of the table an UPDATE or DELETE changes:
+     * the statement finds its rows by a query that names the table, where such a name would read the named query.
+     */
+    private String changedTableNotNamed(CommonTables with, String table, Token keyword) {
+        if (with.names().contains(table)) {
+            throw error(keyword, "a WITH query named like the table this statement changes ('" + table + "') is not"
+                    + " supported: give the WITH query another name", SqlState.FEATURE_NOT_SUPPORTED);
+        }
+        return with.text();
     }
 
     /** The first {@code keyword} outside brackets, or null. */
@@ -794,7 +868,7 @@ public final class StatementParser {
         if (using != null) {
             condition = "EXISTS (SELECT 1 FROM " + using + (condition == null ? "" : " WHERE " + condition) + ")";
         }
-        return new Statement.Delete(table, alias, condition);
+        return new Statement.Delete(table, alias, condition, null);
     }
 
     /** The text of a FROM list (DELETE's USING, UPDATE's FROM), up to WHERE at bracket depth 0 or the end. */
@@ -834,7 +908,7 @@ public final class StatementParser {
         assignments(columns, expressions, false);
         String from = accept("FROM") ? fromListText("the tables to update from after FROM") : null;
         String condition = accept("WHERE") ? restOfStatement() : null;
-        return new Statement.Update(table, alias, columns, expressions, from, condition);
+        return new Statement.Update(table, alias, columns, expressions, from, condition, null);
     }
 
     /**

@@ -217,6 +217,38 @@ class WritingStatementsTest {
     }
 
     @Test
+    void aLeadingWithListIsReadByTheQueriesOfInsertUpdateAndDelete() {
+        try (LocusDB db = open(null)) {
+            people(db);
+            assertThat(execute(db, "WITH old AS (SELECT id FROM people WHERE age >= 40)"
+                    + " UPDATE people SET balance = 0 WHERE id IN (SELECT id FROM old)")).isEqualTo(2);
+            assertThat(query(db, "SELECT id, balance FROM people WHERE balance = 0 ORDER BY id"))
+                    .isEqualTo("[[2, 0.00], [4, 0.00]]");
+            assertThat(execute(db, "WITH RECURSIVE n(k) AS (SELECT 10 UNION ALL SELECT k + 1 FROM n WHERE k < 12)"
+                    + " INSERT INTO people (id, name) SELECT k, 'n' || CAST(k AS VARCHAR) FROM n")).isEqualTo(3);
+            // The SELECT has a WITH list of its own; it sees both.
+            assertThat(execute(db, "WITH a AS (SELECT 20 AS id) INSERT INTO people (id)"
+                    + " WITH b AS (SELECT id + 1 AS id FROM a) SELECT id FROM a UNION ALL SELECT id FROM b"))
+                    .isEqualTo(2);
+            assertThat(query(db, "SELECT id, name FROM people WHERE id >= 10 ORDER BY id"))
+                    .isEqualTo("[[10, n10], [11, n11], [12, n12], [20, null], [21, null]]");
+            assertThat(execute(db, "WITH gone AS (SELECT id FROM people WHERE name IS NULL)"
+                    + " DELETE FROM people p USING gone g WHERE p.id = g.id")).isEqualTo(2);
+            assertThat(query(db, "WITH m AS (SELECT max(age) AS top FROM people) SELECT top FROM m"))
+                    .as("a WITH before a query is still a query").isEqualTo("[[40]]");
+            assertThat(execute(db, "WITH m AS (SELECT max(age) AS top FROM people)"
+                    + " UPDATE people SET age = m.top FROM m WHERE people.id = 1")).isEqualTo(1);
+            assertThat(query(db, "SELECT age FROM people WHERE id = 1")).isEqualTo("[[40]]");
+            // The query that finds an UPDATE's or DELETE's rows names the table: a WITH query of that name would
+            // be read instead.
+            assertThatThrownBy(() -> execute(db, "WITH people AS (SELECT 1 AS id) DELETE FROM people WHERE id = 1"))
+                    .isInstanceOf(LocusSqlException.class)
+                    .extracting(e -> ((LocusSqlException) e).state()).isEqualTo(SqlState.FEATURE_NOT_SUPPORTED);
+            assertThat(query(db, "SELECT count(*) FROM people")).isEqualTo("[[7]]");
+        }
+    }
+
+    @Test
     void updateFromChangesEachJoinedRowOnceFromTheRowsItJoinsAndSurvivesACrash() throws IOException {
         Path data = dir.resolve("update-from");
         try (LocusDB db = open(data)) {
