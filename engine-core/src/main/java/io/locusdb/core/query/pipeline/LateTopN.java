@@ -8,6 +8,7 @@ import io.locusdb.core.query.expr.InputRef;
 import io.locusdb.core.query.plan.PhysicalPlan;
 import io.locusdb.core.query.scan.MaterializeJob;
 import io.locusdb.core.query.scan.RowFetch;
+import io.locusdb.core.query.sort.LongSelection;
 import io.locusdb.core.result.TaskRecord;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
@@ -215,7 +216,7 @@ final class LateTopN {
                     continue;
                 }
                 long[] keys = mainKeys[p];
-                Arrays.sort(keys);
+                LongSelection.sortByUpperInt(keys);
                 int[] rows = new int[keys.length];
                 int[] slots = new int[keys.length];
                 for (int i = 0; i < keys.length; i++) {

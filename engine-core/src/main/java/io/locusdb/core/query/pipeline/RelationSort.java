@@ -11,7 +11,6 @@ import io.locusdb.core.vector.ColumnVector;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
  * ORDER BY (with OFFSET and LIMIT) of a computed relation, in parallel: the rows are cut into as many runs as the
@@ -101,30 +100,39 @@ final class RelationSort {
         return rows;
     }
 
-    /** The first {@code limit} rows of sorted runs of ascending row ranges; ties go to the earlier run. */
+    /**
+     * The first {@code limit} rows of sorted runs of ascending row ranges; ties go to the earlier run. Neighbouring
+     * runs are merged in pairs until one is left: a tight loop per pair, where a heap of run heads paid a comparison
+     * chain and an object per row.
+     */
     private static int[] merge(int[][] runs, int limit, RowComparator order) {
-        long total = 0;
-        for (int[] run : runs) {
-            total += run.length;
-        }
-        int[] out = new int[(int) Math.min(limit, total)];
-        // Heads by row order, then by run (earlier runs hold earlier rows): a stable merge.
-        PriorityQueue<int[]> heads = new PriorityQueue<>((a, b) -> {
-            int c = order.compare(runs[a[0]][a[1]], runs[b[0]][b[1]]);
-            return c != 0 ? c : Integer.compare(a[0], b[0]);
-        });
-        for (int r = 0; r < runs.length; r++) {
-            if (runs[r].length > 0) {
-                heads.add(new int[] {r, 0});
+        int[][] level = runs;
+        while (level.length > 1) {
+            int[][] next = new int[(level.length + 1) / 2][];
+            for (int i = 0; i < next.length; i++) {
+                next[i] = 2 * i + 1 < level.length ? mergeTwo(level[2 * i], level[2 * i + 1], limit, order)
+                        : level[2 * i];
             }
+            level = next;
         }
+        int[] only = level[0];
+        return only.length <= limit ? only : Arrays.copyOf(only, limit);
+    }
+
+    /** The first {@code limit} rows of two sorted runs, the earlier's first where they tie. */
+    private static int[] mergeTwo(int[] earlier, int[] later, int limit, RowComparator order) {
+        int[] out = new int[(int) Math.min(limit, (long) earlier.length + later.length)];
+        int i = 0;
+        int j = 0;
         int n = 0;
-        while (n < out.length) {
-            int[] head = heads.poll();
-            out[n++] = runs[head[0]][head[1]];
-            if (++head[1] < runs[head[0]].length) {
-                heads.add(head);
-            }
+        while (n < out.length && i < earlier.length && j < later.length) {
+            out[n++] = order.compare(later[j], earlier[i]) < 0 ? later[j++] : earlier[i++];
+        }
+        while (n < out.length && i < earlier.length) {
+            out[n++] = earlier[i++];
+        }
+        while (n < out.length && j < later.length) {
+            out[n++] = later[j++];
         }
         return out;
     }

@@ -1,11 +1,11 @@
 package io.locusdb.core.query.pipeline;
 
 import io.locusdb.core.query.plan.PhysicalPlan;
+import io.locusdb.core.query.sort.LongSelection;
 import io.locusdb.core.storage.column.Column;
 import io.locusdb.core.storage.column.LongDictionary;
 import io.locusdb.core.storage.table.TablePart;
 import io.locusdb.core.storage.table.TableSnapshot;
-import java.util.Arrays;
 
 /**
  * A guess at a top-N's cut-off before its scan starts, from the first sort key's values in an evenly spaced sample
@@ -17,6 +17,8 @@ import java.util.Arrays;
 final class SampledCutoff {
     /** About this many rows are sampled, whatever the table's size. */
     static final int SAMPLE_ROWS = 1 << 16;
+    /** Rows are sampled in blocks of this many consecutive ones. */
+    private static final int BLOCK_ROWS = 64;
     /** The guess lets through about this many times LIMIT rows (before the sampling error's allowance). */
     private static final double MARGIN = 1.25;
     /** Fewer sampled rows than this expected past the cut-off make the guess too rough to try. */
@@ -41,17 +43,23 @@ final class SampledCutoff {
         if (total == 0) {
             return null;
         }
-        long step = Math.max(1, total / SAMPLE_ROWS);
-        long[] sample = new long[(int) Math.min(Integer.MAX_VALUE - 8, total / step + snapshot.parts().size())];
+        // Evenly spaced blocks of consecutive rows: a block's codes share cache lines, where single rows a stride
+        // apart each cost a miss.
+        long step = Math.max(BLOCK_ROWS, total / SAMPLE_ROWS * BLOCK_ROWS);
+        long[] sample = new long[(int) Math.min(Integer.MAX_VALUE - 8,
+                (total / step + snapshot.parts().size()) * BLOCK_ROWS)];
         int n = 0;
         for (TablePart part : snapshot.parts()) {
             Column values = part.column(column);
             LongDictionary dictionary = (LongDictionary) values.dictionary();
-            for (long row = step / 2; row < part.rows() && n < sample.length; row += step) {
-                int code = values.codes().get(row);
-                // NULLs are not values a cut-off can be: where they sort first they pass it anyway.
-                if (code != 0) {
-                    sample[n++] = dictionary.value(code);
+            for (long block = (step - BLOCK_ROWS) / 2; block < part.rows() && n < sample.length; block += step) {
+                long end = Math.min(part.rows(), block + BLOCK_ROWS);
+                for (long row = block; row < end && n < sample.length; row++) {
+                    int code = values.codes().get(row);
+                    // NULLs are not values a cut-off can be: where they sort first they pass it anyway.
+                    if (code != 0) {
+                        sample[n++] = dictionary.value(code);
+                    }
                 }
             }
         }
@@ -63,8 +71,7 @@ final class SampledCutoff {
         if (reach >= n) {
             return null;
         }
-        Arrays.sort(sample, 0, n);
         // The reach-th best sampled value: the reach-th largest when descending, the reach-th smallest otherwise.
-        return key.descending() ? sample[n - 1 - (int) reach] : sample[(int) reach];
+        return LongSelection.kthSmallest(sample, n, key.descending() ? n - 1 - (int) reach : (int) reach);
     }
 }
