@@ -81,18 +81,21 @@ final class LocusDatabaseMetaData implements DatabaseMetaData {
         "REMARKS:s", "TYPE_CAT:s", "TYPE_SCHEM:s", "TYPE_NAME:s", "SELF_REFERENCING_COL_NAME:s",
         "REF_GENERATION:s"};
 
-    /** Tables; LocusDB has no catalogs or schemas, so those columns are NULL and their patterns are not used. */
+    /**
+     * Tables and views (types TABLE and VIEW); LocusDB has no catalogs or schemas, so those columns are NULL and their
+     * patterns are not used.
+     */
     @Override
     public ResultSet getTables(String catalog, String schemaPattern, String tableNamePattern, String[] types)
             throws SQLException {
-        if (types != null && Arrays.stream(types).noneMatch(t -> "TABLE".equalsIgnoreCase(t))) {
-            return empty(TABLE_COLUMNS);
-        }
         List<Object[]> rows = new ArrayList<>();
         for (Object[] t : serverRows(Message.Metadata.TABLES, tableNamePattern, "")) {
-            rows.add(new Object[] {null, null, t[0], t[1], t[2], null, null, null, null, null});
+            if (types == null || Arrays.stream(types).anyMatch(type -> type.equalsIgnoreCase((String) t[1]))) {
+                rows.add(new Object[] {null, null, t[0], t[1], t[2], null, null, null, null, null});
+            }
         }
-        rows.sort(Comparator.comparing(r -> (String) r[2]));
+        // The standard's order: by type, then by name.
+        rows.sort(Comparator.comparing((Object[] r) -> (String) r[3]).thenComparing(r -> (String) r[2]));
         return result(columns(TABLE_COLUMNS), rows);
     }
 
@@ -141,7 +144,7 @@ final class LocusDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public ResultSet getTableTypes() throws SQLException {
-        return result(columns("TABLE_TYPE:s"), List.<Object[]>of(new Object[] {"TABLE"}));
+        return result(columns("TABLE_TYPE:s"), List.of(new Object[] {"TABLE"}, new Object[] {"VIEW"}));
     }
 
     @Override

@@ -110,6 +110,8 @@ class LocusDatabaseMetaDataTest {
         try (ResultSet rs = md.getTableTypes()) {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getString(1)).isEqualTo("TABLE");
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).isEqualTo("VIEW");
             assertThat(rs.next()).isFalse();
         }
         List<String> types = new ArrayList<>();

@@ -23,9 +23,12 @@ import org.apache.calcite.rex.RexUtil;
  * joins it matched, rebuilt and merged the growing projection at every step, the largest single cost of planning
  * sqllogictest's joins of dozens of tables. What this pass leaves is what the rule leaves: a projection is not pulled
  * out of the side of a join that generates NULLs (its expressions would not turn NULL with the row), nor when it
- * computes a window or reads correlation variables; SEMI and ANTI joins keep theirs (their rows are one side's).
+ * computes a window or defines correlation variables; SEMI and ANTI joins keep theirs (their rows are one side's).
  */
 final class JoinProjectionPullUp {
+    /** How much larger stacked projections may grow by merging (Calcite's ProjectMergeRule default). */
+    private static final int MERGE_BLOAT = 100;
+
     private JoinProjectionPullUp() {
     }
 
@@ -88,7 +91,14 @@ final class JoinProjectionPullUp {
             List<RexNode> expressions = null;
             RelNode below = input;
             while (pullable && below instanceof LogicalProject p && !p.containsOver() && p.getVariablesSet().isEmpty()) {
-                expressions = expressions == null ? p.getProjects() : RelOptUtil.pushPastProject(expressions, p);
+                List<RexNode> composed = expressions == null ? p.getProjects()
+                        : RelOptUtil.pushPastProjectUnlessBloat(expressions, p, MERGE_BLOAT);
+                if (composed == null) {
+                    // Merging would copy large expressions many times: the rest stays below, as Calcite's merge
+                    // leaves it.
+                    break;
+                }
+                expressions = composed;
                 below = p.getInput();
             }
             return new Side(below, expressions);

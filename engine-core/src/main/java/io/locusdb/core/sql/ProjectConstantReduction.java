@@ -25,7 +25,8 @@ final class ProjectConstantReduction extends ReduceExpressionsRule.ProjectReduce
     /**
      * Above more joins than this the projection is reduced without the predicates below it: pulling them up
      * through a join infers from every pair of its equalities, and over the 64-table joins of sqllogictest's
-     * select5 that took most of a second a projection, for constants that such plans hardly ever have.
+     * select5 that took most of a second a projection, for constants that such plans hardly ever have. A projection
+     * that only picks columns takes them only with no join below ({@link #computes}).
      */
     static final int MAX_JOINS_FOR_PREDICATES = 12;
 

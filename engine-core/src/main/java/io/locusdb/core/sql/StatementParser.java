@@ -50,17 +50,28 @@ public final class StatementParser {
         if (!ours && !WITH.matcher(sql).lookingAt()) {
             return null;
         }
-        StatementParser p = new StatementParser(sql);
-        CommonTables with = ours ? null : p.commonTables();
-        if (!ours && with == null) {
-            // WITH ... SELECT: a query.
-            return null;
+        StatementParser p;
+        CommonTables with = null;
+        if (ours) {
+            p = new StatementParser(sql);
+        } else {
+            try {
+                p = new StatementParser(sql);
+                with = p.commonTables();
+            } catch (LocusSqlException e) {
+                // Lexical details this tokenizer does not know (E'...' strings): a query, which Calcite reads.
+                return null;
+            }
+            if (with == null) {
+                // WITH ... SELECT: a query.
+                return null;
+            }
         }
         Token first = p.peek();
         if (first.is("INSERT") || first.is("UPDATE") || first.is("DELETE")) {
             Token returning = p.topLevel("RETURNING");
             if (returning != null) {
-                return p.returning(returning);
+                return p.returning(returning, with);
             }
         }
         if (first.is("CREATE") || first.is("DROP") || first.is("INSERT") || first.is("LOAD") || first.is("COPY")
@@ -73,6 +84,22 @@ public final class StatementParser {
             return with == null ? s : p.reading(with, s, first);
         }
         return null;
+    }
+
+    /**
+     * The keyword of the statement a leading {@code WITH} list serves when it is an INSERT, UPDATE or DELETE (in
+     * capitals), else null: a query, or no WITH list.
+     */
+    public static String changeAfterWith(String sql) {
+        if (!WITH.matcher(sql).lookingAt()) {
+            return null;
+        }
+        try {
+            StatementParser p = new StatementParser(sql);
+            return p.commonTables() == null ? null : p.peek().text.toUpperCase(Locale.ROOT);
+        } catch (LocusSqlException e) {
+            return null;
+        }
     }
 
     /** A statement's leading {@code WITH} list: its text and the names it defines. */
@@ -100,7 +127,8 @@ public final class StatementParser {
                 return null;
             } else if (depth == 0 && (t.is("INSERT") || t.is("UPDATE") || t.is("DELETE"))) {
                 next = i;
-                return new CommonTables(sql.substring(with.offset, t.offset).strip(), names);
+                // Up to the list's last token: a comment after it would swallow the query it is put before.
+                return new CommonTables(sql.substring(with.offset, tokens.get(i - 1).end), names);
             } else if (depth == 0 && nameNext && !t.is("RECURSIVE") && (t.kind == Kind.WORD || t.kind == Kind.QUOTED)) {
                 names.add(t.kind == Kind.WORD ? t.text.toLowerCase(Locale.ROOT) : t.text);
                 nameNext = false;
@@ -115,10 +143,16 @@ public final class StatementParser {
      * literals, which no named query can change.
      */
     private Statement reading(CommonTables with, Statement statement, Token keyword) {
+        if ((statement instanceof Statement.InsertSelect i && i.onConflict() != null)
+                || (statement instanceof Statement.Insert v && v.onConflict() != null)) {
+            throw error(keyword, "WITH before INSERT ... ON CONFLICT is not supported: put the WITH list in the"
+                    + " INSERT's SELECT", SqlState.FEATURE_NOT_SUPPORTED);
+        }
         return switch (statement) {
+            // The query's own text may end in a comment: the closing bracket goes on a line of its own.
             case Statement.InsertSelect i -> new Statement.InsertSelect(i.table(), i.columns(),
                     WITH.matcher(i.query()).lookingAt()
-                            ? with.text() + " SELECT * FROM (" + i.query() + ") AS locus_insert"
+                            ? with.text() + " SELECT * FROM (" + i.query() + "\n) AS locus_insert"
                             : with.text() + " " + i.query(), i.onConflict());
             case Statement.Delete d -> new Statement.Delete(d.table(), d.alias(), d.condition(),
                     changedTableNotNamed(with, d.table(), keyword));
@@ -133,7 +167,7 @@ public final class StatementParser {
      * the statement finds its rows by a query that names the table, where such a name would read the named query.
      */
     private String changedTableNotNamed(CommonTables with, String table, Token keyword) {
-        if (with.names().contains(table)) {
+        if (with.names().stream().anyMatch(table::equalsIgnoreCase)) {
             throw error(keyword, "a WITH query named like the table this statement changes ('" + table + "') is not"
                     + " supported: give the WITH query another name", SqlState.FEATURE_NOT_SUPPORTED);
         }
@@ -156,7 +190,7 @@ public final class StatementParser {
     }
 
     /** The statement before {@code returning}, with the list after it. */
-    private Statement returning(Token returning) {
+    private Statement returning(Token returning, CommonTables with) {
         Statement inner = parse(sql.substring(0, returning.offset));
         String list = sql.substring(returning.end).strip();
         if (list.endsWith(";")) {
@@ -165,11 +199,12 @@ public final class StatementParser {
         if (list.isEmpty()) {
             throw error(returning, "expected the expressions to return after RETURNING");
         }
+        String withText = with == null ? null : with.text();
         return switch (inner) {
-            case Statement.Insert i -> new Statement.Returning(i, i.table(), null, list);
-            case Statement.InsertSelect i -> new Statement.Returning(i, i.table(), null, list);
-            case Statement.Update u -> new Statement.Returning(u, u.table(), u.alias(), list);
-            case Statement.Delete d -> new Statement.Returning(d, d.table(), d.alias(), list);
+            case Statement.Insert i -> new Statement.Returning(i, i.table(), null, list, withText);
+            case Statement.InsertSelect i -> new Statement.Returning(i, i.table(), null, list, withText);
+            case Statement.Update u -> new Statement.Returning(u, u.table(), u.alias(), list, withText);
+            case Statement.Delete d -> new Statement.Returning(d, d.table(), d.alias(), list, withText);
             default -> throw error(returning, "RETURNING after this statement", SqlState.FEATURE_NOT_SUPPORTED);
         };
     }

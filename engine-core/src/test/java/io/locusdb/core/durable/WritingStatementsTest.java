@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.List;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -241,10 +242,21 @@ class WritingStatementsTest {
             assertThat(query(db, "SELECT age FROM people WHERE id = 1")).isEqualTo("[[40]]");
             // The query that finds an UPDATE's or DELETE's rows names the table: a WITH query of that name would
             // be read instead.
-            assertThatThrownBy(() -> execute(db, "WITH people AS (SELECT 1 AS id) DELETE FROM people WHERE id = 1"))
-                    .isInstanceOf(LocusSqlException.class)
+            for (String hiding : List.of("WITH people AS (SELECT 1 AS id) DELETE FROM people WHERE id = 1",
+                    "WITH people AS (SELECT 1 AS id) DELETE FROM \"PEOPLE\"",
+                    "WITH \"People\" AS (SELECT 1 AS id) UPDATE People SET age = 1")) {
+                assertThatThrownBy(() -> execute(db, hiding)).isInstanceOf(LocusSqlException.class)
+                        .extracting(e -> ((LocusSqlException) e).state()).isEqualTo(SqlState.FEATURE_NOT_SUPPORTED);
+            }
+            assertThatThrownBy(() -> execute(db, "WITH n AS (SELECT 1 AS id) INSERT INTO people (id) SELECT id FROM n"
+                    + " ON CONFLICT DO NOTHING")).isInstanceOf(LocusSqlException.class)
                     .extracting(e -> ((LocusSqlException) e).state()).isEqualTo(SqlState.FEATURE_NOT_SUPPORTED);
             assertThat(query(db, "SELECT count(*) FROM people")).isEqualTo("[[7]]");
+            // A comment ending the list, and RETURNING reading it.
+            assertThat(query(db, "WITH bonus AS (SELECT 5 AS b) -- the bonus\n"
+                    + "UPDATE people SET age = age + (SELECT b FROM bonus) WHERE id = 1"
+                    + " RETURNING id, age - (SELECT b FROM bonus)")).isEqualTo("[[1, 40]]");
+            assertThat(query(db, "SELECT age FROM people WHERE id = 1")).isEqualTo("[[45]]");
         }
     }
 

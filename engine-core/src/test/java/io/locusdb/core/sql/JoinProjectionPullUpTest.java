@@ -3,12 +3,13 @@ package io.locusdb.core.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.apache.calcite.plan.RelOptUtil;
+import java.util.Set;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.SchemaPlus;
@@ -24,11 +25,16 @@ class JoinProjectionPullUpTest {
 
     @Test
     void projectionsBetweenInnerJoinsEndUpAboveTheWholeChainWithTheConditionsOverTheScans() {
-        RelNode plan = b.scan("a").project(b.field("x"), b.call(SqlStdOperatorTable.PLUS, b.field("y"), b.literal(1)))
-                .scan("b").project(b.field("z"))
-                .join(JoinRelType.INNER, b.equals(b.field(2, 0, 1), b.field(2, 1, 0)))
-                .scan("c").project(b.field("w"), b.field("v"))
-                .join(JoinRelType.INNER, b.equals(b.field(2, 0, 0), b.field(2, 1, 1)))
+        // a's projection is narrower than a (one column of two) and a second projection sits on the first join.
+        RelNode first = b.scan("a").project(b.alias(b.call(SqlStdOperatorTable.PLUS, b.field("y"), b.literal(1)), "y1"))
+                .scan("b")
+                .join(JoinRelType.INNER, b.equals(b.field(2, 0, 0), b.field(2, 1, 0)))
+                .build();
+        RelNode stacked = LogicalProject.create(first, List.of(),
+                List.of(b.getRexBuilder().makeInputRef(first, 1), b.getRexBuilder().makeInputRef(first, 0)),
+                List.of("z", "y1"), Set.of());
+        RelNode plan = b.push(stacked).scan("c").project(b.field("w"))
+                .join(JoinRelType.INNER, b.equals(b.field(2, 0, 0), b.field(2, 1, 0)))
                 .build();
 
         RelNode pulled = JoinProjectionPullUp.pull(plan);
@@ -41,25 +47,32 @@ class JoinProjectionPullUpTest {
         assertThat(below.getRight()).isInstanceOf(TableScan.class);
         assertThat(below.getCondition()).as("the computed column is computed in the condition")
                 .hasToString("=(+($1, 1), $2)");
-        assertThat(top.getCondition()).as("c's columns swapped by its projection").hasToString("=($0, $3)");
-        assertThat(((Project) pulled).getProjects()).hasToString("[$0, +($1, 1), $2, $4, $3]");
-        assertThat(RelOptUtil.areRowTypesEqual(pulled.getRowType(), plan.getRowType(), true)).isTrue();
+        assertThat(top.getCondition()).as("c's w is after a's two columns and b's one").hasToString("=($2, $4)");
+        assertThat(((Project) pulled).getProjects()).as("the two stacked projections as one")
+                .hasToString("[$2, +($1, 1), $4]");
+        assertThat(pulled.getRowType().getFieldNames()).isEqualTo(plan.getRowType().getFieldNames());
     }
 
     @Test
-    void theSideOfAnOuterJoinThatGeneratesNullsKeepsItsProjection() {
-        RelNode plan = b.scan("a").project(b.field("y"), b.field("x"))
+    void theSideOfAnOuterJoinThatGeneratesNullsKeepsItsProjectionAndItsColumnsStayNullable() {
+        RelNode left = b.scan("a").project(b.field("y"), b.field("x"))
                 .scan("b").project(b.field("z"), b.literal(7))
                 .join(JoinRelType.LEFT, b.equals(b.field(2, 0, 0), b.field(2, 1, 0)))
                 .build();
-
-        RelNode pulled = JoinProjectionPullUp.pull(plan);
-
-        Join join = (Join) ((Project) pulled).getInput();
+        Project pulled = (Project) JoinProjectionPullUp.pull(left);
+        Join join = (Join) pulled.getInput();
         assertThat(join.getLeft()).as("the preserved side's projection is pulled").isInstanceOf(TableScan.class);
         assertThat(join.getRight()).as("a constant there must turn NULL with the row").isInstanceOf(Project.class);
-        assertThat(RelOptUtil.areRowTypesEqual(pulled.getRowType(), plan.getRowType(), true))
-                .as("the columns of the NULL side stay nullable").isTrue();
+        assertThat(pulled.getProjects().get(2).getType().isNullable()).as("b's z read from the outer join").isTrue();
+        assertThat(pulled.getProjects().get(3).getType().isNullable()).isTrue();
+
+        RelNode right = b.scan("a").project(b.field("y"), b.literal(7))
+                .scan("b").project(b.field("z"), b.field("z"))
+                .join(JoinRelType.RIGHT, b.equals(b.field(2, 0, 0), b.field(2, 1, 0)))
+                .build();
+        Join rightJoin = (Join) ((Project) JoinProjectionPullUp.pull(right)).getInput();
+        assertThat(rightJoin.getLeft()).isInstanceOf(Project.class);
+        assertThat(rightJoin.getRight()).isInstanceOf(TableScan.class);
     }
 
     @Test

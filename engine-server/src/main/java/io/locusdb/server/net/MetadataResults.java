@@ -8,15 +8,18 @@ import io.locusdb.core.result.ResultColumn;
 import io.locusdb.core.storage.table.Catalog;
 import io.locusdb.core.storage.table.ColumnDef;
 import io.locusdb.core.storage.table.SystemViews;
+import io.locusdb.core.storage.table.Schema;
 import io.locusdb.core.storage.table.Table;
+import io.locusdb.core.storage.table.ViewDefinition;
 import io.locusdb.core.storage.type.ColumnType;
 import io.locusdb.protocol.Message;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
- * METADATA answers as an ordinary result (so they stream with the same flow control): the catalog's tables, or their
- * columns ordered by table and ordinal, filtered by LIKE patterns. This is what the driver's DatabaseMetaData reads.
+ * METADATA answers as an ordinary result (so they stream with the same flow control): the catalog's tables and views
+ * (type TABLE or VIEW), or their columns ordered by name and ordinal, filtered by LIKE patterns. This is what the driver's DatabaseMetaData reads.
  */
 final class MetadataResults {
     static final List<ResultColumn> TABLE_COLUMNS = List.of(
@@ -37,6 +40,10 @@ final class MetadataResults {
     private MetadataResults() {
     }
 
+    /** A table or a view: what has columns. */
+    private record Relation(String name, Schema schema) {
+    }
+
     static QueryResult answer(Catalog catalog, Message.Metadata request) {
         LikePattern tables = LikePattern.compile(request.tablePattern());
         LikePattern columns = LikePattern.compile(request.columnPattern());
@@ -48,18 +55,31 @@ final class MetadataResults {
                             + (t.group() == null ? "" : ", group " + t.group())});
                 }
             }
+            for (ViewDefinition view : catalog.views()) {
+                if (tables.matches(view.name())) {
+                    rows.add(new Object[] {view.name(), "VIEW", view.sql()});
+                }
+            }
             return result(TABLE_COLUMNS, rows);
         }
+        List<Relation> relations = new ArrayList<>();
         for (Table table : catalog.tables()) {
-            if (!tables.matches(table.name())) {
+            relations.add(new Relation(table.name(), table.schema()));
+        }
+        for (ViewDefinition view : catalog.views()) {
+            relations.add(new Relation(view.name(), view.columns()));
+        }
+        relations.sort(Comparator.comparing(Relation::name));
+        for (Relation relation : relations) {
+            if (!tables.matches(relation.name())) {
                 continue;
             }
-            List<ColumnDef> defs = table.schema().columns();
+            List<ColumnDef> defs = relation.schema().columns();
             for (int i = 0; i < defs.size(); i++) {
                 ColumnDef def = defs.get(i);
                 if (columns.matches(def.name())) {
                     ColumnType type = def.type();
-                    rows.add(new Object[] {table.name(), def.name(), (long) (i + 1), type.toString(),
+                    rows.add(new Object[] {relation.name(), def.name(), (long) (i + 1), type.toString(),
                             (long) WireTypes.of(type).tag(), (long) type.precision(), (long) type.scale(),
                             (long) type.length(), def.nullable() ? 1L : 0L});
                 }

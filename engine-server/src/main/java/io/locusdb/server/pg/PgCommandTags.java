@@ -1,5 +1,6 @@
 package io.locusdb.server.pg;
 
+import io.locusdb.core.sql.StatementParser;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -14,8 +15,7 @@ public final class PgCommandTags {
 
     /** For a statement that returned rows: {@code SELECT n} (also for WITH, VALUES, TABLE), or e.g. EXPLAIN. */
     public static String forRows(String sql, long rows) {
-        List<String> words = PgSqlText.firstWords(sql, 1);
-        String first = words.isEmpty() ? "SELECT" : words.get(0);
+        String first = command(sql, "SELECT");
         return switch (first) {
             case "EXPLAIN" -> "EXPLAIN";
             case "SHOW" -> "SHOW";
@@ -40,7 +40,7 @@ public final class PgCommandTags {
             return "SELECT 0";
         }
         long n = Math.max(0, count);
-        String first = words.get(0);
+        String first = command(sql, words.get(0));
         if (CREATE_TABLE_AS.matcher(sql).lookingAt()) {
             // PostgreSQL tags CREATE TABLE ... AS query with the rows it wrote.
             return "SELECT " + n;
@@ -67,8 +67,20 @@ public final class PgCommandTags {
 
     /** Whether a statement (run inside a transaction block) changed data or schema. */
     public static boolean changesData(String sql) {
+        return CHANGES.contains(command(sql, ""));
+    }
+
+    /**
+     * The statement's first word, in capitals, except after a leading WITH list that an INSERT, UPDATE or DELETE
+     * follows: that statement's ({@code WITH ... DELETE} is tagged as PostgreSQL tags it, {@code DELETE n}).
+     */
+    private static String command(String sql, String none) {
         List<String> words = PgSqlText.firstWords(sql, 1);
-        return !words.isEmpty() && CHANGES.contains(words.get(0));
+        if (words.isEmpty()) {
+            return none;
+        }
+        String change = words.get(0).equals("WITH") ? StatementParser.changeAfterWith(sql) : null;
+        return change != null ? change : words.get(0);
     }
 
     /**

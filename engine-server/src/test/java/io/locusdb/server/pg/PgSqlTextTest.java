@@ -36,6 +36,13 @@ class PgSqlTextTest {
         assertThat(PgCommandTags.forUpdate("CREATE TABLE t (a DECIMAL(9,2), b INT)", 0)).isEqualTo("CREATE TABLE");
         assertThat(PgCommandTags.forUpdate("/* c */ DELETE FROM t", 7)).isEqualTo("DELETE 7");
         assertThat(PgCommandTags.forRows("WITH x AS (SELECT 1) SELECT * FROM x", 1)).isEqualTo("SELECT 1");
+        // A WITH list before a change: the change's tag, and a change inside a transaction block.
+        assertThat(PgCommandTags.forUpdate("WITH x AS (SELECT 1 AS id) DELETE FROM t WHERE id IN (SELECT id FROM x)",
+                2)).isEqualTo("DELETE 2");
+        assertThat(PgCommandTags.forRows("with x as (select 1) insert into t select * from x returning *", 1))
+                .isEqualTo("INSERT 0 1");
+        assertThat(PgCommandTags.changesData("WITH x AS (SELECT 1) UPDATE t SET a = 1")).isTrue();
+        assertThat(PgCommandTags.changesData("WITH x AS (SELECT 'update') SELECT * FROM x")).isFalse();
         assertThat(PgCommandTags.position("SELECT 1;\nSELECT nope", 9, 2, 8)).isEqualTo(18);
     }
 }

@@ -76,7 +76,7 @@ class SqlLogicTest {
                 String name = root.relativize(file).toString();
                 List<SltRecord> records = SltScript.parse(name, Files.readString(file, StandardCharsets.UTF_8));
                 long start = System.nanoTime();
-                List<Outcome> ran = runOnFreshServer(name, records);
+                List<Outcome> ran = runFile(name, records);
                 outcomes.addAll(ran);
                 perFile.append(String.format(Locale.ROOT, "%-45s %6d records %6.1f %% passed  %6.1f s%n", name,
                         ran.size(), 100.0 * count(ran, Verdict.PASSED) / Math.max(1, ran.size()),
@@ -104,15 +104,27 @@ class SqlLogicTest {
         }
     }
 
-    private static List<Outcome> runOnFreshServer(String name, List<SltRecord> records) throws SQLException {
+    /** One file's records on a fresh in-memory server, on the server at {@code locus.slt.url}, or on DuckDB. */
+    private static List<Outcome> runFile(String name, List<SltRecord> records) throws SQLException {
         String url = System.getProperty("locus.slt.url");
         if (url != null) {
+            if (System.getProperty("locus.slt.engine") != null) {
+                throw new IllegalArgumentException("locus.slt.url and locus.slt.engine name two engines: give one");
+            }
             try (Connection connection = DriverManager.getConnection(url)) {
+                List<Outcome> outcomes;
                 try {
-                    return SltRunner.run(name, records, connection);
-                } finally {
-                    dropEverything(connection);
+                    outcomes = SltRunner.run(name, records, connection);
+                } catch (SQLException | RuntimeException e) {
+                    try {
+                        dropEverything(connection);
+                    } catch (SQLException dropFailed) {
+                        e.addSuppressed(dropFailed);
+                    }
+                    throw e;
                 }
+                dropEverything(connection);
+                return outcomes;
             }
         }
         if (System.getProperty("locus.slt.engine", "locusdb").equals("duckdb")) {

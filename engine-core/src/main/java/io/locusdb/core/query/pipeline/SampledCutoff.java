@@ -17,8 +17,12 @@ import io.locusdb.core.storage.table.TableSnapshot;
 final class SampledCutoff {
     /** About this many rows are sampled, whatever the table's size. */
     static final int SAMPLE_ROWS = 1 << 16;
-    /** Rows are sampled in blocks of this many consecutive ones. */
-    private static final int BLOCK_ROWS = 64;
+    /**
+     * Rows are sampled in blocks of this many consecutive ones: about a cache line of codes, and short enough that
+     * rows clustered by value (which make a block's rows alike) leave thousands of blocks for the sampling error
+     * that the guess allows for.
+     */
+    private static final int BLOCK_ROWS = 16;
     /** The guess lets through about this many times LIMIT rows (before the sampling error's allowance). */
     private static final double MARGIN = 1.25;
     /** Fewer sampled rows than this expected past the cut-off make the guess too rough to try. */
@@ -44,17 +48,19 @@ final class SampledCutoff {
             return null;
         }
         // Evenly spaced blocks of consecutive rows: a block's codes share cache lines, where single rows a stride
-        // apart each cost a miss.
+        // apart each cost a miss. The blocks are spaced over all parts' rows as one sequence, so that a part shorter
+        // than the spacing still gets its share.
         long step = Math.max(BLOCK_ROWS, total / SAMPLE_ROWS * BLOCK_ROWS);
-        long[] sample = new long[(int) Math.min(Integer.MAX_VALUE - 8,
-                (total / step + snapshot.parts().size()) * BLOCK_ROWS)];
+        long[] sample = new long[(int) Math.min(Integer.MAX_VALUE - 8, (total / step + 1) * BLOCK_ROWS)];
         int n = 0;
+        long block = (step - BLOCK_ROWS) / 2;
+        long partStart = 0;
         for (TablePart part : snapshot.parts()) {
             Column values = part.column(column);
             LongDictionary dictionary = (LongDictionary) values.dictionary();
-            for (long block = (step - BLOCK_ROWS) / 2; block < part.rows() && n < sample.length; block += step) {
-                long end = Math.min(part.rows(), block + BLOCK_ROWS);
-                for (long row = block; row < end && n < sample.length; row++) {
+            for (; block < partStart + part.rows() && n < sample.length; block += step) {
+                long end = Math.min(part.rows(), block - partStart + BLOCK_ROWS);
+                for (long row = block - partStart; row < end && n < sample.length; row++) {
                     int code = values.codes().get(row);
                     // NULLs are not values a cut-off can be: where they sort first they pass it anyway.
                     if (code != 0) {
@@ -62,6 +68,7 @@ final class SampledCutoff {
                     }
                 }
             }
+            partStart += part.rows();
         }
         double expected = (double) limit * n / total;
         if (expected < MIN_EXPECTED) {

@@ -36,7 +36,7 @@ class LongSelectionTest {
     @Test
     void sortingByTheUpperHalfOrdersRowsAndKeepsEqualRowsInTheirOrder() {
         Random random = new Random(11);
-        for (int bound : new int[] {1, 2, 1 << 11, 6_000_000, Integer.MAX_VALUE}) {
+        for (int bound : new int[] {1, 2, 1 << 11, 1 << 20, 6_000_000, Integer.MAX_VALUE}) {
             long[] keys = new long[50_000];
             for (int slot = 0; slot < keys.length; slot++) {
                 keys[slot] = ((long) random.nextInt(bound) << 32) | slot;
