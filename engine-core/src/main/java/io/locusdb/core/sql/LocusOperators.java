@@ -209,7 +209,7 @@ final class LocusOperators {
     /**
      * PostgreSQL's string, number and date functions beyond the standard's (see {@code TextFunctions}):
      * {@code left}, {@code right}, {@code lpad}, {@code rpad}, {@code ltrim}, {@code rtrim}, {@code btrim},
-     * {@code reverse}, {@code md5}, {@code chr}, {@code strpos}, {@code concat_ws}, {@code translate},
+     * {@code reverse}, {@code md5}, {@code chr}, {@code strpos}, {@code concat}, {@code concat_ws}, {@code translate},
      * {@code ends_with}, {@code to_hex}, {@code trunc}, {@code make_date} and {@code date_part}.
      */
     private static List<SqlOperator> textOperators() {
@@ -236,6 +236,8 @@ final class LocusOperators {
                 .andThen(SqlTypeTransforms.TO_NULLABLE), OperandTypes.STRING_STRING));
         // NULL arguments are skipped: the result is NULL only for a NULL separator, but TO_NULLABLE is never wrong.
         all.add(stringFunction("CONCAT_WS", text, OperandTypes.ONE_OR_MORE));
+        // concat(...) skips NULL arguments as PostgreSQL's and DuckDB's do, so it is never NULL itself.
+        all.add(stringFunction("CONCAT", ReturnTypes.explicit(SqlTypeName.VARCHAR), OperandTypes.ONE_OR_MORE));
         // The parser reads translate(s, from, to) as this one.
         all.add(SqlLibraryOperators.TRANSLATE3);
         // Typed as ROUND is: trunc(2805.28, 0) is 2805, not 2805.00.

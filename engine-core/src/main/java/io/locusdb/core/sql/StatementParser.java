@@ -852,12 +852,48 @@ public final class StatementParser {
      */
     private void assignments(List<String> columns, List<String> expressions, boolean excluded) {
         do {
+            if (acceptSymbol("(")) {
+                rowAssignment(columns, expressions, excluded);
+                continue;
+            }
             columns.add(identifier());
             expectSymbol("=");
             int from = next;
-            String text = expressionText();
+            String text = expressionText(false);
             expressions.add(excluded ? excludedRewritten(from, next) : text);
         } while (acceptSymbol(","));
+    }
+
+    /**
+     * {@code (a, b, ...) = [ROW] (x, y, ...)} after its opening bracket: each column its expression, as
+     * {@code a = x, b = y} would. The sub-select form {@code = (SELECT ...)} is refused.
+     */
+    private void rowAssignment(List<String> columns, List<String> expressions, boolean excluded) {
+        List<String> names = new ArrayList<>();
+        do {
+            names.add(identifier());
+        } while (acceptSymbol(","));
+        expectSymbol(")");
+        expectSymbol("=");
+        accept("ROW");
+        Token open = peek();
+        expectSymbol("(");
+        if (peek().is("SELECT") || peek().is("WITH") || peek().is("VALUES")) {
+            throw error(peek(), "SET (columns) = (SELECT ...) is not supported: set each column to a subquery of its"
+                    + " own", SqlState.FEATURE_NOT_SUPPORTED);
+        }
+        List<String> values = new ArrayList<>();
+        do {
+            int from = next;
+            String text = expressionText(true);
+            values.add(excluded ? excludedRewritten(from, next) : text);
+        } while (acceptSymbol(","));
+        expectSymbol(")");
+        if (values.size() != names.size()) {
+            throw error(open, names.size() + " column(s) are assigned " + values.size() + " value(s)");
+        }
+        columns.addAll(names);
+        expressions.addAll(values);
     }
 
     /**
@@ -950,14 +986,15 @@ public final class StatementParser {
      * The text of one expression, up to a comma, WHERE, FROM or the end at bracket depth 0; Calcite parses it later,
      * as part of a query.
      */
-    private String expressionText() {
+    private String expressionText(boolean inBrackets) {
         Token first = peek();
         int depth = 0;
         while (true) {
             Token t = peek();
-            // A FROM outside brackets ends it too (UPDATE ... FROM); EXTRACT(... FROM ...) is inside brackets.
+            // A FROM outside brackets ends it too (UPDATE ... FROM); EXTRACT(... FROM ...) is inside brackets. In a
+            // bracketed list, the list's closing bracket ends it.
             if (t.kind == Kind.END || depth == 0 && (t.kind == Kind.SYMBOL && (t.text.equals(",")
-                    || t.text.equals(";")) || t.is("WHERE") || t.is("FROM"))) {
+                    || t.text.equals(";") || inBrackets && t.text.equals(")")) || t.is("WHERE") || t.is("FROM"))) {
                 break;
             }
             if (t.kind == Kind.SYMBOL && t.text.equals("(")) {

@@ -218,6 +218,24 @@ class WritingStatementsTest {
     }
 
     @Test
+    void updateSetsSeveralColumnsFromOneRowOfExpressions() {
+        try (LocusDB db = open(null)) {
+            people(db);
+            assertThat(execute(db, "UPDATE people SET (age, name) = (age + 1, upper(name)), balance = 0 WHERE id = 1"))
+                    .isEqualTo(1);
+            assertThat(execute(db, "UPDATE people SET (name) = ROW('(' || name || ')') WHERE id = 2")).isEqualTo(1);
+            assertThat(query(db, "SELECT id, name, age, balance FROM people WHERE id <= 2 ORDER BY id"))
+                    .isEqualTo("[[1, ANN, 31, 0.00], [2, (bob), 40, 20.50]]");
+            assertThatThrownBy(() -> execute(db, "UPDATE people SET (age, name) = (1)"))
+                    .isInstanceOf(LocusSqlException.class)
+                    .extracting(e -> ((LocusSqlException) e).state()).isEqualTo(SqlState.SYNTAX_ERROR);
+            assertThatThrownBy(() -> execute(db, "UPDATE people SET (age, name) = (SELECT 1, 'x')"))
+                    .isInstanceOf(LocusSqlException.class)
+                    .extracting(e -> ((LocusSqlException) e).state()).isEqualTo(SqlState.FEATURE_NOT_SUPPORTED);
+        }
+    }
+
+    @Test
     void aLeadingWithListIsReadByTheQueriesOfInsertUpdateAndDelete() {
         try (LocusDB db = open(null)) {
             people(db);

@@ -103,6 +103,17 @@ public final class TextFunctions {
         return at < 0 ? 0 : s.codePointCount(0, at) + 1;
     }
 
+    /** {@code concat(...)}: the non-NULL arguments one after the other; never NULL (empty when every one is). */
+    public static String concat(Object[] args) {
+        StringBuilder out = new StringBuilder();
+        for (Object a : args) {
+            if (a != null) {
+                out.append(a);
+            }
+        }
+        return out.toString();
+    }
+
     /**
      * {@code concat_ws(separator, ...)}: the non-NULL arguments joined by the separator; NULL only when the separator
      * is.

@@ -628,7 +628,8 @@ public final class ExprCompiler {
                     a -> ((String) a[0]).toLowerCase(Locale.ROOT));
             case "CHAR_LENGTH", "CHARACTER_LENGTH", "LENGTH" -> new RowFunction(name, type, buildAll(ops), false,
                     a -> (long) ((String) a[0]).codePointCount(0, ((String) a[0]).length()));
-            case "||", "CONCAT" -> new RowFunction("CONCAT", type, stringArgs(ops), false, a -> {
+            case "CONCAT" -> new RowFunction(name, type, stringArgs(ops), true, TextFunctions::concat);
+            case "||" -> new RowFunction("CONCAT", type, stringArgs(ops), false, a -> {
                 StringBuilder s = new StringBuilder();
                 for (Object o : a) {
                     s.append(o);

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.TestFactory;
  * interval literals written PostgreSQL's way ({@code INTERVAL '3 days'}), date arithmetic on whole days
  * ({@code date + integer}, {@code date - integer}, {@code date - date}), and {@code left}, {@code right},
  * {@code lpad}, {@code rpad}, {@code ltrim}, {@code rtrim}, {@code reverse}, {@code md5}, {@code strpos},
- * {@code ends_with}, {@code concat_ws}, {@code translate}, {@code chr}, {@code trunc}, {@code make_date},
+ * {@code ends_with}, {@code concat}, {@code concat_ws}, {@code translate}, {@code chr}, {@code trunc}, {@code make_date},
  * {@code date_part} and EXTRACT of ISODOW and ISOYEAR; {@code cbrt}, {@code degrees}, {@code radians}, the
  * trigonometric functions, {@code log(b, x)}, {@code gcd}, {@code lcm}, {@code factorial}, {@code repeat},
  * {@code bit_length}, and (PostgreSQL's alone) {@code initcap}, {@code regexp_like}, {@code width_bucket},
@@ -94,6 +94,7 @@ class ScalarFunctionDifferentialTest {
                         + " strpos(s, 'a'), ends_with(s, 'e') FROM f",
                 "SELECT id, concat_ws('-', s, n, d), concat_ws(NULL, s), translate(s, 'ae,', 'x'), chr(65 + abs(n))"
                         + " FROM f",
+                "SELECT id, concat(s, '-', n, d), concat(NULL, s), concat(m), concat(s) IS NULL FROM f",
                 "SELECT id, trunc(x), trunc(x, 1), trunc(m), trunc(m, 1), trunc(n) FROM f",
                 "SELECT id, make_date(1990 + abs(n), 1 + abs(n) % 12, 1 + abs(n)), date_part('year', d),"
                         + " date_part('dow', d), date_part('doy', d), EXTRACT(isodow FROM d), EXTRACT(isoyear FROM d)"
