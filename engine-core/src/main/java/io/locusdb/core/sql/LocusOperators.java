@@ -39,6 +39,10 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  * past its precision ({@code ROUND(9.6789, 0)} is 10).
  */
 final class LocusOperators {
+    /** {@code octet_length(text)}: its bytes in UTF-8 (the standard's function takes binary strings only). */
+    static final SqlOperator OCTET_LENGTH = stringFunction("OCTET_LENGTH", ReturnTypes.explicit(SqlTypeName.INTEGER)
+            .andThen(SqlTypeTransforms.TO_NULLABLE), OperandTypes.STRING);
+
     static final SqlOperator ROUND = SqlBasicFunction.create("ROUND",
             ReturnTypes.cascade(LocusOperators::roundType, SqlTypeTransforms.TO_NULLABLE),
             OperandTypes.NUMERIC.or(OperandTypes.NUMERIC_INT32), SqlFunctionCategory.NUMERIC)
@@ -375,6 +379,9 @@ final class LocusOperators {
     private static SqlOperator replaced(SqlOperator standard) {
         if (standard == SqlStdOperatorTable.PERCENTILE_CONT) {
             return PERCENTILE_CONT;
+        }
+        if (standard == SqlStdOperatorTable.OCTET_LENGTH) {
+            return OCTET_LENGTH;
         }
         return standard == SqlStdOperatorTable.ROUND ? ROUND : standard;
     }

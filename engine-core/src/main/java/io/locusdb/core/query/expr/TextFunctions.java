@@ -103,6 +103,31 @@ public final class TextFunctions {
         return at < 0 ? 0 : s.codePointCount(0, at) + 1;
     }
 
+    /**
+     * {@code overlay(s PLACING r FROM start [FOR count])}: {@code s} with its {@code count} characters from
+     * {@code start} (1-based; {@code count} is {@code r}'s length when not given) replaced by {@code r}, as
+     * PostgreSQL computes it: the text before {@code start}, then {@code r}, then the text from
+     * {@code start + count}. A start below 1 or a negative count is refused.
+     */
+    public static String overlay(String s, String r, long start, Long count) {
+        int[] chars = s.codePoints().toArray();
+        long length = count != null ? count : r.codePointCount(0, r.length());
+        if (start < 1 || length < 0) {
+            // PostgreSQL takes a negative FOR (the text from before start follows r again); the result would be
+            // longer than the type the planner gave it, the sum of both lengths.
+            throw new LocusSqlException(SqlState.INVALID_PARAMETER, "OVERLAY needs FROM at least 1 and FOR at least"
+                    + " 0, got FROM " + start + (count == null ? "" : " FOR " + count));
+        }
+        int before = (int) Math.min(chars.length, start - 1);
+        long afterStart = Math.max(0, Math.min(chars.length, start - 1 + length));
+        StringBuilder out = new StringBuilder();
+        out.append(new String(chars, 0, before)).append(r);
+        if (afterStart < chars.length) {
+            out.append(new String(chars, (int) afterStart, chars.length - (int) afterStart));
+        }
+        return out.toString();
+    }
+
     /** {@code concat(...)}: the non-NULL arguments one after the other; never NULL (empty when every one is). */
     public static String concat(Object[] args) {
         StringBuilder out = new StringBuilder();

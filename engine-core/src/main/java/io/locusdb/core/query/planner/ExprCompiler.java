@@ -737,6 +737,16 @@ public final class ExprCompiler {
                     a -> TextFunctions.quoteLiteral((String) a[0]));
             case "BIT_LENGTH" -> new RowFunction(name, type, stringArgs(ops), false,
                     a -> 8L * ((String) a[0]).getBytes(StandardCharsets.UTF_8).length);
+            case "OCTET_LENGTH" -> new RowFunction(name, type, stringArgs(ops), false,
+                    a -> (long) ((String) a[0]).getBytes(StandardCharsets.UTF_8).length);
+            case "OVERLAY" -> {
+                List<Expr> args = new ArrayList<>(stringArgs(ops.subList(0, 2)));
+                for (RexNode bound : ops.subList(2, ops.size())) {
+                    args.add(cast(ColumnType.BIGINT, build(bound)));
+                }
+                yield new RowFunction(name, type, args, false, a -> TextFunctions.overlay((String) a[0],
+                        (String) a[1], (Long) a[2], a.length > 3 ? (Long) a[3] : null));
+            }
             case "REGEXP_LIKE" -> regexpLike(name, type, ops);
             case "TO_DATE" -> new RowFunction(name, type, stringArgs(ops), false,
                     a -> DateTimeParse.toDate((String) a[0], (String) a[1]));

@@ -130,6 +130,21 @@ class ScalarFunctionDifferentialTest {
     }
 
     @Test
+    void overlayAndOctetLengthAsPostgreSqlComputesThem() {
+        assertThat(value("SELECT overlay('abcdef' PLACING 'xy' FROM 2 FOR 3)")).isEqualTo("axyef");
+        assertThat(value("SELECT overlay('abcdef' PLACING 'xy' FROM 5)")).isEqualTo("abcdxy");
+        assertThat(value("SELECT overlay('abc' PLACING 'xyz' FROM 3 FOR 10)")).isEqualTo("abxyz");
+        assertThat(value("SELECT overlay('abc' PLACING 'x' FROM 9 FOR 0)")).isEqualTo("abcx");
+        assertThat(value("SELECT overlay('héllo' PLACING 'E' FROM 2 FOR 1)")).isEqualTo("hEllo");
+        assertThat(value("SELECT overlay(s PLACING 'x' FROM 1) FROM f WHERE s IS NULL LIMIT 1")).isNull();
+        assertThatThrownBy(() -> value("SELECT overlay('abc' PLACING 'x' FROM 0)"))
+                .isInstanceOfSatisfying(LocusSqlException.class,
+                        e -> assertThat(e.state()).isEqualTo(SqlState.INVALID_PARAMETER));
+        assertThat(value("SELECT octet_length('é')")).isEqualTo(2);
+        assertThat(value("SELECT octet_length('')")).isEqualTo(0);
+    }
+
+    @Test
     void postgreSqlsTextFunctionsWhereDuckDbsDiffer() {
         assertThat(value("SELECT btrim('xxaxx', 'x')")).isEqualTo("a");
         assertThat(value("SELECT btrim('  a  ')")).isEqualTo("a");
