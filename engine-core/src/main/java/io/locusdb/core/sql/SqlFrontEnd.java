@@ -470,6 +470,14 @@ public final class SqlFrontEnd {
                     return LocusOperators.PERCENTILE_CONT.createCall(visited.getFunctionQuantifier(),
                             visited.getParserPosition(), visited.getOperandList());
                 }
+                if (visited != null && visited.getOperator() == SqlStdOperatorTable.BITXOR_OPERATOR) {
+                    // a ^ b is exponentiation in PostgreSQL and DuckDB, binding tighter than * and +; the grammar
+                    // reads it as MySQL's XOR, binding looser, so 2 * 3 ^ 2 arrives as (2 * 3) ^ 2 and no rewrite
+                    // can tell it from what was written with brackets.
+                    SqlParserPos at = visited.getParserPosition();
+                    throw new LocusSqlException(SqlState.FEATURE_NOT_SUPPORTED, "the operator ^ is not supported:"
+                            + " write power(a, b)", at.getLineNum(), at.getColumnNum(), null);
+                }
                 if (visited != null && (visited.getOperator() == SqlLibraryOperators.INFIX_CAST
                         || visited.getOperator() == SqlStdOperatorTable.CAST)) {
                     SqlNode value = visited.operand(0);
