@@ -36,6 +36,11 @@ final class SltRunner {
     }
 
     record Outcome(String file, SltRecord record, Verdict verdict, String sql, String expected, String actual) {
+        /** {@code file:line} of the record. */
+        String where() {
+            return file + ":" + record.line();
+        }
+
         String describe() {
             return file + ":" + record.line() + " " + verdict + "\n    " + sql.replace("\n", "\n    ")
                     + "\n    expected: " + expected + "\n    actual:   " + actual;
