@@ -431,8 +431,8 @@ public final class SqlFrontEnd {
             SqlNode parsed;
             try {
                 parsed = DistinctOn.apply(FromFunctions.rewrite(SelectListSeries.rewrite(ModeWithinGroup.rewrite(
-                        standardCasts(SqlParser.create(DistinctOn.rewriteText(rewriteText(queryString)), PARSER)
-                                .parseQuery())))));
+                        NullComparisons.rewrite(standardCasts(SqlParser.create(DistinctOn.rewriteText(
+                                rewriteText(queryString)), PARSER).parseQuery()))))));
             } catch (SqlParseException e) {
                 throw new LocusSqlException(SqlState.SEMANTIC_ERROR, "view '" + name + "' no longer parses: "
                         + firstLine(String.valueOf(e.getMessage())), 0, 0, e);
@@ -520,7 +520,8 @@ public final class SqlFrontEnd {
     private static SqlNode parse(String sql) {
         try {
             return DistinctOn.apply(FromFunctions.rewrite(SelectListSeries.rewrite(ModeWithinGroup.rewrite(
-                    standardCasts(SqlParser.create(DistinctOn.rewriteText(sql), PARSER).parseStmt())))));
+                    NullComparisons.rewrite(standardCasts(SqlParser.create(DistinctOn.rewriteText(sql), PARSER)
+                            .parseStmt()))))));
         } catch (SqlParseException e) {
             SqlParserPos pos = e.getPos();
             String message = e.getMessage() == null ? "syntax error" : firstLine(e.getMessage());
