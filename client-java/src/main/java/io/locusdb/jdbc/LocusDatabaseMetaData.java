@@ -90,7 +90,7 @@ final class LocusDatabaseMetaData implements DatabaseMetaData {
             throws SQLException {
         List<Object[]> rows = new ArrayList<>();
         for (Object[] t : serverRows(Message.Metadata.TABLES, tableNamePattern, "")) {
-            if (types == null || Arrays.stream(types).anyMatch(type -> type.equalsIgnoreCase((String) t[1]))) {
+            if (types == null || Arrays.stream(types).anyMatch(type -> ((String) t[1]).equalsIgnoreCase(type))) {
                 rows.add(new Object[] {null, null, t[0], t[1], t[2], null, null, null, null, null});
             }
         }

@@ -116,8 +116,7 @@ final class StatementRunner {
                 }
                 if (statement instanceof Statement.Returning r) {
                     return returning(new Statement.Returning(parameterCount == 0 ? r.statement()
-                            : bind((Statement.Insert) r.statement(), parameters), r.table(), r.alias(), r.list(),
-                            r.with()));
+                            : bind((Statement.Insert) r.statement(), parameters), r.table(), r.alias(), r.list()));
                 }
                 return QueryResult.updateCount(run(parameterCount == 0 ? statement
                         : bind((Statement.Insert) statement, parameters)));
@@ -190,9 +189,8 @@ final class StatementRunner {
 
     private String returningQuery(Statement.Returning r, Schema schema, List<Object[]> rows) {
         String name = quoted(r.alias() != null ? r.alias() : r.table());
-        StringBuilder sql = new StringBuilder(r.with() == null ? "" : r.with() + " ").append("SELECT ")
-                // The list may end in a line comment: FROM goes on a line of its own.
-                .append(r.list()).append("\nFROM ");
+        // The list may end in a line comment: FROM goes on a line of its own.
+        StringBuilder sql = new StringBuilder("SELECT ").append(r.list()).append("\nFROM ");
         if (rows.isEmpty()) {
             return sql.append("(SELECT * FROM ").append(quoted(table(r.table()).name())).append(" WHERE FALSE) AS ")
                     .append(name).toString();

@@ -90,7 +90,8 @@ final class JoinProjectionPullUp {
         static Side of(RelNode input, boolean pullable) {
             List<RexNode> expressions = null;
             RelNode below = input;
-            while (pullable && below instanceof LogicalProject p && !p.containsOver() && p.getVariablesSet().isEmpty()) {
+            while (pullable && below instanceof LogicalProject p && !p.containsOver()
+                    && p.getVariablesSet().isEmpty()) {
                 List<RexNode> composed = expressions == null ? p.getProjects()
                         : RelOptUtil.pushPastProjectUnlessBloat(expressions, p, MERGE_BLOAT);
                 if (composed == null) {

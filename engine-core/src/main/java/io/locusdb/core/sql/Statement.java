@@ -138,11 +138,10 @@ public sealed interface Statement {
     /**
      * INSERT, UPDATE or DELETE ... RETURNING list: the statement, the table it changes (named {@code alias} in the
      * list, when given) and the list's text, evaluated over the rows the statement inserted, updated (their new
-     * values) or deleted; {@code with} is the statement's leading WITH list (null: none), which the list's query
-     * starts with too.
+     * values) or deleted. The list reads the table's columns alone: after a leading WITH list, not its queries (run
+     * again after the change, they would see the changed rows).
      */
-    record Returning(Statement statement, String table, String alias, String list, String with)
-            implements Statement {
+    record Returning(Statement statement, String table, String alias, String list) implements Statement {
     }
 
     record Insert(String table, List<String> columns, List<List<Object>> rows, int parameterCount,

@@ -71,7 +71,7 @@ public final class StatementParser {
         if (first.is("INSERT") || first.is("UPDATE") || first.is("DELETE")) {
             Token returning = p.topLevel("RETURNING");
             if (returning != null) {
-                return p.returning(returning, with);
+                return p.returning(returning);
             }
         }
         if (first.is("CREATE") || first.is("DROP") || first.is("INSERT") || first.is("LOAD") || first.is("COPY")
@@ -190,7 +190,7 @@ public final class StatementParser {
     }
 
     /** The statement before {@code returning}, with the list after it. */
-    private Statement returning(Token returning, CommonTables with) {
+    private Statement returning(Token returning) {
         Statement inner = parse(sql.substring(0, returning.offset));
         String list = sql.substring(returning.end).strip();
         if (list.endsWith(";")) {
@@ -199,12 +199,11 @@ public final class StatementParser {
         if (list.isEmpty()) {
             throw error(returning, "expected the expressions to return after RETURNING");
         }
-        String withText = with == null ? null : with.text();
         return switch (inner) {
-            case Statement.Insert i -> new Statement.Returning(i, i.table(), null, list, withText);
-            case Statement.InsertSelect i -> new Statement.Returning(i, i.table(), null, list, withText);
-            case Statement.Update u -> new Statement.Returning(u, u.table(), u.alias(), list, withText);
-            case Statement.Delete d -> new Statement.Returning(d, d.table(), d.alias(), list, withText);
+            case Statement.Insert i -> new Statement.Returning(i, i.table(), null, list);
+            case Statement.InsertSelect i -> new Statement.Returning(i, i.table(), null, list);
+            case Statement.Update u -> new Statement.Returning(u, u.table(), u.alias(), list);
+            case Statement.Delete d -> new Statement.Returning(d, d.table(), d.alias(), list);
             default -> throw error(returning, "RETURNING after this statement", SqlState.FEATURE_NOT_SUPPORTED);
         };
     }
@@ -937,7 +936,7 @@ public final class StatementParser {
         String using = accept("USING") ? fromListText("the tables to delete by after USING") : null;
         String condition = accept("WHERE") ? restOfStatement() : null;
         if (using != null) {
-            condition = "EXISTS (SELECT 1 FROM " + using + (condition == null ? "" : " WHERE " + condition) + ")";
+            condition = "EXISTS (SELECT 1 FROM " + using + (condition == null ? "" : " WHERE " + condition) + "\n)";
         }
         return new Statement.Delete(table, alias, condition, null);
     }
@@ -955,7 +954,7 @@ public final class StatementParser {
         if (peek() == first) {
             throw error(first, "expected " + expected);
         }
-        return sql.substring(first.offset, endOffset(peek())).strip();
+        return textSince(first);
     }
 
     /** {@code [AS] alias} after a DELETE's or UPDATE's table, or null. */
@@ -992,9 +991,11 @@ public final class StatementParser {
         while (true) {
             Token t = peek();
             // A FROM outside brackets ends it too (UPDATE ... FROM); EXTRACT(... FROM ...) is inside brackets. In a
-            // bracketed list, the list's closing bracket ends it.
+            // bracketed list, the list's closing bracket ends it, and FROM belongs to the expression (IS DISTINCT
+            // FROM).
             if (t.kind == Kind.END || depth == 0 && (t.kind == Kind.SYMBOL && (t.text.equals(",")
-                    || t.text.equals(";") || inBrackets && t.text.equals(")")) || t.is("WHERE") || t.is("FROM"))) {
+                    || t.text.equals(";") || inBrackets && t.text.equals(")"))
+                    || !inBrackets && (t.is("WHERE") || t.is("FROM")))) {
                 break;
             }
             if (t.kind == Kind.SYMBOL && t.text.equals("(")) {
@@ -1007,7 +1008,7 @@ public final class StatementParser {
         if (peek() == first) {
             throw error(first, "expected an expression");
         }
-        return sql.substring(first.offset, endOffset(peek())).strip();
+        return textSince(first);
     }
 
     /** The text from the next token to the end of the statement (without a final ';'); the tokens are consumed. */
@@ -1020,7 +1021,15 @@ public final class StatementParser {
                 && tokens.get(next + 1).kind == Kind.END)) {
             take();
         }
-        return sql.substring(first.offset, endOffset(peek())).strip();
+        return textSince(first);
+    }
+
+    /**
+     * The text from {@code first} to the last token taken, without what follows it: a comment there would swallow
+     * whatever the runner puts after the text (a WHERE after an UPDATE's FROM list, the bracket around an expression).
+     */
+    private String textSince(Token first) {
+        return sql.substring(first.offset, tokens.get(next - 1).end);
     }
 
     private int endOffset(Token next) {

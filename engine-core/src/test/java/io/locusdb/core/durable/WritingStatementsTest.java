@@ -224,6 +224,9 @@ class WritingStatementsTest {
             assertThat(execute(db, "UPDATE people SET (age, name) = (age + 1, upper(name)), balance = 0 WHERE id = 1"))
                     .isEqualTo(1);
             assertThat(execute(db, "UPDATE people SET (name) = ROW('(' || name || ')') WHERE id = 2")).isEqualTo(1);
+            assertThat(execute(db, "UPDATE people SET (age, born) = (CASE WHEN age IS DISTINCT FROM 40 THEN 1 END,"
+                    + " born) WHERE id = 3")).isEqualTo(1);
+            assertThat(query(db, "SELECT age FROM people WHERE id = 3")).isEqualTo("[[1]]");
             assertThat(query(db, "SELECT id, name, age, balance FROM people WHERE id <= 2 ORDER BY id"))
                     .isEqualTo("[[1, ANN, 31, 0.00], [2, (bob), 40, 20.50]]");
             assertThatThrownBy(() -> execute(db, "UPDATE people SET (age, name) = (1)"))
@@ -270,11 +273,17 @@ class WritingStatementsTest {
                     + " ON CONFLICT DO NOTHING")).isInstanceOf(LocusSqlException.class)
                     .extracting(e -> ((LocusSqlException) e).state()).isEqualTo(SqlState.FEATURE_NOT_SUPPORTED);
             assertThat(query(db, "SELECT count(*) FROM people")).isEqualTo("[[7]]");
-            // A comment ending the list, and RETURNING reading it.
+            // A comment ending the list; RETURNING reads the changed rows.
             assertThat(query(db, "WITH bonus AS (SELECT 5 AS b) -- the bonus\n"
                     + "UPDATE people SET age = age + (SELECT b FROM bonus) WHERE id = 1"
-                    + " RETURNING id, age - (SELECT b FROM bonus)")).isEqualTo("[[1, 40]]");
-            assertThat(query(db, "SELECT age FROM people WHERE id = 1")).isEqualTo("[[45]]");
+                    + " RETURNING id, age -- the new age")).isEqualTo("[[1, 45]]");
+            // A comment ending a FROM or USING list must not swallow the WHERE that follows it.
+            assertThat(execute(db, "UPDATE people SET age = 0 FROM (SELECT 1 AS one) o -- joined\n"
+                    + "WHERE people.id = 1 AND o.one = 1")).isEqualTo(1);
+            assertThat(execute(db, "DELETE FROM people USING (SELECT 4 AS gone) g -- leavers\n"
+                    + "WHERE people.id = g.gone")).isEqualTo(1);
+            assertThat(query(db, "SELECT count(*) FROM people")).isEqualTo("[[6]]");
+            assertThat(query(db, "SELECT age FROM people WHERE id = 1")).isEqualTo("[[0]]");
         }
     }
 

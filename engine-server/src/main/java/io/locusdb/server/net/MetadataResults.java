@@ -19,7 +19,8 @@ import java.util.List;
 
 /**
  * METADATA answers as an ordinary result (so they stream with the same flow control): the catalog's tables and views
- * (type TABLE or VIEW), or their columns ordered by name and ordinal, filtered by LIKE patterns. This is what the driver's DatabaseMetaData reads.
+ * (type TABLE or VIEW), or their columns ordered by name and ordinal, filtered by LIKE patterns. This is what the
+ * driver's DatabaseMetaData reads.
  */
 final class MetadataResults {
     static final List<ResultColumn> TABLE_COLUMNS = List.of(

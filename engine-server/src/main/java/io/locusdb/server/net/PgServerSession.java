@@ -502,6 +502,10 @@ final class PgServerSession implements ClientSession {
                 portal.offset = 0;
                 if (portal.batch == null) {
                     String tag = PgCommandTags.forRows(portal.sql, portal.rowsSent);
+                    if (transaction != 'I' && PgCommandTags.changesData(portal.sql)) {
+                        // ... RETURNING answers with rows, and changed the data all the same.
+                        changedInBlock = true;
+                    }
                     portal.close();
                     portal.done = true;
                     portal.tag = tag;

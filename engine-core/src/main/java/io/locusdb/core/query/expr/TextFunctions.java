@@ -118,12 +118,13 @@ public final class TextFunctions {
             throw new LocusSqlException(SqlState.INVALID_PARAMETER, "OVERLAY needs FROM at least 1 and FOR at least"
                     + " 0, got FROM " + start + (count == null ? "" : " FOR " + count));
         }
+        // Both clamped to the text's length before they are added: a FOR near Long.MAX_VALUE must not wrap.
         int before = (int) Math.min(chars.length, start - 1);
-        long afterStart = Math.max(0, Math.min(chars.length, start - 1 + length));
+        int afterStart = (int) Math.min(chars.length, before + Math.min(length, chars.length));
         StringBuilder out = new StringBuilder();
         out.append(new String(chars, 0, before)).append(r);
         if (afterStart < chars.length) {
-            out.append(new String(chars, (int) afterStart, chars.length - (int) afterStart));
+            out.append(new String(chars, afterStart, chars.length - afterStart));
         }
         return out.toString();
     }
